@@ -1,0 +1,77 @@
+"""Reading answers: shapes, seats, and the refusals that are public knowledge."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable
+
+from .types import Answer, IllegalAnswer
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def as_int(value: Answer) -> int | None:
+    """Returns ``value`` as a whole number, or None when it is not one (bools are not numbers here)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None
+
+
+def seat(game: "Game", value: Answer, *, optional: bool = False,
+         among: Iterable[int] | None = None) -> int | None:
+    """Returns the living seat named by ``value``; refuses what is illegal in public knowledge.
+
+    Out of range, eliminated, not among the seats offered (the tied): all public.
+    """
+    if value is None:
+        if optional:
+            return None
+        raise IllegalAnswer("a seat number is needed here", key="refusal.need_seat")
+    number = as_int(value)
+    if number is None:
+        raise IllegalAnswer(f"expected a seat number, got {value!r}", key="refusal.shape")
+    if not 1 <= number <= game.table.seats:
+        raise IllegalAnswer(f"there is no seat {number} at a table of {game.table.seats}",
+                            key="refusal.no_such_seat", seat=number)
+    if not game.alive(number):
+        raise IllegalAnswer(f"seat {number} has been eliminated", key="refusal.eliminated", seat=number)
+    if among is not None:
+        allowed = tuple(among)
+        if number not in allowed:
+            raise IllegalAnswer(f"seat {number} cannot be chosen now; choose among {list(allowed)}",
+                                key="refusal.not_among", seat=number)
+    return number
+
+
+def seats(game: "Game", value: Answer, count: int) -> tuple[int, ...]:
+    """Returns ``count`` distinct living seats named by ``value`` (a list)."""
+    if not isinstance(value, (list, tuple)):
+        raise IllegalAnswer(f"expected a list of {count} seats, got {value!r}", key="refusal.shape")
+    if len(value) != count:
+        raise IllegalAnswer(f"expected {count} seats, got {len(value)}", key="refusal.count", count=count)
+    chosen = tuple(seat(game, v) or 0 for v in value)
+    if len(set(chosen)) != len(chosen):
+        raise IllegalAnswer("the same seat is named twice", key="refusal.twice")
+    return chosen
+
+
+def yes_no(value: Answer) -> bool:
+    """Returns the yes/no answer ``value``."""
+    if isinstance(value, bool):
+        return value
+    raise IllegalAnswer(f"expected true or false, got {value!r}", key="refusal.shape")
+
+
+def mapping(value: Answer, keys: Iterable[str]) -> dict[str, object]:
+    """Returns ``value`` as a mapping holding only ``keys`` (each optional)."""
+    allowed = tuple(keys)
+    if not isinstance(value, dict):
+        raise IllegalAnswer(f"expected a mapping with {', '.join(allowed)}, got {value!r}", key="refusal.shape")
+    extra = [k for k in value if k not in allowed]
+    if extra:
+        raise IllegalAnswer(f"unexpected key {extra[0]!r}; expected {', '.join(allowed)}", key="refusal.shape")
+    return {str(k): v for k, v in value.items()}

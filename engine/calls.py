@@ -1,0 +1,34 @@
+"""Every call id the engine can make, with the shape of its answer (for checking practice scripts)."""
+
+from __future__ import annotations
+
+from .roles import CALLS, ROLES
+from .types import Kind
+
+CORE: dict[str, Kind] = {
+    "nightfall": Kind.NONE,
+    "dawn": Kind.NONE,
+    "debate": Kind.NONE,
+    "vote": Kind.VOTE,
+    "revote": Kind.VOTE,
+    "sheriff_tiebreak": Kind.SEAT,
+    "sheriff_election": Kind.ELECTION,
+    "sheriff_runoff": Kind.SEAT,
+    "sheriff_successor": Kind.SEAT,
+}
+"""The calls of the game's frame: night and day, the vote, the Sheriff."""
+
+
+def call_kinds() -> dict[str, Kind]:
+    """Returns every call id with the shape of its answer.
+
+    >>> kinds = call_kinds()
+    >>> kinds["seer"].value, kinds["lovers"].value, kinds["hunter"].value
+    ('seat', 'none', 'seat')
+    """
+    kinds = dict(CORE)
+    for spec in CALLS.values():
+        kinds[spec.id] = spec.kind
+    for role in ROLES.values():
+        kinds.update(role.asks)
+    return kinds

@@ -1,0 +1,78 @@
+"""Deaths in two steps: mark the dying with a cause, then run their consequences depth-first."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .role import Flow
+from .types import Elimination, Fact, Kind, Phase
+
+if TYPE_CHECKING:
+    from .game import Game
+
+DAWN_ORDER = ("rust", "werewolves", "big_bad_wolf", "white_werewolf", "poison")
+"""The order the night's victims are revealed in (rulings.md); other causes follow, as they came."""
+
+NIGHT_CAUSES = frozenset(DAWN_ORDER)
+
+
+def death_fact(game: "Game", seat: int, key: str, cause: str | None = None) -> Fact:
+    """Returns the public announcement of an elimination; the card only if the table reveals roles."""
+    role = game.card(seat) if game.rules.reveal_roles else None
+    values: dict[str, object] = {"seat": seat, "role": role}
+    if cause is not None:
+        values["cause"] = cause
+    return Fact(key, values)
+
+
+def mark(game: "Game", seat: int, cause: str, phase: Phase | None = None) -> bool:
+    """Marks ``seat`` eliminated by ``cause`` and records it; False if already out of the game."""
+    player = game.players[seat - 1]
+    if not player.alive:
+        return False
+    player.alive = False
+    game._living = None
+    game.version += 1
+    game.eliminated.append(Elimination(seat, player.card, phase or game.phase, game.number, cause))
+    return True
+
+
+def consequences(game: "Game", seat: int, cause: str) -> Flow:
+    """Runs what an elimination sets off, in the hooks' order: grief, the shot, the successor."""
+    for role in game.hooks:
+        yield from role.on_death(game, seat, cause)
+
+
+def kill(game: "Game", seat: int, cause: str) -> Flow:
+    """Eliminates one player now (a vote, a shot, grief) and runs the consequences, depth-first."""
+    if not game.alive(seat):
+        return
+    if any(role.survives(game, seat, cause) for role in game.hooks):
+        return
+    mark(game, seat, cause)
+    game._facts.append(death_fact(game, seat, "death", cause))
+    for role in game.hooks:
+        role.on_mark(game, seat, cause)
+    yield from consequences(game, seat, cause)
+
+
+def dawn(game: "Game") -> Flow:
+    """Reveals the night's victims together, in dawn order, then runs each one's consequences."""
+    rank = {cause: i for i, cause in enumerate(DAWN_ORDER)}
+    victims: list[tuple[int, str]] = []
+    for seat, cause in sorted(game.attacks, key=lambda a: rank.get(a[1], len(rank))):
+        if not game.alive(seat) or any(seat == s for s, _ in victims):
+            continue  # killed twice: the first cause in dawn order is the one reported
+        if any(role.survives(game, seat, cause) for role in game.hooks):
+            continue
+        victims.append((seat, cause))
+    for seat, cause in victims:
+        mark(game, seat, cause, Phase.NIGHT)
+    game.attacks = []
+    news = tuple(death_fact(game, seat, "victim") for seat, _ in victims)
+    yield game.ask("dawn", Kind.NONE, facts=news or (Fact("no_victim"),))
+    for seat, cause in victims:
+        for role in game.hooks:
+            role.on_mark(game, seat, cause)
+    for seat, cause in victims:
+        yield from consequences(game, seat, cause)

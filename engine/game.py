@@ -1,0 +1,383 @@
+"""A game: the state of the village and the flow of calls, driven by answers.
+
+The flow is a generator that yields each ``Call`` and receives its checked
+answer. The journal of answers is the source of truth: a game is rebuilt by
+replaying the table, the deal and the journal, and undo is that replay without
+the last answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations
+from typing import Any, Callable, Iterable, Sequence
+
+from . import deaths, sheriff, victory, votes
+from .order import night_calls
+from .role import CallSpec, Flow, Role
+from .roles import CALLS, ROLES
+from .table import Deal, Table, check_deck
+from .types import (Answer, Call, Elimination, Fact, IllegalAnswer, Kind, Outcome, Phase, Step,
+                    Team)
+
+
+@lru_cache(maxsize=256)
+def _order(profile: str, night: int, sisters_wake: bool, deck: frozenset[str]) -> tuple[CallSpec, ...]:
+    ids = night_calls(profile, night, sisters_wake)
+    return tuple(CALLS[i] for i in ids if i in CALLS and CALLS[i].roles & deck)
+
+
+@lru_cache(maxsize=256)
+def _checked_deck(seats: int, deck: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    return check_deck(seats, deck)
+
+
+class GameOver(Exception):
+    """Raised inside the flow the instant a side has won (the Angel needs no further step)."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(outcome.winner)
+        self.outcome = outcome
+
+
+@dataclass
+class Player:
+    """A seat at the table: the card it holds now, whether it is alive, and its marks
+    (``infected``, ``charmed``, ``turned``, ...)."""
+
+    seat: int
+    card: str
+    alive: bool = True
+    marks: set[str] = field(default_factory=set)
+
+
+class Game:
+    """A game of The Werewolves of Miller's Hollow, from the deal to the outcome.
+
+    >>> from engine import Table, Deal, Rules
+    >>> table = Table(6, ("werewolf", "werewolf", "seer", "villager", "villager", "villager"),
+    ...               Rules(sheriff=False))
+    >>> game = Game(table, Deal(("werewolf", "seer", "villager", "werewolf", "villager", "villager")))
+    >>> game.call.id, game.call.phase.value, game.call.number
+    ('nightfall', 'night', 1)
+    >>> _ = game.answer(None)
+    >>> game.call.id, game.call.actors
+    ('seer', (2,))
+    >>> step = game.answer(1)
+    >>> step.facts[0].key, dict(step.facts[0].values)
+    ('seer.sees', {'seat': 1, 'role': 'werewolf'})
+    >>> game.answer(4)
+    Traceback (most recent call last):
+    ...
+    engine.types.IllegalAnswer: seat 4 is a werewolf
+    """
+
+    def __init__(self, table: Table, deal: Deal, answers: Iterable[Answer] = ()) -> None:
+        errors, _ = _checked_deck(table.seats, table.deck)
+        if errors:
+            raise ValueError("; ".join(errors))
+        if deal.seats != table.seats or sorted(deal.roles + deal.centre) != sorted(table.deck):
+            raise ValueError("the deal does not match the table's deck")
+        self.table = table
+        self.deal = deal
+        self.rules = table.rules
+        self.players = [Player(i + 1, card) for i, card in enumerate(deal.roles)]
+        self._dealt: dict[str, list[int]] = {}  # card -> seats holding it; give() keeps it current
+        for p in self.players:
+            self._dealt.setdefault(p.card, []).append(p.seat)
+        self.centre = list(deal.centre)
+        self.in_deck = frozenset(table.deck)
+        in_order = [r for r in ROLES.values() if r.id in self.in_deck]
+        hooks: list[Role] = in_order + ([sheriff.OFFICE] if self.rules.sheriff else [])
+        self.hooks: tuple[Role, ...] = tuple(sorted(hooks, key=lambda r: r.death_order))
+        self.roles_in_deck: tuple[Role, ...] = tuple(in_order)
+        self.goals: tuple[Role, ...] = tuple(sorted((r for r in in_order if r.win_name), key=lambda r: r.win_order))
+        self.phase = Phase.DAY
+        self.number = 0
+        self.night = 0
+        self.sheriff: int | None = None
+        self.penalty = False  # the villagers' special powers are lost (the Elder's penalty)
+        self.used: set[str] = set()  # spent one-shot powers ("witch.heal", "infected_father", ...)
+        self.links: dict[str, tuple[int, ...]] = {}  # lovers, role model, the Knight's doomed werewolf
+        self.choices: dict[str, str] = {}  # the Wolf Hound's side
+        self.counters: dict[str, int] = {}  # the Elder's lives
+        self.tonight: dict[str, Any] = {}  # what the running night decided (the pack, its victim)
+        self.attacks: list[tuple[int, str]] = []  # tonight's deaths in the making: (seat, cause)
+        self.doomed: set[int] = set()  # dead by the rust at nightfall, announced at dawn
+        self.eliminated: list[Elimination] = []
+        self._living: tuple[int, ...] | None = None  # cache; deaths.mark clears it
+        self.version = 0  # bumped by every change that can decide victory
+        self._checked = -1
+        self._sides: list[Team] = []  # cache of side() for every seat, valid at version _sides_at
+        self._sides_at = -1
+        self.calls: list[Call] = []
+        self.journal: list[Answer] = []
+        self._answered: list[bool] = []  # which journal entries were answers, not confirmations
+        self.outcome: Outcome | None = None
+        self._facts: list[Fact] = []
+        self._call: Call | None = None
+        self._flow = self._play()
+        self._advance(None, first=True)
+        for value in answers:
+            self.answer(value)
+
+    # -- driving the game -------------------------------------------------
+
+    @property
+    def call(self) -> Call | None:
+        """Returns the call waiting for an answer, or None once the game is over."""
+        return self._call
+
+    @property
+    def over(self) -> bool:
+        """Returns whether the game has ended."""
+        return self.outcome is not None
+
+    def check(self, value: Answer) -> object:
+        """Returns ``value`` as the running call reads it, or raises IllegalAnswer; changes nothing."""
+        call = self._call
+        if call is None:
+            raise IllegalAnswer("the game is over", key="refusal.over")
+        if not call.live or call.check is None:
+            return None
+        return call.check(value)
+
+    def answer(self, value: Answer = None) -> Step:
+        """Answers the running call (None confirms a call that needs no answer).
+
+        Raises IllegalAnswer, leaving the game untouched, when the rules forbid it.
+        """
+        call = self._call
+        checked = self.check(value)
+        assert call is not None
+        needed = call.needs_answer
+        self.journal.append(value if needed else None)
+        self._answered.append(needed)
+        self._facts = []
+        self._advance(checked)
+        return Step(call, value, tuple(self._facts))
+
+    def legal(self) -> list[Answer]:
+        """Lists the answers the running call accepts (votes and elections as single seats or nobody)."""
+        ok: list[Answer] = []
+        for value in self.candidates():
+            try:
+                self.check(value)
+            except IllegalAnswer:
+                continue
+            ok.append(value)
+        return ok
+
+    def candidates(self) -> list[Answer]:
+        """Lists the answers of the running call's shape, before the rules are applied (see legal)."""
+        call = self._call
+        if call is None:
+            return []
+        if not call.needs_answer:
+            return [None]
+        candidates: list[Answer]
+        if call.kind in (Kind.SEAT, Kind.VOTE, Kind.ELECTION):
+            candidates = [*call.seats, None]
+        elif call.kind is Kind.SEATS:
+            candidates = [list(c) for c in combinations(call.seats, call.picks)]
+        elif call.kind is Kind.YES_NO:
+            candidates = [True, False]
+        elif call.kind is Kind.SIDE:
+            candidates = ["wolf", "village"]
+        elif call.kind is Kind.CARD:
+            candidates = [1, 2, None]
+        else:
+            candidates = [{"heal": h, "poison": p} for h in (False, True) for p in (None, *call.seats)]
+        return candidates
+
+    def undo(self) -> bool:
+        """Takes back the last answer that was not a mere confirmation, by replay; False if none."""
+        keep = len(self.journal)
+        while keep and not self._answered[keep - 1]:
+            keep -= 1
+        if not keep:
+            return False
+        self.__init__(self.table, self.deal, self.journal[: keep - 1])  # type: ignore[misc]
+        return True
+
+    def _advance(self, value: object, first: bool = False) -> None:
+        try:
+            call = next(self._flow) if first else self._flow.send(value)
+        except StopIteration:
+            self._call = None
+            return
+        self._call = call
+        self.calls.append(call)
+
+    def _play(self) -> Flow:
+        try:
+            if self.rules.sheriff:
+                yield from sheriff.election(self)
+            if any(r.opening_day for r in self.roles_in_deck):
+                yield from self._day()
+            while True:
+                yield from self._night()
+                yield from self._day()
+        except GameOver as over:
+            self.outcome = over.outcome
+
+    def _night(self) -> Flow:
+        self.night += 1
+        self.phase, self.number = Phase.NIGHT, self.night
+        self.tonight = {}
+        self.attacks = []
+        self.doomed = set()
+        yield self.ask("nightfall", Kind.NONE)
+        for role in self.roles_in_deck:
+            role.at_nightfall(self)
+        for spec in self._night_order(self.night):
+            yield from spec.run(self)
+            self.step_done()
+
+    def _night_order(self, night: int) -> tuple[CallSpec, ...]:
+        """Returns the calls of ``night`` whose characters are in the deck, in the profile's order."""
+        key = 1 if night == 1 else 2 + night % 2  # after the first, a night's order depends on its parity
+        return _order(self.rules.profile, key, self.rules.sisters_wake, self.in_deck)
+
+    def _day(self) -> Flow:
+        self.phase = Phase.DAY
+        if self.night:
+            yield from deaths.dawn(self)
+            self.step_done()
+            for role in self.roles_in_deck:
+                yield from role.after_dawn(self)
+            self.step_done()
+        yield self.ask("debate", Kind.NONE)
+        yield from votes.village_vote(self)
+        self.step_done()
+
+    def step_done(self) -> None:
+        """Ends the game if a side has won; called between steps, never inside one."""
+        if self.version == self._checked:
+            return  # nothing that decides victory has changed since the last check
+        self._checked = self.version
+        outcome = victory.check(self)
+        if outcome is not None:
+            raise GameOver(outcome)
+
+    # -- what the roles use ----------------------------------------------
+
+    def ask(self, call_id: str, kind: Kind, *, live: bool = True, actors: Sequence[int] = (),
+            seats: Sequence[int] | None = None, optional: bool = False, picks: int = 0,
+            facts: Sequence[Fact] = (), check: Callable[[Answer], object] | None = None) -> Call:
+        """Returns a call of the running phase; the flow yields it."""
+        return Call(call_id, self.phase, self.number, kind, live, tuple(actors),
+                    self.living() if seats is None else tuple(seats), optional,
+                    picks, tuple(facts), check if live else None)
+
+    def idle(self, call_id: str, kind: Kind, picks: int = 0) -> Flow:
+        """Makes a call for fair play only (its character is eliminated or powerless), if the table wants it."""
+        if self.rules.call_dead:
+            yield self.ask(call_id, kind, live=False, picks=picks)
+
+    def fact(self, key: str, *, secret: bool = False, **values: object) -> None:
+        """Records a fact for the narrator to say (public) or show to those awake (secret)."""
+        self._facts.append(Fact(key, values, secret))
+
+    def mark(self, seat: int, mark: str) -> None:
+        """Puts ``mark`` (``infected``, ``charmed``, ``turned``, ...) on the player at ``seat``."""
+        self.players[seat - 1].marks.add(mark)
+        self.version += 1
+
+    def link(self, key: str, seats: tuple[int, ...]) -> None:
+        """Records seats bound together or chosen (``lovers``, ``role_model``, ``rust``)."""
+        self.links[key] = seats
+        self.version += 1
+
+    def choose(self, key: str, value: str) -> None:
+        """Records a lasting choice (the Wolf Hound's side)."""
+        self.choices[key] = value
+        self.version += 1
+
+    def give(self, seat: int, card: str) -> None:
+        """Gives the player at ``seat`` another card (the Thief's swap)."""
+        self._dealt[self.players[seat - 1].card].remove(seat)
+        self._dealt.setdefault(card, []).append(seat)
+        self._dealt[card].sort()
+        self.players[seat - 1].card = card
+        self.version += 1
+
+    def card(self, seat: int) -> str:
+        """Returns the card the player at ``seat`` holds now."""
+        return self.players[seat - 1].card
+
+    def role(self, seat: int) -> Role:
+        """Returns the character of the card at ``seat``."""
+        return ROLES[self.players[seat - 1].card]
+
+    def alive(self, seat: int) -> bool:
+        """Returns whether the player at ``seat`` is still in the game."""
+        return self.players[seat - 1].alive
+
+    def living(self) -> tuple[int, ...]:
+        """Returns the seats still in the game, in order."""
+        if self._living is None:
+            self._living = tuple(p.seat for p in self.players if p.alive)
+        return self._living
+
+    def holders(self, card: str) -> tuple[int, ...]:
+        """Returns the living seats holding ``card`` that may act tonight (the rust's doomed may not)."""
+        players = self.players
+        return tuple(s for s in self._dealt.get(card, ()) if players[s - 1].alive and s not in self.doomed)
+
+    def actor(self, card: str) -> int | None:
+        """Returns the seat of the living holder of ``card`` who may use its power tonight, or None."""
+        for seat in self.holders(card):
+            if self.keeps_power(seat):
+                return seat
+        return None
+
+    def marked(self, seat: int, mark: str) -> bool:
+        """Returns whether the player at ``seat`` bears ``mark``."""
+        return mark in self.players[seat - 1].marks
+
+    def side(self, seat: int) -> Team:
+        """Returns the side the player at ``seat`` plays for now (infection first)."""
+        if self._sides_at != self.version:
+            self._sides = [Team.WEREWOLVES if "infected" in p.marks else ROLES[p.card].side(self, p.seat)
+                           for p in self.players]
+            self._sides_at = self.version
+        return self._sides[seat - 1]
+
+    def is_werewolf(self, seat: int) -> bool:
+        """Returns whether the player counts as a werewolf for every rule (the White Werewolf does)."""
+        return self.side(seat) in (Team.WEREWOLVES, Team.WHITE_WEREWOLF)
+
+    def keeps_power(self, seat: int) -> bool:
+        """Returns whether the card at ``seat`` still has its power (the Elder's penalty aside from infected)."""
+        return not (self.penalty and self.role(seat).villager_power and not self.marked(seat, "infected"))
+
+    def can_act(self, seat: int | None) -> bool:
+        """Returns whether the player at ``seat`` is alive, takes part tonight, and has their power."""
+        return (seat is not None and self.alive(seat) and seat not in self.doomed
+                and self.keeps_power(seat))
+
+    def neighbours(self, seat: int) -> tuple[int, ...]:
+        """Returns the nearest living players on the left (clockwise) and the right of ``seat``.
+
+        >>> from engine import Table, Deal, Rules
+        >>> g = Game(Table(6, ("werewolf",) + ("villager",) * 5), Deal(("werewolf",) + ("villager",) * 5))
+        >>> g.neighbours(1), g.neighbours(6)
+        ((2, 6), (1, 5))
+        """
+        n = self.table.seats
+        found: list[int] = []
+        for step in (1, -1):
+            s = seat
+            for _ in range(n - 1):
+                s = (s - 1 + step) % n + 1
+                if self.alive(s):
+                    if s != seat and s not in found:
+                        found.append(s)
+                    break
+        return tuple(found)
+
+    def report_calls(self) -> list[dict[str, object]]:
+        """Returns every call made, in order, as the report lists them."""
+        return [{"phase": c.phase.value, "number": c.number, "call": c.id} for c in self.calls]

@@ -1,0 +1,38 @@
+"""The Bear Tamer: each morning the bear growls if a werewolf is one of his two living neighbours
+(every morning, if the Bear Tamer himself is infected)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..role import CallSpec, Flow, Role
+from ..types import Kind
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+class BearTamer(Role):
+    id = "bear_tamer"
+    villager_power = True
+    asks = {"growl": Kind.NONE}
+
+    def after_dawn(self, game: "Game") -> Flow:
+        for seat in game.holders(self.id):
+            growls = game.marked(seat, "infected") or (
+                game.keeps_power(seat) and any(game.is_werewolf(s) for s in game.neighbours(seat)))
+            if growls:
+                yield game.ask("growl", Kind.NONE)
+
+
+def bear_tamer(game: "Game") -> Flow:
+    """Wakes on the first night so the narrator knows the seat; nothing to answer."""
+    awake = game.holders("bear_tamer")
+    if not awake:
+        yield from game.idle("bear_tamer", Kind.NONE)
+        return
+    yield game.ask("bear_tamer", Kind.NONE, actors=awake)
+
+
+ROLE = BearTamer()
+CALLS = (CallSpec("bear_tamer", Kind.NONE, frozenset({"bear_tamer"}), bear_tamer),)

@@ -1,0 +1,70 @@
+"""Cupid and the lovers: two players bound for life; one dies, the other dies of grief."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import answers, deaths
+from ..role import CallSpec, Flow, Role
+from ..types import Fact, Kind
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+def lovers(game: "Game") -> tuple[int, ...]:
+    """Returns the two lovers' seats, or () before Cupid has chosen."""
+    return game.links.get("lovers", ())
+
+
+def mixed(game: "Game") -> bool:
+    """Returns whether the lovers are a werewolf and a non-werewolf (their own goal, then)."""
+    pair = lovers(game)
+    return len(pair) == 2 and game.is_werewolf(pair[0]) != game.is_werewolf(pair[1])
+
+
+class Cupid(Role):
+    id = "cupid"
+    death_order = 10  # grief first, then the Hunter's shot, then the Sheriff's successor
+    win_order = 2
+    win_name = "lovers"
+
+    def on_death(self, game: "Game", seat: int, cause: str) -> Flow:
+        pair = lovers(game)
+        if seat in pair:
+            beloved = pair[1] if seat == pair[0] else pair[0]
+            yield from deaths.kill(game, beloved, "grief")
+
+    def abandons_side(self, game: "Game", seat: int) -> bool:
+        return mixed(game) and seat in lovers(game)
+
+    def victory(self, game: "Game") -> tuple[int, ...] | None:
+        pair = lovers(game)
+        if mixed(game) and set(game.living()) == set(pair):
+            return pair
+        return None
+
+
+def cupid(game: "Game") -> Flow:
+    """Cupid names two lovers (himself allowed)."""
+    seat = game.actor("cupid")
+    if seat is None:
+        yield from game.idle("cupid", Kind.SEATS, picks=2)
+        return
+    pair = yield game.ask("cupid", Kind.SEATS, actors=(seat,), picks=2,
+                          check=lambda v: answers.seats(game, v, 2))
+    game.link("lovers", tuple(pair))
+
+
+def wake_lovers(game: "Game") -> Flow:
+    """The lovers wake and recognise each other; nothing to answer."""
+    pair = tuple(s for s in lovers(game) if game.alive(s))
+    if not pair:
+        yield from game.idle("lovers", Kind.NONE)
+        return
+    yield game.ask("lovers", Kind.NONE, actors=pair, facts=(Fact("lovers", {"seats": list(pair)}, secret=True),))
+
+
+ROLE = Cupid()
+CALLS = (CallSpec("cupid", Kind.SEATS, frozenset({"cupid"}), cupid),
+         CallSpec("lovers", Kind.NONE, frozenset({"cupid"}), wake_lovers))

@@ -1,0 +1,42 @@
+"""The Fox: points at a player; told whether they or their two living neighbours include a werewolf.
+On a "no" he loses his power for good."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import answers
+from ..role import CallSpec, Flow, Role
+from ..types import Kind
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+class Fox(Role):
+    id = "fox"
+    villager_power = True
+
+
+def sniff(game: "Game", seat: int) -> bool:
+    """Returns whether ``seat`` or its two living neighbours include a werewolf."""
+    return any(game.is_werewolf(s) for s in (seat, *game.neighbours(seat)))
+
+
+def fox(game: "Game") -> Flow:
+    seat = game.actor("fox")
+    if seat is None or "fox" in game.used:
+        yield from game.idle("fox", Kind.SEAT)
+        return
+    target = yield game.ask("fox", Kind.SEAT, actors=(seat,), optional=True,
+                            check=lambda v: answers.seat(game, v, optional=True))
+    if target is None:
+        return
+    found = sniff(game, target)
+    game.fact("fox.sign", secret=True, seat=target, werewolf=found)
+    if not found:
+        game.used.add("fox")
+
+
+ROLE = Fox()
+CALLS = (CallSpec("fox", Kind.SEAT, frozenset({"fox"}), fox),)

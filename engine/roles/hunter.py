@@ -1,0 +1,28 @@
+"""The Hunter: whatever the cause of his elimination, he shoots another player at once."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import answers, deaths
+from ..role import Flow, Role
+from ..types import Kind
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+class Hunter(Role):
+    id = "hunter"
+    villager_power = True
+    death_order = 20
+    asks = {"hunter": Kind.SEAT}
+
+    def on_death(self, game: "Game", seat: int, cause: str) -> Flow:
+        if game.card(seat) != self.id or not game.keeps_power(seat) or not game.living():
+            return
+        target = yield game.ask("hunter", Kind.SEAT, actors=(seat,), check=lambda v: answers.seat(game, v))
+        yield from deaths.kill(game, target, "hunter")
+
+
+ROLE = Hunter()

@@ -1,0 +1,41 @@
+"""The Fortune Teller (seer): each night, sees the card of a player of her choice."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import answers
+from ..role import CallSpec, Flow, Role
+from ..types import Answer, IllegalAnswer, Kind
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+class Seer(Role):
+    id = "seer"
+    villager_power = True
+
+
+def _look(game: "Game", me: int, value: Answer) -> int | None:
+    seat = answers.seat(game, value, optional=True)
+    if seat == me:
+        raise IllegalAnswer("the Fortune Teller already knows her own card", key="refusal.self",
+                            secret=True, seat=seat)
+    return seat
+
+
+def seer(game: "Game") -> Flow:
+    """She names a player (or passes) and is shown that player's card."""
+    seat = game.actor("seer")
+    if seat is None:
+        yield from game.idle("seer", Kind.SEAT)
+        return
+    me = seat
+    target = yield game.ask("seer", Kind.SEAT, actors=(me,), optional=True, check=lambda v: _look(game, me, v))
+    if target is not None:
+        game.fact("seer.sees", secret=True, seat=target, role=game.card(target))
+
+
+ROLE = Seer()
+CALLS = (CallSpec("seer", Kind.SEAT, frozenset({"seer"}), seer),)

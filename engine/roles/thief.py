@@ -1,0 +1,50 @@
+"""The Thief: on the first night, sees the two centre cards and may swap his card for one
+(must, if both are werewolf cards); he plays the card he took for the rest of the game."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..answers import as_int
+from ..role import CallSpec, Flow, Role
+from ..roles import ROLES
+from ..types import Answer, Fact, IllegalAnswer, Kind
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+class Thief(Role):
+    id = "thief"
+
+
+def _take(game: "Game", value: Answer) -> int | None:
+    if value is None:
+        if all(ROLES[c].wolf_card for c in game.centre):
+            raise IllegalAnswer("both cards are werewolves: the Thief must take one", key="refusal.must_take",
+                                secret=True)
+        return None
+    card = as_int(value)
+    if card not in (1, 2):
+        raise IllegalAnswer(f"expected 1 or 2 (the centre card taken) or null, got {value!r}",
+                            key="refusal.shape")
+    return card
+
+
+def thief(game: "Game") -> Flow:
+    seat = game.actor("thief")
+    if seat is None:
+        yield from game.idle("thief", Kind.CARD)
+        return
+    shown = Fact("centre", {"cards": list(game.centre)}, secret=True)
+    taken = yield game.ask("thief", Kind.CARD, actors=(seat,), optional=True, facts=(shown,),
+                           check=lambda v: _take(game, v))
+    if taken is not None:
+        card = game.centre[taken - 1]
+        game.centre[taken - 1] = "thief"
+        game.give(seat, card)
+        game.fact("thief.takes", secret=True, role=card)
+
+
+ROLE = Thief()
+CALLS = (CallSpec("thief", Kind.CARD, frozenset({"thief"}), thief),)

@@ -1,0 +1,52 @@
+"""The Simple Werewolf, and the werewolves' call: the whole pack wakes and devours one villager."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import answers
+from ..role import CallSpec, Flow, Role
+from ..types import Answer, Fact, IllegalAnswer, Kind, Team
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+class Werewolf(Role):
+    id = "werewolf"
+    team = Team.WEREWOLVES
+    copies = None
+    wolf_card = True
+
+
+def pack(game: "Game") -> tuple[int, ...]:
+    """Returns the seats that wake with the werewolves tonight: every living werewolf."""
+    return tuple(s for s in game.living() if game.is_werewolf(s) and s not in game.doomed)
+
+
+def _victim(game: "Game", value: Answer) -> int | None:
+    seat = answers.seat(game, value, optional=True)
+    if seat is not None and game.is_werewolf(seat):
+        raise IllegalAnswer(f"seat {seat} is a werewolf", key="refusal.werewolf_target", secret=True,
+                            seat=seat)
+    return seat
+
+
+def werewolves(game: "Game") -> Flow:
+    """The pack is shown to itself and names its victim (or none, if it cannot agree)."""
+    awake = pack(game)
+    game.tonight["pack"] = awake
+    if not awake:
+        yield from game.idle("werewolves", Kind.SEAT)
+        return
+    victim = yield game.ask("werewolves", Kind.SEAT, actors=awake, optional=True,
+                            facts=(Fact("pack", {"seats": list(awake)}, secret=True),),
+                            check=lambda v: _victim(game, v))
+    game.tonight["victim"] = victim
+    if victim is not None:
+        game.attacks.append((victim, "werewolves"))
+
+
+ROLE = Werewolf()
+CALLS = (CallSpec("werewolves", Kind.SEAT, frozenset({"werewolf", "big_bad_wolf", "infected_father", "white_werewolf",
+                                           "wolf_hound", "wild_child"}), werewolves),)

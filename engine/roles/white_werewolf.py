@@ -1,0 +1,51 @@
+"""The White Werewolf: hunts with the pack, and every other night may eliminate a werewolf; wins alone."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import answers
+from ..role import CallSpec, Flow, Role
+from ..types import Answer, IllegalAnswer, Kind, Team
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+class WhiteWerewolf(Role):
+    id = "white_werewolf"
+    team = Team.WHITE_WEREWOLF
+    wolf_card = True
+    win_order = 1
+    win_name = "white_werewolf"
+
+    def victory(self, game: "Game") -> tuple[int, ...] | None:
+        living = game.living()
+        if len(living) == 1 and game.card(living[0]) == self.id and not game.marked(living[0], "infected"):
+            return living
+        return None
+
+
+def _prey(game: "Game", seat_of_white: int, value: Answer) -> int | None:
+    seat = answers.seat(game, value, optional=True)
+    if seat is not None and (seat == seat_of_white or not game.is_werewolf(seat)):
+        raise IllegalAnswer(f"seat {seat} is not another werewolf", key="refusal.not_werewolf",
+                            secret=True, seat=seat)
+    return seat
+
+
+def white_werewolf(game: "Game") -> Flow:
+    """Asked even when no other werewolf lives: passing is then the only answer."""
+    seat = game.actor("white_werewolf")
+    if seat is None:
+        yield from game.idle("white_werewolf", Kind.SEAT)
+        return
+    me = seat
+    prey = yield game.ask("white_werewolf", Kind.SEAT, actors=(me,), optional=True,
+                          check=lambda v: _prey(game, me, v))
+    if prey is not None:
+        game.attacks.append((prey, "white_werewolf"))
+
+
+ROLE = WhiteWerewolf()
+CALLS = (CallSpec("white_werewolf", Kind.SEAT, frozenset({"white_werewolf"}), white_werewolf),)

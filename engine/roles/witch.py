@@ -1,0 +1,57 @@
+"""The Witch: shown the werewolves' victim; a healing potion and a poison potion, each once a game."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import answers
+from ..role import CallSpec, Flow, Role
+from ..types import Answer, Fact, IllegalAnswer, Kind
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+
+class Witch(Role):
+    id = "witch"
+    villager_power = True
+
+
+def _potions(game: "Game", value: Answer) -> tuple[bool, int | None]:
+    if value is None:
+        return False, None
+    asked = answers.mapping(value, ("heal", "poison"))
+    heal = answers.yes_no(asked.get("heal", False))
+    poison = answers.seat(game, asked.get("poison"), optional=True)
+    if heal and "witch.heal" in game.used:
+        raise IllegalAnswer("the healing potion is spent", key="refusal.heal_spent", secret=True)
+    if heal and game.tonight.get("victim") is None:
+        raise IllegalAnswer("the werewolves chose no victim tonight", key="refusal.no_victim", secret=True)
+    if poison is not None and "witch.poison" in game.used:
+        raise IllegalAnswer("the poison potion is spent", key="refusal.poison_spent", secret=True)
+    return heal, poison
+
+
+def witch(game: "Game") -> Flow:
+    """Asked while a potion is left, for the potions left; she may heal herself and use both at once."""
+    seat = game.actor("witch")
+    if seat is None or {"witch.heal", "witch.poison"} <= game.used:
+        yield from game.idle("witch", Kind.WITCH)
+        return
+    victim: int | None = game.tonight.get("victim")
+    left = [p for p in ("heal", "poison") if f"witch.{p}" not in game.used]
+    heal, poison = yield game.ask("witch", Kind.WITCH, actors=(seat,), optional=True,
+                                  facts=(Fact("victim_shown", {"seat": victim, "potions": left}, secret=True),),
+                                  check=lambda v: _potions(game, v))
+    if heal:
+        game.used.add("witch.heal")
+        # A heal on an infected victim is spent and cures nothing: the bite is gone already.
+        if victim is not None and (victim, "werewolves") in game.attacks:
+            game.attacks.remove((victim, "werewolves"))
+    if poison is not None:
+        game.used.add("witch.poison")
+        game.attacks.append((poison, "poison"))
+
+
+ROLE = Witch()
+CALLS = (CallSpec("witch", Kind.WITCH, frozenset({"witch"}), witch),)

@@ -1,0 +1,57 @@
+"""The Sheriff (the French rules' Captain): elected before night 1, votes double, names a successor."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import answers, votes
+from .role import Flow, Role
+from .types import Answer, IllegalAnswer, Kind
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def _read_election(game: "Game", value: Answer) -> votes.Tally:
+    if isinstance(value, dict) and set(value) != {"tie"}:
+        raise IllegalAnswer("expected a seat or {tie: [seats]}", key="refusal.shape")
+    return votes.read(game, value, game.living(), nobody=False)
+
+
+def election(game: "Game") -> Flow:
+    """Elects the Sheriff by plurality; a tie is re-run among the tied; a second tie: no Sheriff."""
+    tally: votes.Tally = yield game.ask("sheriff_election", Kind.ELECTION,
+                                        check=lambda v: _read_election(game, v))
+    chosen = tally.seat
+    if tally.tied:
+        tied = tally.tied
+        game.fact("vote.tie", seats=list(tied))
+        chosen = yield game.ask("sheriff_runoff", Kind.SEAT, seats=tied, optional=True,
+                                check=lambda v: answers.seat(game, v, optional=True, among=tied))
+    if chosen is None:
+        game.fact("sheriff.none")
+    else:
+        game.sheriff = chosen
+        game.fact("sheriff.elected", seat=chosen)
+
+
+class Office(Role):
+    """Not a card: the Sheriff's medal. Its hook names the successor when the Sheriff dies."""
+
+    id = "sheriff"
+    death_order = 30
+
+    def on_death(self, game: "Game", seat: int, cause: str) -> Flow:
+        if seat != game.sheriff:
+            return
+        game.sheriff = None
+        living = game.living()
+        if not living:
+            return
+        successor = yield game.ask("sheriff_successor", Kind.SEAT, actors=(seat,), seats=living,
+                                   check=lambda v: answers.seat(game, v))
+        game.sheriff = successor
+        game.fact("sheriff.successor", seat=successor)
+
+
+OFFICE = Office()

@@ -1,0 +1,150 @@
+"""The table: seats, the deck, the house rules, presets and the deal."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Sequence
+
+MIN_SEATS = 6
+MAX_SEATS = 47
+
+# The French rules' table (003_…), column by column: 6 to 18 players, the
+# "advanced" detail of the villagers. Where its "Villageois" total disagrees
+# with the detail (17 players: 13 against 12), the detail is taken, since it
+# adds up to the number of players. With the Thief, two simple villagers are
+# added as his centre cards.
+_CLASSIC: dict[int, dict[str, int]] = {
+    6: {"werewolf": 2, "seer": 1, "villager": 3},
+    7: {"werewolf": 2, "seer": 1, "villager": 4},
+    8: {"werewolf": 2, "seer": 1, "villager": 5},
+    9: {"werewolf": 2, "seer": 1, "villager": 4, "cupid": 1, "hunter": 1},
+    10: {"werewolf": 2, "seer": 1, "villager": 4, "little_girl": 1, "cupid": 1, "hunter": 1},
+    11: {"werewolf": 2, "seer": 1, "villager": 5, "cupid": 1, "hunter": 1, "witch": 1},
+    12: {"werewolf": 3, "seer": 1, "villager": 4, "little_girl": 1, "cupid": 1, "hunter": 1, "thief": 1},
+    13: {"werewolf": 3, "seer": 1, "villager": 5, "cupid": 1, "hunter": 1, "witch": 1, "thief": 1},
+    14: {"werewolf": 3, "seer": 1, "villager": 6, "little_girl": 1, "cupid": 1, "hunter": 1, "thief": 1},
+    15: {"werewolf": 3, "seer": 1, "villager": 7, "cupid": 1, "hunter": 1, "witch": 1, "thief": 1},
+    16: {"werewolf": 3, "seer": 1, "villager": 7, "little_girl": 1, "cupid": 1, "hunter": 1,
+         "witch": 1, "thief": 1},
+    17: {"werewolf": 4, "seer": 1, "villager": 7, "little_girl": 1, "cupid": 1, "hunter": 1,
+         "witch": 1, "thief": 1},
+    18: {"werewolf": 4, "seer": 1, "villager": 8, "little_girl": 1, "cupid": 1, "hunter": 1,
+         "witch": 1, "thief": 1},
+}
+PRESETS = {"classic": _CLASSIC}
+"""Deck presets by name, then by number of players."""
+
+
+def preset(name: str, seats: int) -> tuple[str, ...]:
+    """Returns the deck of a preset for a number of players, the Thief's two cards included.
+
+    >>> preset("classic", 8)
+    ('werewolf', 'werewolf', 'seer', 'villager', 'villager', 'villager', 'villager', 'villager')
+    >>> len(preset("classic", 12))
+    14
+    """
+    if name not in PRESETS:
+        raise ValueError(f"unknown preset {name!r}; presets: {', '.join(sorted(PRESETS))}")
+    column = PRESETS[name].get(seats)
+    if column is None:
+        known = sorted(PRESETS[name])
+        raise ValueError(f"preset {name!r} has no column for {seats} players "
+                         f"(it covers {known[0]} to {known[-1]})")
+    deck = [role for role, n in column.items() for _ in range(n)]
+    if "thief" in column:
+        deck += ["villager", "villager"]
+    return tuple(deck)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The house rules a table may change; each default is the rulebook's.
+
+    ``profile``: the call order (see engine.order). ``sheriff``: elect a Sheriff
+    before night 1. ``call_dead``: call eliminated or powerless characters
+    anyway, answer ignored (fair play). ``reveal_roles``: a player's card is
+    revealed when eliminated. ``sisters_wake``: the Two Sisters (and Three
+    Brothers) wake again on even nights.
+    """
+
+    profile: str = "bestof"
+    sheriff: bool = True
+    call_dead: bool = True
+    reveal_roles: bool = True
+    sisters_wake: bool = False
+
+
+@dataclass(frozen=True)
+class Table:
+    """The seats (1..N, clockwise), the whole deck (the Thief's centre cards included) and the rules."""
+
+    seats: int
+    deck: tuple[str, ...]
+    rules: Rules = field(default_factory=Rules)
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Which card each seat holds (``roles[seat - 1]``) and the Thief's two centre cards."""
+
+    roles: tuple[str, ...]
+    centre: tuple[str, ...] = ()
+
+    @property
+    def seats(self) -> int:
+        """Returns the number of seats dealt."""
+        return len(self.roles)
+
+
+def check_deck(seats: int, deck: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Returns (errors, warnings) for a deck at a table of ``seats`` players.
+
+    >>> check_deck(8, ["werewolf"] * 2 + ["villager"] * 6)
+    ([], [])
+    >>> check_deck(8, ["werewolf"] * 3 + ["villager"] * 5)[1]
+    ['3 werewolves for 8 players: the rulebook advises no more than a quarter (2)']
+    >>> check_deck(8, ["werewolf"] * 2 + ["villager"] * 5 + ["sister"])[0]
+    ["1 'sister' card: a deck holds 0 or 2"]
+    """
+    from .roles import ROLES
+
+    known = frozenset(ROLES)
+    errors: list[str] = []
+    warnings: list[str] = []
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        errors.append(f"a table has {MIN_SEATS} to {MAX_SEATS} players, not {seats}")
+    unknown = sorted({r for r in deck if r not in known})
+    for role in unknown:
+        errors.append(f"unknown character {role!r}; known characters: {', '.join(sorted(known))}")
+    count = Counter(deck)
+    extra = 2 if count["thief"] else 0
+    if len(deck) != seats + extra:
+        need = f"{seats} cards for {seats} players" + (" plus the Thief's 2 centre cards" if extra else "")
+        errors.append(f"the deck has {len(deck)} cards; it needs {need}")
+    wolves = sum(n for r, n in count.items() if r in ROLES and ROLES[r].wolf_card)
+    if wolves == 0:
+        names = ", ".join(sorted(r.id for r in ROLES.values() if r.wolf_card))
+        errors.append(f"the deck has no werewolf card ({names})")
+    for role, n in sorted(count.items()):
+        allowed = ROLES[role].copies if role in ROLES else None
+        if allowed is not None and n not in allowed:
+            word = "card" if n == 1 else "cards"
+            errors.append(f"{n} {role!r} {word}: a deck holds {' or '.join(map(str, allowed))}")
+    if not errors and wolves > seats // 4:
+        warnings.append(f"{wolves} werewolves for {seats} players: "
+                        f"the rulebook advises no more than a quarter ({seats // 4})")
+    return errors, warnings
+
+
+def deal_cards(table: Table, seed: int) -> Deal:
+    """Shuffles the deck with ``seed`` and deals one card a seat; the rest go to the centre.
+
+    >>> t = Table(6, ("werewolf", "werewolf", "seer", "villager", "villager", "villager"))
+    >>> deal_cards(t, 7) == deal_cards(t, 7)
+    True
+    """
+    cards = list(table.deck)
+    random.Random(seed).shuffle(cards)
+    return Deal(tuple(cards[: table.seats]), tuple(cards[table.seats:]))

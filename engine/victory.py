@@ -1,0 +1,38 @@
+"""Who has won, checked between steps once every death's consequences are resolved."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .types import Outcome, Team
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def side_winners(game: "Game", team: Team) -> tuple[int, ...]:
+    """Returns every seat, living or not, that wins with ``team`` (lovers of mixed sides do not)."""
+    return tuple(p.seat for p in game.players
+                 if game.side(p.seat) is team
+                 and not any(r.abandons_side(game, p.seat) for r in game.roles_in_deck))
+
+
+def check(game: "Game") -> Outcome | None:
+    """Returns the outcome if the game is won, else None.
+
+    Simultaneous wins are settled in the order: nobody, the roles with goals of
+    their own (White Werewolf, lovers, Piper), the village, the werewolves.
+    """
+    living = game.living()
+    if not living:
+        return Outcome("nobody", ())
+    for role in game.goals:
+        seats = role.victory(game)
+        if seats is not None:
+            return Outcome(role.win_name, seats)
+    sides = {game.side(s) for s in living}
+    if sides == {Team.VILLAGE}:
+        return Outcome("village", side_winners(game, Team.VILLAGE))
+    if sides == {Team.WEREWOLVES}:
+        return Outcome("werewolves", side_winners(game, Team.WEREWOLVES))
+    return None

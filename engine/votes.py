@@ -1,0 +1,111 @@
+"""The village's vote: a reported result or a roll call, ties, the Sheriff's tie-break, the run-off."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
+
+from . import answers, deaths
+from .role import Flow
+from .types import Answer, IllegalAnswer, Kind
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A vote's result: the seat with the most votes, or the tied seats, or nobody."""
+
+    seat: int | None = None
+    tied: tuple[int, ...] = ()
+
+
+def weight(game: "Game", voter: int) -> int:
+    """Returns how many votes a ballot of ``voter`` counts for (the Sheriff's counts double)."""
+    w = 2 if voter == game.sheriff else 1
+    for role in game.hooks:
+        w = role.ballot(game, voter, w)
+    return w
+
+
+def count(game: "Game", ballots: dict[int, int | None]) -> Tally:
+    """Counts a roll call: plurality, the Sheriff double; a tie at the top is a tie.
+
+    Abstentions (``None``) count for no one; no vote at all elects nobody.
+    """
+    votes: Counter[int] = Counter()
+    for voter, target in ballots.items():
+        if target is not None:
+            votes[target] += weight(game, voter)
+    if not votes:
+        return Tally()
+    top = max(votes.values())
+    leaders = tuple(sorted(s for s, n in votes.items() if n == top))
+    return Tally(leaders[0]) if len(leaders) == 1 else Tally(None, leaders)
+
+
+def read(game: "Game", value: Answer, among: Sequence[int], nobody: bool = True) -> Tally:
+    """Reads a vote's answer: a seat, null (nobody), ``{tie: [...]}`` or ``{ballots: {voter: target}}``."""
+    if isinstance(value, dict):
+        if set(value) == {"tie"}:
+            tied = value["tie"]
+            if not isinstance(tied, (list, tuple)) or len(tied) < 2:
+                raise IllegalAnswer("a tie names two seats or more: {tie: [a, b]}", key="refusal.shape")
+            seats = tuple(answers.seat(game, s, among=among) or 0 for s in tied)
+            if len(set(seats)) != len(seats):
+                raise IllegalAnswer("the same seat is named twice", key="refusal.twice")
+            return Tally(None, tuple(sorted(seats)))
+        if set(value) == {"ballots"}:
+            return count(game, _ballots(game, value["ballots"], among))
+        raise IllegalAnswer("expected a seat, null, {tie: [seats]} or {ballots: {voter: target}}",
+                            key="refusal.shape")
+    if value is None and not nobody:
+        raise IllegalAnswer("a seat is needed here", key="refusal.need_seat")
+    return Tally(answers.seat(game, value, optional=True, among=among))
+
+
+def _ballots(game: "Game", value: object, among: Sequence[int]) -> dict[int, int | None]:
+    if not isinstance(value, dict) or not value:
+        raise IllegalAnswer("ballots are a mapping of voter seat to target seat", key="refusal.shape")
+    ballots: dict[int, int | None] = {}
+    for voter, target in value.items():
+        who = answers.seat(game, voter)
+        assert who is not None
+        if who in ballots:
+            raise IllegalAnswer(f"seat {who} votes twice", key="refusal.twice", seat=who)
+        ballots[who] = answers.seat(game, target, optional=True, among=among)
+    return ballots
+
+
+def village_vote(game: "Game") -> Flow:
+    """Runs the day's vote: the result, then a tie-break or a run-off, then the elimination."""
+    living = game.living()
+    tally: Tally = yield game.ask("vote", Kind.VOTE, seats=living, optional=True,
+                                  check=lambda v: read(game, v, living))
+    yield from settle(game, tally)
+
+
+def settle(game: "Game", tally: Tally) -> Flow:
+    """Eliminates the vote's choice; a tie goes to the Sheriff, or to a second vote among the tied."""
+    for role in game.hooks:
+        tally = yield from role.on_vote(game, tally)
+    if tally.tied:
+        game.fact("vote.tie", seats=list(tally.tied))
+        if game.sheriff is not None and game.alive(game.sheriff):
+            tied = tally.tied
+            chosen = yield game.ask("sheriff_tiebreak", Kind.SEAT, actors=(game.sheriff,), seats=tied,
+                                    check=lambda v: answers.seat(game, v, among=tied))
+            tally = Tally(chosen)
+        else:
+            tied = tally.tied
+            tally = yield game.ask("revote", Kind.VOTE, seats=tied, optional=True,
+                                   check=lambda v: read(game, v, tied))
+            if tally.tied:
+                game.fact("vote.tie_again", seats=list(tally.tied))
+                tally = Tally()
+    if tally.seat is None:
+        game.fact("vote.nobody")
+        return
+    yield from deaths.kill(game, tally.seat, "vote")

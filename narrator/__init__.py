@@ -1,0 +1,1 @@
+"""Everything that touches the world: voice files, config, practice scripts, the narration loop, the CLI."""

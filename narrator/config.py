@@ -1,0 +1,173 @@
+"""The table config: a YAML file a host writes (language, seats, deck, house rules), checked key by key."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import MAX_SEATS, MIN_SEATS, PRESETS, PROFILES, ROLES, Rules, Table, check_deck, preset
+
+from .errors import UserError
+from .voices import languages
+from .yamlfile import Document, YamlError, load
+
+KEYS: dict[str, str] = {
+    "language": "the narrator's language: one of the voice files (en, fr, zh)",
+    "seats": f"the number of players ({MIN_SEATS} to {MAX_SEATS}), or a list of their names, clockwise from seat 1",
+    "deck": "a list of character ids, one card a player (plus the Thief's two centre cards)",
+    "preset": "a deck preset for the number of seats: " + ", ".join(sorted(PRESETS)),
+    "deal": "app (the program shuffles and deals) or cards (real cards are dealt)",
+    "sheriff": "true or false: elect a Sheriff before the first night (default true)",
+    "call_dead": "true or false: call eliminated or powerless characters anyway, for fair play (default true)",
+    "reveal_roles": "true or false: reveal an eliminated player's card (default true)",
+    "sisters_wake": "true or false: the Two Sisters wake again on even nights (default false)",
+    "profile": "the call order: " + ", ".join(sorted(PROFILES)) + " (default bestof)",
+}
+"""Every key of a table config, with what it expects."""
+
+RULE_KEYS = ("sheriff", "call_dead", "reveal_roles", "sisters_wake")
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """A checked table config: everything the narrator needs to set up a game."""
+
+    language: str
+    table: Table
+    names: tuple[str | None, ...] = ()
+    deal: str = "app"
+    source: str = ""
+
+
+@dataclass
+class Findings:
+    """Problems found while checking a file: errors stop it, warnings are advice."""
+
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def fail_if_any(self) -> None:
+        """Raises a UserError listing every error, if there is any."""
+        if self.errors:
+            raise UserError("\n".join(self.errors))
+
+
+def suggest(word: object, choices: list[str]) -> str:
+    """Returns " (did you mean X?)" when ``word`` looks like a misspelling of a choice."""
+    close = difflib.get_close_matches(str(word), choices, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Findings,
+               seats_from_deal: int | None = None) -> TableConfig | None:
+    """Checks a table config mapping; records every problem in ``found``; returns the config if it is sound."""
+    where = doc.where(*prefix)
+    if not isinstance(data, dict):
+        found.errors.append(f"{where}: a table config is a mapping of keys ({', '.join(KEYS)})")
+        return None
+
+    def at(key: str) -> str:
+        return doc.where(*prefix, key)
+
+    def bad(key: str, got: object) -> None:
+        found.errors.append(f"{at(key)}: {key}: expected {KEYS[key]}; got {got!r}")
+
+    for key in data:
+        if key not in KEYS:
+            found.errors.append(f"{doc.where(*prefix, key)}: unknown key {key!r}{suggest(key, list(KEYS))}; "
+                                f"known keys: {', '.join(KEYS)}")
+    start = len(found.errors)
+
+    language = data.get("language", "en")
+    if language not in languages():
+        found.errors.append(f"{at('language')}: language: no voice file for {language!r}; "
+                            f"languages: {', '.join(languages())}")
+
+    names: tuple[str | None, ...] = ()
+    seats: int | None = None
+    raw_seats = data.get("seats")
+    if isinstance(raw_seats, bool):
+        bad("seats", raw_seats)
+    elif isinstance(raw_seats, int):
+        seats = raw_seats
+    elif isinstance(raw_seats, list):
+        if all(isinstance(n, (str, int)) and not isinstance(n, bool) for n in raw_seats):
+            names = tuple(str(n) for n in raw_seats)
+            seats = len(names)
+        else:
+            bad("seats", raw_seats)
+    elif raw_seats is not None:
+        bad("seats", raw_seats)
+    if seats is not None and not MIN_SEATS <= seats <= MAX_SEATS:
+        found.errors.append(f"{at('seats')}: seats: a table has {MIN_SEATS} to {MAX_SEATS} players, not {seats}")
+        seats = None
+    if seats_from_deal is not None:
+        if seats is not None and seats != seats_from_deal:
+            found.errors.append(f"{at('seats')}: seats: {seats} seats, but the deal has {seats_from_deal}")
+        seats = seats_from_deal
+
+    deck: tuple[str, ...] | None = None
+    if "deck" in data and "preset" in data:
+        found.errors.append(f"{at('preset')}: give either deck or preset, not both")
+    elif "deck" in data:
+        raw = data["deck"]
+        if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
+            bad("deck", raw)
+        else:
+            for i, card in enumerate(raw):
+                if card not in ROLES:
+                    found.errors.append(f"{doc.where(*prefix, 'deck', i)}: deck: unknown character {card!r}"
+                                        f"{suggest(card, list(ROLES))}; characters: {', '.join(sorted(ROLES))}")
+            deck = tuple(raw)
+            if seats is None:
+                seats = len(deck) - (2 if "thief" in deck else 0)
+    elif "preset" in data:
+        name = data["preset"]
+        if name not in PRESETS:
+            bad("preset", name)
+        elif seats is None:
+            found.errors.append(f"{at('preset')}: preset: say how many players with 'seats'")
+        else:
+            try:
+                deck = preset(str(name), seats)
+            except ValueError as exc:
+                found.errors.append(f"{at('preset')}: preset: {exc}")
+    elif seats_from_deal is None:
+        found.errors.append(f"{where}: the table needs a deck: 'deck' (a list of characters) or 'preset'")
+
+    deal = data.get("deal", "app")
+    if deal not in ("app", "cards"):
+        bad("deal", deal)
+    profile = data.get("profile", "bestof")
+    if profile not in PROFILES:
+        bad("profile", profile)
+    flags: dict[str, bool] = {}
+    for key in RULE_KEYS:
+        if key in data:
+            if isinstance(data[key], bool):
+                flags[key] = data[key]
+            else:
+                bad(key, data[key])
+
+    if deck is not None and seats is not None and len(found.errors) == start:
+        errors, warnings = check_deck(seats, deck)
+        found.errors += [f"{at('deck') if 'deck' in data else at('preset')}: deck: {e}" for e in errors]
+        found.warnings += [f"{at('deck') if 'deck' in data else at('preset')}: {w}" for w in warnings]
+    if len(found.errors) > start or seats is None:
+        return None
+    table = Table(seats, deck or (), Rules(profile=str(profile), **flags))
+    return TableConfig(language=str(language), table=table, names=names, deal=str(deal), source=doc.path)
+
+
+def load_config(path: str) -> tuple[TableConfig, list[str]]:
+    """Loads and checks a table config file; returns it with its warnings, or raises a UserError."""
+    try:
+        doc = load(path)
+    except YamlError as exc:
+        raise UserError(str(exc)) from None
+    found = Findings()
+    config = read_table(doc.data, doc, (), found)
+    found.fail_if_any()
+    assert config is not None
+    return config, found.warnings

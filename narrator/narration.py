@@ -1,0 +1,174 @@
+"""The narration loop: the only bridge between the engine and the world.
+
+It asks the engine for the next call, turns it into lines (said aloud on the
+voice channel, or shown on the screen to those awake), gets an answer from a
+source (a practice script, the keypad, a microphone), hands it back, and says
+what followed. Voice lines are built from public information only, so two games
+that differ in secret choices sound the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Protocol, Sequence
+
+from engine import Answer, Call, Elimination, Fact, Game, IllegalAnswer, Phase, Step
+
+from .voices import Voice
+
+VOICE = "voice"
+SCREEN = "screen"
+
+# Facts shown on the screen, by the engine's key: the line's key.
+SCREEN_FACTS = {
+    "pack": "screen.pack",
+    "seer.sees": "screen.seer_sees",
+    "thief.takes": "screen.thief_takes",
+    "lovers": "screen.lovers",
+    "sisters": "screen.sisters",
+    "charmed": "screen.charmed",
+}
+# Public facts said aloud as they are.
+SAID_FACTS = ("vote.tie", "vote.tie_again", "vote.nobody", "sheriff.elected", "sheriff.none",
+              "sheriff.successor", "elder.penalty")
+DEATH_CAUSES_SAID = ("vote", "grief", "hunter")
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of the narrator: its key in the voice file, its channel and its final text."""
+
+    key: str
+    channel: str
+    text: str
+
+    def as_dict(self) -> dict[str, str]:
+        """Returns the line as the report lists it."""
+        return {"key": self.key, "channel": self.channel, "text": self.text}
+
+
+class Answers(Protocol):
+    """Where answers come from: a practice script, the keypad, a microphone."""
+
+    def answer(self, call: Call, game: Game) -> Answer:
+        """Returns the table's answer to ``call`` (None confirms a call that needs no answer)."""
+
+    def refused(self, call: Call, value: Answer, error: IllegalAnswer) -> None:
+        """Learns that ``value`` was refused; may raise to stop the game."""
+
+
+def wakes(call: Call) -> bool:
+    """Returns whether ``call`` wakes characters at night (said with a wake and a sleep line)."""
+    return call.phase is Phase.NIGHT and call.id != "nightfall"
+
+
+class Narrator:
+    """Turns calls, facts and refusals into lines in one language and hands each to ``emit``."""
+
+    def __init__(self, voice: Voice, emit: Callable[[Line], None], names: Sequence[str | None] = ()) -> None:
+        self.voice = voice
+        self.emit = emit
+        self.names = tuple(names)
+
+    def line(self, key: str, channel: str, **values: object) -> Line:
+        """Emits the line ``key`` on ``channel``, filled with ``values``, and returns it."""
+        line = Line(key, channel, self.voice.text(key, values, self.names))
+        self.emit(line)
+        return line
+
+    def begin(self, call: Call) -> None:
+        """Says (and shows) what opens a call."""
+        if wakes(call):
+            self.line(f"{call.id}.wake", VOICE)
+        elif call.id in ("revote", "sheriff_tiebreak", "sheriff_runoff"):
+            self.line(f"{call.id}.call", VOICE, seats=list(call.seats))
+        else:
+            self.line(f"{call.id}.call", VOICE)
+        for fact in call.facts:
+            self.fact(fact)
+
+    def end(self, call: Call, step: Step) -> None:
+        """Says and shows what the answer brought, then closes the call."""
+        for fact in step.facts:
+            self.fact(fact)
+        if wakes(call):
+            self.line(f"{call.id}.sleep", VOICE)
+
+    def fact(self, fact: Fact) -> None:
+        """Passes a fact on: secret ones on the screen, public ones aloud."""
+        values = dict(fact.values)
+        key = fact.key
+        if key in SCREEN_FACTS:
+            self.line(SCREEN_FACTS[key], SCREEN, **values)
+        elif key == "victim_shown":
+            if values.get("seat") is None:
+                self.line("screen.no_victim_shown", SCREEN)
+            else:
+                self.line("screen.victim_shown", SCREEN, seat=values["seat"])
+            potions = values.get("potions")
+            if isinstance(potions, list):
+                names = [self.voice.lines[f"screen.potion.{p}"] for p in potions]
+                self.line("screen.potions", SCREEN, potions=self.voice.join(names))
+        elif key == "fox.sign":
+            self.line("screen.fox_yes" if values["werewolf"] else "screen.fox_no", SCREEN, seat=values["seat"])
+        elif key == "centre":
+            cards = values["cards"]
+            assert isinstance(cards, list) and len(cards) == 2
+            self.line("screen.centre", SCREEN, first=cards[0], second=cards[1])
+        elif key == "victim":
+            self.line("dawn.victim" if values.get("role") else "dawn.victim_hidden", VOICE, **values)
+        elif key == "no_victim":
+            self.line("dawn.no_victim", VOICE)
+        elif key == "death":
+            cause = values.pop("cause", "other")
+            name = f"death.{cause}" if cause in DEATH_CAUSES_SAID else "death.other"
+            self.line(name if values.get("role") else f"{name}_hidden", VOICE, **values)
+        elif key in SAID_FACTS:
+            self.line(key, VOICE, **values)
+        else:
+            raise KeyError(f"no line for the engine's fact {key!r}")
+
+    def refuse(self, error: IllegalAnswer) -> None:
+        """Says why an answer was refused, or shows it only to those awake when the reason is secret."""
+        key = error.key if error.key in self.voice.lines else "refusal.shape"
+        if error.secret:
+            self.line("refusal.secret", SCREEN, reason=error.reason)
+        else:
+            self.line(key, VOICE, **error.values)
+
+    def finish(self, game: Game) -> None:
+        """Announces the winner, then shows the summary: the deal and the deaths."""
+        outcome = game.outcome
+        assert outcome is not None
+        self.line(f"end.{outcome.winner}", VOICE)
+        if outcome.winners:
+            self.line("end.winners", VOICE, seats=list(outcome.winners))
+        for seat, role in enumerate(game.deal.roles, start=1):
+            self.line("summary.deal", SCREEN, seat=seat, role=role)
+        for e in game.eliminated:
+            self.line("summary.eliminated", SCREEN, when=self.when(e), seat=e.seat, role=e.role, cause=e.cause)
+
+    def when(self, e: Elimination) -> str:
+        """Returns "night 2" or "day 2" in this language."""
+        return self.voice.text(f"summary.{e.phase.value}", {"number": e.number})
+
+
+def run(game: Game, narrator: Narrator, answers: Answers,
+        record: Callable[[Call, Answer], None] | None = None) -> None:
+    """Plays ``game`` to its end: each call opened, answered (again after a refusal), recorded, closed."""
+    while not game.over:
+        call = game.call
+        assert call is not None
+        narrator.begin(call)
+        while True:
+            value = answers.answer(call, game)
+            try:
+                step = game.answer(value)
+                break
+            except IllegalAnswer as error:
+                narrator.refuse(error)
+                answers.refused(call, value, error)
+        if record is not None:
+            record(call, value)  # on disk before the next line is spoken
+        narrator.end(call, step)
+    narrator.finish(game)

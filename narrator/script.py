@@ -1,0 +1,218 @@
+"""Practice scripts (dry runs): a whole game decided in advance, in the format of spec/dry-run.md."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine import ROLES, Deal, Kind, call_kinds
+
+from .config import Findings, TableConfig, read_table, suggest
+from .errors import UserError
+from .yamlfile import Document, YamlError, load
+
+TOP_KEYS = ("table", "config", "deal", "answers", "expect")
+WINNERS = ("village", "werewolves", "lovers", "white_werewolf", "piper", "angel", "nobody")
+
+
+@dataclass(frozen=True)
+class ScriptAnswer:
+    """One answer of a script: the call it is for, its value, and where it stands in the file."""
+
+    call: str
+    value: Any
+    index: int  # 1-based place in the answers list
+    where: str  # file:line
+
+
+@dataclass(frozen=True)
+class Script:
+    """A checked practice script."""
+
+    path: str
+    config: TableConfig
+    deal: Deal
+    answers: tuple[ScriptAnswer, ...]
+    expect_winner: str | None = None
+    expect_eliminated: tuple[int, ...] | None = None
+
+
+def _table(doc: Document, found: Findings, seats: int | None) -> TableConfig | None:
+    data = doc.data
+    if "table" in data and "config" in data:
+        found.errors.append(f"{doc.where('config')}: give either table or config, not both")
+        return None
+    if "config" in data:
+        ref = data["config"]
+        if not isinstance(ref, str):
+            found.errors.append(f"{doc.where('config')}: config: expected the path of a table config file")
+            return None
+        path = Path(doc.path).parent / ref
+        try:
+            other = load(path)
+        except YamlError as exc:
+            found.errors.append(f"{doc.where('config')}: config: {exc}")
+            return None
+        return read_table(other.data, other, (), found, seats_from_deal=seats)
+    if "table" not in data:
+        found.errors.append(f"{doc.where()}: a script needs 'table' (a table config) or 'config' (its path)")
+        return None
+    return read_table(data["table"], doc, ("table",), found, seats_from_deal=seats)
+
+
+def _deal(doc: Document, found: Findings) -> tuple[dict[int, str], list[str]] | None:
+    raw = doc.data.get("deal")
+    if not isinstance(raw, dict):
+        found.errors.append(f"{doc.where('deal')}: deal: expected a mapping of seat number to character "
+                            "(1: werewolf, 2: seer, ...), with centre: [a, b] when the Thief plays")
+        return None
+    seats: dict[int, str] = {}
+    centre: list[str] = []
+    ok = True
+    for key, role in raw.items():
+        where = doc.where("deal", key)
+        if key == "centre":
+            if not isinstance(role, list) or len(role) != 2 or not all(isinstance(r, str) for r in role):
+                found.errors.append(f"{where}: centre: expected the Thief's two centre cards, [a, b]")
+                ok = False
+                continue
+            centre = list(role)
+        elif isinstance(key, int) and not isinstance(key, bool):
+            if not isinstance(role, str):
+                found.errors.append(f"{where}: seat {key}: expected a character id, got {role!r}")
+                ok = False
+                continue
+            seats[key] = role
+        else:
+            found.errors.append(f"{where}: deal: {key!r} is not a seat number (or 'centre')")
+            ok = False
+    for role in list(seats.values()) + centre:
+        if role not in ROLES:
+            found.errors.append(f"{doc.where('deal')}: deal: unknown character {role!r}{suggest(role, list(ROLES))}")
+            ok = False
+    numbers = sorted(seats)
+    if numbers and numbers != list(range(1, len(numbers) + 1)):
+        missing = sorted(set(range(1, max(numbers) + 1)) - set(numbers))
+        found.errors.append(f"{doc.where('deal')}: deal: seats are numbered 1..N with none missing; "
+                            f"missing: {missing}" if missing else f"{doc.where('deal')}: deal: seats start at 1")
+        ok = False
+    if ("thief" in seats.values() or "thief" in centre) and not centre:
+        found.errors.append(f"{doc.where('deal')}: deal: the Thief plays: give his two centre cards, centre: [a, b]")
+        ok = False
+    if centre and "thief" not in seats.values() and "thief" not in centre:
+        found.errors.append(f"{doc.where('deal', 'centre')}: centre: centre cards are only dealt when the Thief plays")
+        ok = False
+    return (seats, centre) if ok else None
+
+
+def _answers(doc: Document, found: Findings) -> list[ScriptAnswer]:
+    raw = doc.data.get("answers", [])
+    if raw is None:
+        raw = []
+    if not isinstance(raw, list):
+        found.errors.append(f"{doc.where('answers')}: answers: expected a list of {{call: answer}} items")
+        return []
+    kinds = call_kinds()
+    answerable = sorted(c for c, k in kinds.items() if k is not Kind.NONE)
+    items: list[ScriptAnswer] = []
+    for i, item in enumerate(raw):
+        where = doc.where("answers", i)
+        if not isinstance(item, dict) or len(item) != 1:
+            found.errors.append(f"{where}: answer {i + 1}: expected one {{call: answer}}, e.g. '- seer: 3'")
+            continue
+        (call, value), = item.items()
+        if call not in kinds:
+            found.errors.append(f"{where}: answer {i + 1}: unknown call {call!r}{suggest(call, answerable)}; "
+                                f"calls: {', '.join(answerable)}")
+            continue
+        if kinds[call] is Kind.NONE:
+            found.errors.append(f"{where}: answer {i + 1}: '{call}' needs no answer (the runner confirms it); "
+                                "remove this item")
+            continue
+        items.append(ScriptAnswer(str(call), value, i + 1, where))
+    return items
+
+
+def _expect(doc: Document, found: Findings) -> tuple[str | None, tuple[int, ...] | None]:
+    raw = doc.data.get("expect")
+    if raw is None:
+        return None, None
+    if not isinstance(raw, dict):
+        found.errors.append(f"{doc.where('expect')}: expect: expected a mapping with winner and/or eliminated")
+        return None, None
+    winner, eliminated = raw.get("winner"), raw.get("eliminated")
+    for key in raw:
+        if key not in ("winner", "eliminated"):
+            found.errors.append(f"{doc.where('expect', key)}: expect: unknown key {key!r}; "
+                                "expected winner and/or eliminated")
+    if winner is not None and winner not in WINNERS:
+        found.errors.append(f"{doc.where('expect', 'winner')}: expect: winner: expected one of "
+                            f"{', '.join(WINNERS)}; got {winner!r}")
+    seats: tuple[int, ...] | None = None
+    if eliminated is not None:
+        if isinstance(eliminated, list) and all(isinstance(s, int) and not isinstance(s, bool)
+                                                for s in eliminated):
+            seats = tuple(eliminated)
+        else:
+            found.errors.append(f"{doc.where('expect', 'eliminated')}: expect: eliminated: expected a list "
+                                "of seat numbers, in order of elimination")
+    return winner, seats
+
+
+def read_script(doc: Document) -> tuple[Script | None, Findings]:
+    """Checks a practice script document; returns it (or None) with every problem found."""
+    found = Findings()
+    if not isinstance(doc.data, dict):
+        found.errors.append(f"{doc.where()}: a practice script is a mapping with table (or config), deal, "
+                            "answers and, optionally, expect")
+        return None, found
+    for key in doc.data:
+        if key not in TOP_KEYS:
+            found.errors.append(f"{doc.where(key)}: unknown key {key!r}{suggest(key, list(TOP_KEYS))}; "
+                                f"a script has {', '.join(TOP_KEYS)}")
+    dealt = _deal(doc, found)
+    config = _table(doc, found, len(dealt[0]) if dealt else None)
+    answers = _answers(doc, found)
+    winner, eliminated = _expect(doc, found)
+    if config is None or dealt is None or found.errors:
+        return None, found
+    seats, centre = dealt
+    roles = tuple(seats[s] for s in sorted(seats))
+    table = config.table
+    if not table.deck:
+        deck = roles + tuple(centre)
+        errors, warnings = _check(len(roles), deck)
+        found.errors += [f"{doc.where('deal')}: deal: {e}" for e in errors]
+        found.warnings += [f"{doc.where('deal')}: {w}" for w in warnings]
+        table = type(table)(len(roles), deck, table.rules)
+        config = TableConfig(config.language, table, config.names, config.deal, config.source)
+    elif Counter(roles + tuple(centre)) != Counter(table.deck):
+        dealt_more = Counter(roles + tuple(centre)) - Counter(table.deck)
+        deck_more = Counter(table.deck) - Counter(roles + tuple(centre))
+        found.errors.append(f"{doc.where('deal')}: deal: the cards dealt are not the table's deck "
+                            f"(dealt but not in the deck: {sorted(dealt_more.elements()) or 'none'}; "
+                            f"in the deck but not dealt: {sorted(deck_more.elements()) or 'none'})")
+    if found.errors:
+        return None, found
+    script = Script(doc.path, config, Deal(roles, tuple(centre)), tuple(answers), winner, eliminated)
+    return script, found
+
+
+def _check(seats: int, deck: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    from engine import check_deck
+
+    return check_deck(seats, deck)
+
+
+def load_script(path: str) -> tuple[Script, list[str]]:
+    """Loads and checks a practice script; returns it with its warnings, or raises a UserError."""
+    try:
+        doc = load(path)
+    except YamlError as exc:
+        raise UserError(str(exc)) from None
+    script, found = read_script(doc)
+    found.fail_if_any()
+    assert script is not None
+    return script, found.warnings

@@ -1,0 +1,118 @@
+"""Voice files: every line the narrator says or shows, in one language, and how seats and roles are said."""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from .errors import UserError
+from .yamlfile import YamlError, load
+
+VOICES_DIR = Path(__file__).resolve().parent.parent / "voices"
+
+
+def languages() -> list[str]:
+    """Returns the languages that have a voice file."""
+    return sorted(p.stem for p in VOICES_DIR.glob("*.yaml"))
+
+
+def placeholders(template: str) -> set[str]:
+    """Returns the names of the ``{placeholders}`` of a line."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@dataclass(frozen=True)
+class Voice:
+    """One language's lines, seat words and character names."""
+
+    language: str
+    lines: Mapping[str, str]
+    numbers: Mapping[int, str]
+    roles: Mapping[str, str]
+    seat_word: str
+    seat_named: str
+    separator: str
+    last_separator: str
+    words: Mapping[str, str]
+
+    def seat(self, number: int, names: Sequence[str | None] = ()) -> str:
+        """Returns how seat ``number`` is said ("seat seven", or "Ann, seat seven" with names)."""
+        word = self.numbers.get(number, str(number))
+        name = names[number - 1] if 0 < number <= len(names) else None
+        if name:
+            return self.seat_named.format(name=name, number=word)
+        return self.seat_word.format(number=word)
+
+    def join(self, items: Sequence[str]) -> str:
+        """Joins words as the language lists them ("a, b and c")."""
+        if len(items) <= 1:
+            return "".join(items)
+        return self.separator.join(items[:-1]) + self.last_separator + items[-1]
+
+    def role(self, role: str) -> str:
+        """Returns a character's name in this language."""
+        return self.roles.get(role, role)
+
+    def text(self, key: str, values: Mapping[str, object] | None = None,
+             names: Sequence[str | None] = ()) -> str:
+        """Returns the line ``key`` with its placeholders filled: seats, lists of seats and roles said."""
+        template = self.lines[key]
+        filled: dict[str, str] = {}
+        for name, value in (values or {}).items():
+            if name in ("seat",) and isinstance(value, int):
+                filled[name] = self.seat(value, names)
+            elif name == "seats" and isinstance(value, (list, tuple)):
+                filled[name] = self.join([self.seat(int(s), names) for s in value])
+            elif name in ("role", "first", "second") and isinstance(value, str):
+                filled[name] = self.role(value)
+            elif isinstance(value, bool):
+                filled[name] = self.words["yes" if value else "no"]
+            else:
+                filled[name] = str(value)
+        text = template.format_map(_Missing(filled))
+        return text[:1].upper() + text[1:]  # a line may open with a seat: "Seat four has been..."
+
+
+class _Missing(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def _strings(doc_path: str, data: object, key: str) -> dict[str, str]:
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        raise UserError(f"{doc_path}: '{key}' must map names to text")
+    return {str(k): str(v) for k, v in data.items()}
+
+
+def load_voice(language: str) -> Voice:
+    """Loads ``voices/<language>.yaml``; a missing or malformed file is a UserError saying so."""
+    path = VOICES_DIR / f"{language}.yaml"
+    if not path.exists():
+        raise UserError(f"no voice file for language {language!r}; languages: {', '.join(languages())}")
+    try:
+        doc = load(path)
+    except YamlError as exc:
+        raise UserError(str(exc)) from None
+    data = doc.data
+    if not isinstance(data, dict):
+        raise UserError(f"{path}: a voice file is a mapping (language, numbers, roles, lines, ...)")
+    for key in ("numbers", "roles", "lines", "seat", "seat_named", "list_separator", "list_last", "yes_word", "no_word"):
+        if key not in data:
+            raise UserError(f"{doc.where()}: the key {key!r} is missing")
+    numbers = data["numbers"]
+    if not isinstance(numbers, dict) or not all(isinstance(k, int) and isinstance(v, str)
+                                                for k, v in numbers.items()):
+        raise UserError(f"{doc.where('numbers')}: 'numbers' maps seat numbers to words")
+    return Voice(
+        language=str(data.get("language", language)),
+        lines=_strings(str(path), data["lines"], "lines"),
+        numbers=dict(numbers),
+        roles=_strings(str(path), data["roles"], "roles"),
+        seat_word=str(data["seat"]),
+        seat_named=str(data["seat_named"]),
+        separator=str(data["list_separator"]),
+        last_separator=str(data["list_last"]),
+        words={"yes": str(data["yes_word"]), "no": str(data["no_word"])},
+    )

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Sets up everything werewolf-narrator needs: the system packages it speaks and listens with
+# (Debian, Ubuntu, Raspberry Pi OS: espeak-ng, libportaudio2; tmux for the terminal tests),
+# a virtual environment in .venv, and the package with its test tools. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if command -v apt-get >/dev/null 2>&1 && command -v dpkg >/dev/null 2>&1; then
+    missing=()
+    for pkg in espeak-ng libportaudio2 tmux; do
+        dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        sudo=""
+        [ "$(id -u)" -eq 0 ] || sudo="sudo"
+        echo "setup: installing ${missing[*]} (apt-get)"
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+    fi
+else
+    echo "setup: no apt-get here; install espeak-ng (or your system's speech engine) and PortAudio yourself (see README)"
+fi
+
+python=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+    echo "setup: creating .venv"
+    "$python" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
+echo "setup: ready (.venv/bin/werewolf-narrator)"
