@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
 from typing import Sequence
 
-from .config import KEYS, Findings, read_table
+from .config import KEYS, Findings, load_config, read_table
 from .errors import RunFailed, UserError
-from .narration import SCREEN, Line
+from .narration import SCREEN, VOICE, Line
 from .practice import dry_run, report
 from .script import TOP_KEYS, load_script, read_script
 from .yamlfile import YamlError, load
@@ -21,17 +22,81 @@ def _print_line(line: Line) -> None:
     print(prefix + line.text, flush=True)
 
 
+def _warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr, flush=True)
+
+
 def cmd_dry_run(args: argparse.Namespace) -> int:
     script, warnings = load_script(args.script)
     for warning in warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    game, lines = dry_run(script, emit=_print_line)
+        _warn(warning)
+    config = script.config
+    speakers = []
+    if args.audio_dir:
+        from .speak import WavDirSpeaker
+
+        speakers.append(WavDirSpeaker(Path(args.audio_dir), config.language, config.voice, config.rate))
+    if not args.silent:
+        from .speak import make_speaker
+
+        speakers.append(make_speaker(config.speaker, config.language, config.voice, config.rate,
+                                     config.device, warn=_warn))
+
+    def emit(line: Line) -> None:
+        _print_line(line)
+        if line.channel == VOICE:
+            for speaker in speakers:
+                speaker.say(line.text)
+
+    try:
+        game, lines = dry_run(script, emit=emit)
+    finally:
+        for speaker in speakers:
+            speaker.close()
     if args.report:
         data = report(game, lines, script.config.language)
         try:
             Path(args.report).write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
         except OSError as exc:
             raise UserError(f"{args.report}: cannot write the report ({exc.strerror or exc})") from None
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from .keypad import TerminalKeys
+    from .play import STARTER, play
+    from .screen import PlainScreen, RichScreen
+    from .speak import make_speaker
+
+    if args.config:
+        config, warnings = load_config(args.config)
+        for warning in warnings:
+            _warn(warning)
+    else:
+        config = STARTER
+    if args.speaker:
+        config = dataclasses.replace(config, speaker=args.speaker)
+    try:
+        keys = TerminalKeys()
+    except OSError as exc:
+        raise UserError(str(exc)) from None
+    speaker = make_speaker(config.speaker, config.language, config.voice, config.rate, config.device, warn=_warn)
+    screen = RichScreen("Enter · Backspace · U undo · R repeat") if sys.stdout.isatty() and not args.plain \
+        else PlainScreen()
+    play(config, keys, screen, speaker, seed=args.seed,
+         journal_dir=Path(args.journal_dir) if args.journal_dir else None)
+    return 0
+
+
+def cmd_voices(args: argparse.Namespace) -> int:
+    from .speak import describe_voices
+
+    for entry in describe_voices():
+        voice = entry.get("voice")
+        if voice:
+            print(f"{entry['language']}: {voice}")
+        else:
+            print(f"{entry['language']}: no voice on this machine; {entry.get('hint', '')}".rstrip("; "))
     return 0
 
 
@@ -44,7 +109,10 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(f"error: {exc}", file=sys.stderr)
             status = 1
             continue
-        is_script = isinstance(doc.data, dict) and any(k in doc.data for k in ("deal", "answers", "table"))
+        data = doc.data
+        # A table config has a `deal` mode (app or cards); a script's `deal` is a map of seats.
+        is_script = isinstance(data, dict) and (any(k in data for k in ("answers", "table", "config"))
+                                                or isinstance(data.get("deal"), dict))
         if is_script:
             script, found = read_script(doc)
             what = "practice script"
@@ -80,7 +148,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("script", help="the practice script (YAML, see spec/dry-run.md)")
     p.add_argument("--silent", action="store_true", help="print the lines instead of speaking them")
     p.add_argument("--report", metavar="FILE", help="write the game report (JSON) to FILE")
+    p.add_argument("--audio-dir", metavar="DIR", help="write every spoken line as a WAV file in DIR, in order")
     p.set_defaults(func=cmd_dry_run)
+    p = sub.add_parser("play", help="play a game at the table (with no CONFIG: an 8-player starter table)")
+    p.add_argument("config", nargs="?", help="the table config (YAML); see examples/")
+    p.add_argument("--speaker", choices=("auto", "pyttsx3", "console"), help="override the config's speaker")
+    p.add_argument("--seed", type=int, help="the shuffle's seed (to deal the same cards again)")
+    p.add_argument("--journal-dir", metavar="DIR", help="where the game's journal is written")
+    p.add_argument("--plain", action="store_true", help="print the screen line by line instead of full-screen")
+    p.set_defaults(func=cmd_play)
+    p = sub.add_parser("voices", help="which speech voice each language gets on this machine")
+    p.set_defaults(func=cmd_voices)
     p = sub.add_parser("check", help="check table configs and practice scripts, and explain every problem",
                        epilog="Table config keys:\n" + "\n".join(f"  {k}: {v}" for k, v in KEYS.items())
                        + "\nPractice script keys: " + ", ".join(TOP_KEYS),

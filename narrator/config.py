@@ -23,6 +23,14 @@ KEYS: dict[str, str] = {
     "reveal_roles": "true or false: reveal an eliminated player's card (default true)",
     "sisters_wake": "true or false: the Two Sisters wake again on even nights (default false)",
     "profile": "the call order: " + ", ".join(sorted(PROFILES)) + " (default bestof)",
+    "speaker": "auto, pyttsx3 or console: how lines are said (default auto: speech if this machine can)",
+    "voice": "a speech voice id or part of its name, to override the one chosen for the language",
+    "rate": "the speech rate in words a minute (80 to 400)",
+    "device": "the sound output device: its number or part of its name",
+    "pause": "[min, max] seconds to wait at a call made for an eliminated or powerless character "
+             "(default [3, 8])",
+    "debate_timer": "seconds of debate before the vote, with a warning a minute before (0: no timer; default 0)",
+    "inputs": "which inputs answer, per phase: {night: [keypad], day: [keypad]} (voice comes with issue 4)",
 }
 """Every key of a table config, with what it expects."""
 
@@ -38,6 +46,13 @@ class TableConfig:
     names: tuple[str | None, ...] = ()
     deal: str = "app"
     source: str = ""
+    speaker: str = "auto"
+    voice: str | None = None
+    rate: int | None = None
+    device: str | int | None = None
+    pause: tuple[float, float] = (3.0, 8.0)
+    debate_timer: int = 0
+    inputs: tuple[tuple[str, tuple[str, ...]], ...] = (("night", ("keypad",)), ("day", ("keypad",)))
 
 
 @dataclass
@@ -150,6 +165,34 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
             else:
                 bad(key, data[key])
 
+    speaker = data.get("speaker", "auto")
+    if speaker not in ("auto", "pyttsx3", "console"):
+        bad("speaker", speaker)
+    voice = data.get("voice")
+    if voice is not None and not isinstance(voice, str):
+        bad("voice", voice)
+    rate = data.get("rate")
+    if rate is not None and (isinstance(rate, bool) or not isinstance(rate, int) or not 80 <= rate <= 400):
+        bad("rate", rate)
+    device = data.get("device")
+    if device is not None and (isinstance(device, bool) or not isinstance(device, (str, int))):
+        bad("device", device)
+    pause = data.get("pause", [3, 8])
+    if (not isinstance(pause, list) or len(pause) != 2
+            or not all(isinstance(p, (int, float)) and not isinstance(p, bool) and 0 <= p <= 120 for p in pause)
+            or pause[0] > pause[1]):
+        bad("pause", pause)
+        pause = [3, 8]
+    timer = data.get("debate_timer", 0)
+    if isinstance(timer, bool) or not isinstance(timer, int) or not 0 <= timer <= 3600:
+        bad("debate_timer", timer)
+        timer = 0
+    inputs = data.get("inputs", {"night": ["keypad"], "day": ["keypad"]})
+    if (not isinstance(inputs, dict) or not set(inputs) <= {"night", "day"}
+            or not all(isinstance(v, list) and v and set(v) <= {"keypad"} for v in inputs.values())):
+        bad("inputs", inputs)
+        inputs = {"night": ["keypad"], "day": ["keypad"]}
+
     if deck is not None and seats is not None and len(found.errors) == start:
         errors, warnings = check_deck(seats, deck)
         found.errors += [f"{at('deck') if 'deck' in data else at('preset')}: deck: {e}" for e in errors]
@@ -157,7 +200,10 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
     if len(found.errors) > start or seats is None:
         return None
     table = Table(seats, deck or (), Rules(profile=str(profile), **flags))
-    return TableConfig(language=str(language), table=table, names=names, deal=str(deal), source=doc.path)
+    return TableConfig(language=str(language), table=table, names=names, deal=str(deal), source=doc.path,
+                       speaker=str(speaker), voice=voice, rate=rate, device=device,
+                       pause=(float(pause[0]), float(pause[1])), debate_timer=timer,
+                       inputs=tuple((k, tuple(v)) for k, v in sorted(inputs.items())))
 
 
 def load_config(path: str) -> tuple[TableConfig, list[str]]:

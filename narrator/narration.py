@@ -130,11 +130,14 @@ class Narrator:
 
     def refuse(self, error: IllegalAnswer) -> None:
         """Says why an answer was refused, or shows it only to those awake when the reason is secret."""
-        key = error.key if error.key in self.voice.lines else "refusal.shape"
+        known = error.key in self.voice.lines
         if error.secret:
-            self.line("refusal.secret", SCREEN, reason=error.reason)
+            if known:
+                self.line(error.key, SCREEN, **error.values)
+            else:
+                self.line("refusal.secret", SCREEN, reason=error.reason)
         else:
-            self.line(key, VOICE, **error.values)
+            self.line(error.key if known else "refusal.shape", VOICE, **error.values)
 
     def finish(self, game: Game) -> None:
         """Announces the winner, then shows the summary: the deal and the deaths."""

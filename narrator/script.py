@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -187,7 +187,7 @@ def read_script(doc: Document) -> tuple[Script | None, Findings]:
         found.errors += [f"{doc.where('deal')}: deal: {e}" for e in errors]
         found.warnings += [f"{doc.where('deal')}: {w}" for w in warnings]
         table = type(table)(len(roles), deck, table.rules)
-        config = TableConfig(config.language, table, config.names, config.deal, config.source)
+        config = replace(config, table=table)
     elif Counter(roles + tuple(centre)) != Counter(table.deck):
         dealt_more = Counter(roles + tuple(centre)) - Counter(table.deck)
         deck_more = Counter(table.deck) - Counter(roles + tuple(centre))

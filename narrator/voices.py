@@ -36,6 +36,7 @@ class Voice:
     separator: str
     last_separator: str
     words: Mapping[str, str]
+    causes: Mapping[str, str]
 
     def seat(self, number: int, names: Sequence[str | None] = ()) -> str:
         """Returns how seat ``number`` is said ("seat seven", or "Ann, seat seven" with names)."""
@@ -67,6 +68,8 @@ class Voice:
                 filled[name] = self.join([self.seat(int(s), names) for s in value])
             elif name in ("role", "first", "second") and isinstance(value, str):
                 filled[name] = self.role(value)
+            elif name == "cause" and isinstance(value, str):
+                filled[name] = self.causes.get(value, value)
             elif isinstance(value, bool):
                 filled[name] = self.words["yes" if value else "no"]
             else:
@@ -115,4 +118,5 @@ def load_voice(language: str) -> Voice:
         separator=str(data["list_separator"]),
         last_separator=str(data["list_last"]),
         words={"yes": str(data["yes_word"]), "no": str(data["no_word"])},
+        causes=_strings(str(path), data.get("causes", {}), "causes"),
     )

@@ -1,0 +1,245 @@
+"""Answers from the keypad: typed, read back, confirmed, and only then handed to the engine.
+
+Every answer is read back ("Seat seven?") and confirmed with Enter; Backspace
+changes it; undo takes back the last confirmed part while the same call runs
+(the Witch's heal before her poison, Cupid's first lover); repeat says the call
+again. At night the read-back is on the screen only; by day it is also said.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Callable, Sequence
+
+from engine import Answer, Call, Game, IllegalAnswer, Kind, Phase
+
+from .keypad import Keys
+from .screen import Screen
+from .voices import Voice
+
+
+ANNOUNCEMENTS = frozenset({"nightfall", "dawn", "growl"})
+"""Calls that only announce: the narrator goes on at once."""
+
+
+class Repeat(Exception):
+    """The table asked to hear the call again."""
+
+
+class Undo(Exception):
+    """The table took back the last part of its answer."""
+
+
+class KeypadAnswers:
+    """The table's answers, from the keypad, with read-back and confirmation."""
+
+    def __init__(self, keys: Keys, screen: Screen, voice: Voice, say: Callable[[str, dict[str, object]], None],
+                 repeat: Callable[[], None], names: Sequence[str | None] = (),
+                 pause: tuple[float, float] = (3.0, 8.0), rng: random.Random | None = None,
+                 sleep: Callable[[float], None] = time.sleep, debate_timer: int = 0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.keys = keys
+        self.screen = screen
+        self.voice = voice
+        self.say = say
+        self.repeat = repeat
+        self.names = tuple(names)
+        self.pause = pause
+        self.rng = rng or random.Random()
+        self.sleep = sleep
+        self.debate_timer = debate_timer
+        self.clock = clock
+        self.day = False
+
+    # -- the Answers protocol ---------------------------------------------
+
+    def answer(self, call: Call, game: Game) -> Answer:
+        self.day = call.phase is Phase.DAY
+        if not call.live:
+            # Fair play: nobody is awake to answer; wait as long as an answer might take.
+            self.sleep(self.rng.uniform(*self.pause))
+            return None
+        while True:
+            try:
+                return self._ask(call)
+            except Repeat:
+                self.repeat()
+            except Undo:
+                self.say("answer.undone", {}) if self.day else self.screen.entry(self.text("answer.undone"))
+
+    def refused(self, call: Call, value: Answer, error: IllegalAnswer) -> None:
+        """The narrator has said (or shown) why; the question is simply asked again."""
+
+    # -- pieces ------------------------------------------------------------
+
+    def text(self, key: str, **values: object) -> str:
+        return self.voice.text(key, values, self.names)
+
+    def seat_words(self, seats: Sequence[int]) -> str:
+        return self.voice.join([self.voice.seat(s, self.names) for s in seats])
+
+    def _key(self) -> str:
+        key = self.keys.read()
+        assert key is not None
+        if key == "repeat":
+            raise Repeat()
+        return key
+
+    def _number(self, prompt: str, allow_zero: bool, tie: bool = False) -> int | str:
+        """Reads a number typed digit by digit and closed with Enter ("tie" if the tie key is pressed)."""
+        self.screen.prompt(prompt)
+        typed = ""
+        while True:
+            self.screen.entry(typed)
+            key = self._key()
+            if key.isdigit() and len(typed) < 2:
+                typed += key
+            elif key == "back":
+                typed = typed[:-1]
+            elif key == "undo":
+                raise Undo()
+            elif key == "tie" and tie:
+                return "tie"
+            elif key == "enter" and typed:
+                number = int(typed)
+                if number or allow_zero:
+                    return number
+                typed = ""
+
+    def _confirm(self, said: str) -> bool:
+        """Reads back an answer; returns True on Enter, False on Backspace (type it again)."""
+        heard = self.text("answer.heard", answer=said)
+        self.screen.entry(heard + "  " + self.text("prompt.keys"))
+        if self.day:
+            self.say("answer.heard", {"answer": said})
+        while True:
+            key = self._key()
+            if key == "enter":
+                return True
+            if key == "back":
+                return False
+            if key == "undo":
+                raise Undo()
+
+    def _seat(self, optional: bool) -> int | None:
+        while True:
+            prompt = self.text("prompt.seat_or_none" if optional else "prompt.seat")
+            number = self._number(prompt, allow_zero=optional)
+            assert isinstance(number, int)
+            said = self.text("answer.none") if number == 0 else self.voice.seat(number, self.names)
+            if self._confirm(said):
+                return number or None
+
+    def _seats(self, count: int) -> list[int]:
+        chosen: list[int] = []
+        while len(chosen) < count:
+            try:
+                number = self._number(self.text("prompt.seats", count=count - len(chosen)), allow_zero=False)
+            except Undo:
+                if not chosen:
+                    raise
+                chosen.pop()
+                continue
+            assert isinstance(number, int)
+            chosen.append(number)
+        if not self._confirm(self.seat_words(chosen)):
+            return self._seats(count)
+        return chosen
+
+    def _choice(self, prompt: str, options: dict[int, tuple[Answer, str]]) -> Answer:
+        while True:
+            number = self._number(self.text(prompt), allow_zero=0 in options)
+            if number in options:
+                value, said = options[number]
+                if self._confirm(said):
+                    return value
+
+    def _debate(self) -> Answer:
+        """Waits for Enter or the end of the debate timer, warning a minute before."""
+        self.screen.prompt(self.text("prompt.done"))
+        end = self.clock() + self.debate_timer
+        warned = self.debate_timer <= 60
+        while True:
+            left = end - self.clock()
+            if not warned and left <= 60:
+                self.say("debate.warning", {})
+                warned = True
+            if left <= 0:
+                self.say("debate.over", {})
+                return None
+            wait = left - 60 if not warned else left
+            key = self.keys.read(timeout=max(wait, 0.0))
+            if key == "enter":
+                return None
+            if key == "repeat":
+                raise Repeat()
+
+    def _vote(self, optional: bool, prompt: str = "prompt.vote") -> Answer:
+        while True:
+            key = self._number(self.text(prompt), allow_zero=optional, tie=True)
+            if key == "tie":
+                tied: list[int] = []
+                while True:
+                    self.screen.prompt(self.text("prompt.seats", count=max(2 - len(tied), 1)))
+                    number = self._number(self.text("answer.tie", seats=self.seat_words(tied) or "…"),
+                                          allow_zero=True)
+                    if number == 0:
+                        break
+                    assert isinstance(number, int)
+                    tied.append(number)
+                if len(tied) >= 2 and self._confirm(self.text("answer.tie", seats=self.seat_words(tied))):
+                    return {"tie": tied}
+                continue
+            assert isinstance(key, int)
+            said = self.text("answer.none") if key == 0 else self.voice.seat(key, self.names)
+            if self._confirm(said):
+                return key or None
+
+    def _witch(self, call: Call) -> Answer:
+        shown = next((dict(f.values) for f in call.facts if f.key == "victim_shown"), {})
+        potions = shown.get("potions") or []
+        assert isinstance(potions, list)
+        heal = False
+        if "heal" in potions and shown.get("seat") is not None:
+            heal = self._choice("prompt.heal", {1: (True, self.text("answer.yes")),
+                                                0: (False, self.text("answer.no"))}) is True
+        poison = None
+        if "poison" in potions:
+            try:
+                poison = self._seat(optional=True)
+            except Undo:
+                if "heal" in potions and shown.get("seat") is not None:
+                    return self._witch(call)
+                raise
+        return {"heal": heal, "poison": poison}
+
+    def _ask(self, call: Call) -> Answer:
+        if call.kind is Kind.NONE:
+            if call.id in ANNOUNCEMENTS:
+                return None
+            if call.id == "debate" and self.debate_timer:
+                return self._debate()
+            self.screen.prompt(self.text("prompt.done"))
+            while self._key() != "enter":
+                pass
+            return None
+        if call.kind is Kind.ELECTION:
+            return self._vote(False, "prompt.election")
+        if call.kind is Kind.SEAT:
+            return self._seat(call.optional)
+        if call.kind is Kind.SEATS:
+            return self._seats(call.picks)
+        if call.kind is Kind.YES_NO:
+            return self._choice("prompt.yes_no", {1: (True, self.text("answer.yes")),
+                                                  0: (False, self.text("answer.no"))})
+        if call.kind is Kind.SIDE:
+            return self._choice("prompt.side", {1: ("village", self.text("answer.village")),
+                                                2: ("wolf", self.text("answer.wolf"))})
+        if call.kind is Kind.CARD:
+            return self._choice("prompt.card", {1: (1, self.text("answer.card", number=1)),
+                                                2: (2, self.text("answer.card", number=2)),
+                                                0: (None, self.text("answer.keep"))})
+        if call.kind is Kind.WITCH:
+            return self._witch(call)
+        return self._vote(call.optional)

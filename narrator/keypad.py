@@ -1,0 +1,103 @@
+"""The keypad: any keyboard or USB numeric keypad, read key by key in a real terminal.
+
+Keys are read as names: the digits, ``enter``, ``back`` (change), ``undo``, ``repeat``,
+``tie`` and ``menu``. A numeric keypad has every one of them: Enter, the digits,
+``-`` to change, ``/`` to undo, ``.`` to repeat, ``+`` for a tie and ``*`` for the menu.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+from typing import Any, Iterable, Protocol
+
+KEYMAP = {
+    "\r": "enter", "\n": "enter",
+    "\x7f": "back", "\x08": "back", "-": "back",
+    "u": "undo", "U": "undo", "/": "undo",
+    "r": "repeat", "R": "repeat", ".": "repeat",
+    "t": "tie", "T": "tie", "+": "tie",
+    "*": "menu", "m": "menu", "M": "menu",
+    "y": "1", "Y": "1", "n": "0", "N": "0",
+}
+# What a numeric keypad sends in "application" mode (ESC O x), and arrows we ignore.
+ESCAPES = {"OM": "enter", "Ok": "tie", "Om": "back", "Oj": "menu", "Oo": "undo", "On": "repeat",
+           **{f"O{chr(ord('p') + d)}": str(d) for d in range(10)}}
+
+
+class Keys(Protocol):
+    """A source of key names."""
+
+    def read(self, timeout: float | None = None) -> str | None:
+        """Returns the next key's name, or None when ``timeout`` seconds pass without one."""
+
+    def close(self) -> None:
+        """Gives the terminal back as it was."""
+
+
+class ScriptedKeys:
+    """Keys from a list (tests); raises EOFError when they run out."""
+
+    def __init__(self, keys: Iterable[str]) -> None:
+        self.keys = list(keys)
+
+    def read(self, timeout: float | None = None) -> str | None:
+        if not self.keys:
+            if timeout is not None:
+                return None
+            raise EOFError("no more keys")
+        return self.keys.pop(0)
+
+    def close(self) -> None:
+        pass
+
+
+class TerminalKeys:
+    """Reads single keys from a terminal in cbreak mode (no Enter needed, no echo); Ctrl-C still interrupts."""
+
+    def __init__(self, fd: int | None = None) -> None:
+        import termios
+        import tty
+
+        self.fd = sys.stdin.fileno() if fd is None else fd
+        if not os.isatty(self.fd):
+            raise OSError("the keypad needs a terminal: run werewolf-narrator play in a terminal window")
+        self._saved: list[Any] | None = termios.tcgetattr(self.fd)
+        tty.setcbreak(self.fd)
+
+    def _char(self, timeout: float | None) -> str | None:
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return None
+        data = os.read(self.fd, 1)
+        if not data:
+            raise EOFError("the keyboard was closed")
+        return data.decode("latin-1")
+
+    def read(self, timeout: float | None = None) -> str | None:
+        while True:
+            char = self._char(timeout)
+            if char is None:
+                return None
+            if char == "\x1b":
+                seq = ""
+                while len(seq) < 2:
+                    nxt = self._char(0.05)
+                    if nxt is None:
+                        break
+                    seq += nxt
+                if seq in ESCAPES:
+                    return ESCAPES[seq]
+                continue  # arrows and other escapes mean nothing here
+            if char.isdigit():
+                return char
+            if char in KEYMAP:
+                return KEYMAP[char]
+
+    def close(self) -> None:
+        import termios
+
+        if self._saved is not None:
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, self._saved)
+            self._saved = None

@@ -1,0 +1,155 @@
+"""A game at a real table: the deal, every call said aloud, answers from the keypad, secrets on the screen."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence, TextIO
+
+from engine import Call, Deal, Game, Phase, Rules, Step, Table, deal_cards
+
+from .asking import KeypadAnswers
+from .config import TableConfig
+from .journal import Journal, default_folder
+from .keypad import Keys
+from .narration import SCREEN, VOICE, Line, Narrator, run
+from .screen import Screen
+from .voices import Voice, load_voice
+
+STARTER = TableConfig(
+    language="en",
+    table=Table(8, ("werewolf", "werewolf", "seer", "witch", "hunter", "cupid", "villager", "villager"),
+                Rules()),
+    source="(the built-in starter table)",
+)
+"""The table `play` uses with no config: eight players in English, two werewolves, the keypad."""
+
+
+class SpeakerLike:
+    """What the table needs of a speaker (narrator.speak.Speaker)."""
+
+    def say(self, text: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class TableNarrator(Narrator):
+    """The narrator at a real table: voice lines to the loudspeaker and the screen's log, secret lines
+    to the screen while their call runs; remembers a call's opening lines to repeat them."""
+
+    def __init__(self, voice: Voice, screen: Screen, speaker: Any, names: Sequence[str | None] = ()) -> None:
+        super().__init__(voice, self._route, names)
+        self.screen = screen
+        self.speaker = speaker
+        self.opening: list[Line] = []
+        self.game: Game | None = None
+        self.transcript: list[Line] = []
+
+    def _route(self, line: Line) -> None:
+        self.transcript.append(line)
+        if line.channel == VOICE:
+            self.opening.append(line)
+            self.screen.public(line.text)
+            self.speaker.say(line.text)
+        else:
+            self.screen.secret(line.text)
+
+    def title(self, call: Call) -> str:
+        """Returns "Night 2" or "Day 1" in the table's language."""
+        return self.voice.text(f"summary.{call.phase.value}", {"number": call.number})
+
+    def status(self, call: Call) -> str:
+        """Returns the public state: who is alive, the Sheriff."""
+        if self.game is None:
+            return ""
+        alive = " ".join(str(s) for s in self.game.living())
+        sheriff = self.game.sheriff
+        role = self.voice.role("sheriff")
+        return f"{self.title(call)} · {alive}" + (f" · {role}: {sheriff}" if sheriff else "")
+
+    def begin(self, call: Call) -> None:
+        self.opening = []
+        self.screen.status(self.status(call))
+        self.screen.show_call(self.title(call), "")
+        super().begin(call)
+
+    def end(self, call: Call, step: Step) -> None:
+        super().end(call, step)
+        self.screen.clear()
+
+    def repeat(self) -> None:
+        """Says the running call's opening lines again."""
+        for line in list(self.opening):
+            self.speaker.say(line.text)
+
+
+def wait_enter(keys: Keys) -> None:
+    """Waits for Enter."""
+    while keys.read() != "enter":
+        pass
+
+
+def deal_on_screen(narrator: TableNarrator, keys: Keys, screen: Screen, deal: Deal) -> None:
+    """Deals with the program: each player in turn sees their own card alone on the screen."""
+    narrator.line("deal.app_intro", VOICE)
+    for seat, role in enumerate(deal.roles, start=1):
+        screen.show_call(narrator.voice.seat(seat, narrator.names), "")
+        narrator.line("deal.app_turn", VOICE, seat=seat)
+        screen.prompt(narrator.voice.text("prompt.done", {}))
+        wait_enter(keys)
+        narrator.line("deal.app_show", SCREEN, role=role)
+        wait_enter(keys)
+        screen.clear()
+        screen.entry(narrator.voice.text("deal.app_hidden", {}))
+        wait_enter(keys)
+        screen.clear()
+
+
+def journal_header(config: TableConfig, seed: int, deal: Deal) -> dict[str, Any]:
+    """Returns what a journal must hold to rebuild the game: the table, the seed and the deal."""
+    table = config.table
+    return {"kind": "play", "language": config.language, "names": list(config.names),
+            "seats": table.seats, "deck": list(table.deck), "rules": dataclasses.asdict(table.rules),
+            "seed": seed, "deal": list(deal.roles), "centre": list(deal.centre)}
+
+
+def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed: int | None = None,
+         journal_dir: Path | None = None, sleep: Callable[[float], None] = time.sleep,
+         out: TextIO | None = None) -> Game:
+    """Plays one game at the table from the deal to the winner; returns the finished game."""
+    if config.deal != "app":
+        from .errors import UserError
+        raise UserError(f"{config.source}: deal: cards is not supported yet; use deal: app "
+                        "(the program deals on the screen)")
+    voice = load_voice(config.language)
+    seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+    deal = deal_cards(config.table, seed)
+    game = Game(config.table, deal)
+    folder = journal_dir or default_folder()
+    journal = Journal(folder / f"game-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.jsonl",
+                      journal_header(config, seed, deal))
+    narrator = TableNarrator(voice, screen, speaker, config.names)
+    narrator.game = game
+    def say(key: str, values: dict[str, object]) -> None:
+        narrator.line(key, VOICE, **values)
+
+    answers = KeypadAnswers(keys, screen, voice, say=say,
+                            repeat=narrator.repeat, names=config.names, pause=config.pause,
+                            rng=random.Random(seed), sleep=sleep, debate_timer=config.debate_timer)
+    try:
+        deal_on_screen(narrator, keys, screen, deal)
+        run(game, narrator, answers, record=journal.record)
+    finally:
+        journal.close()
+        screen.close()
+        keys.close()
+        speaker.close()
+    stream = out or sys.stdout
+    for line in narrator.transcript:
+        if line.key.startswith(("end.", "summary.")):
+            print(line.text, file=stream)
+    print(f"(journal: {journal.path})", file=stream)
+    return game

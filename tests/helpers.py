@@ -1,0 +1,46 @@
+"""Driving games in tests: a deal from a list of cards, answers fed in order, quiet calls confirmed."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from engine import Deal, Game, Rules, Step, Table
+
+
+def new_game(roles: Sequence[str], centre: Sequence[str] = (), **rules: Any) -> Game:
+    """Returns a game where seat i+1 holds roles[i]; rules default to the rulebook but with no Sheriff
+    (tests that need one pass sheriff=True)."""
+    rules.setdefault("sheriff", False)
+    deck = tuple(roles) + tuple(centre)
+    return Game(Table(len(roles), deck, Rules(**rules)), Deal(tuple(roles), tuple(centre)))
+
+
+def confirm_quiet(game: Game) -> None:
+    """Confirms every call that needs no answer (quiet calls, and calls made for the dead)."""
+    while not game.over and game.call is not None and not game.call.needs_answer:
+        game.answer(None)
+
+
+def drive(game: Game, *answers: tuple[str, Any]) -> list[Step]:
+    """Answers the game's calls in order: each (call id, value) must match the next call that needs an
+    answer; quiet calls in between are confirmed. Returns the steps of the given answers."""
+    steps = []
+    for call_id, value in answers:
+        confirm_quiet(game)
+        assert game.call is not None, f"the game is over ({game.outcome}); no call for {call_id!r}"
+        assert game.call.id == call_id, (f"expected the call {call_id!r}, the engine made "
+                                         f"{game.call.id!r} ({game.call.phase.value} {game.call.number})")
+        steps.append(game.answer(value))
+    confirm_quiet(game)
+    return steps
+
+
+def call_ids(game: Game, phase: str | None = None, number: int | None = None) -> list[str]:
+    """Returns the ids of the calls made so far, optionally of one phase and number."""
+    return [c.id for c in game.calls
+            if (phase is None or c.phase.value == phase) and (number is None or c.number == number)]
+
+
+def eliminated(game: Game) -> list[tuple[int, str]]:
+    """Returns (seat, cause) of every elimination so far, in order."""
+    return [(e.seat, e.cause) for e in game.eliminated]

@@ -1,0 +1,100 @@
+"""The voice files agree key for key, placeholder for placeholder, and name every character."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+import yaml
+
+from engine import MAX_SEATS, ROLES
+from engine.deaths import DAWN_ORDER
+from narrator.narration import Line, Narrator
+from narrator.voices import VOICES_DIR, languages, load_voice
+
+LANGUAGES = languages()
+
+
+def raw(language: str) -> dict:  # type: ignore[type-arg]
+    with open(VOICES_DIR / f"{language}.yaml", encoding="utf-8") as f:
+        return yaml.safe_load(f)  # type: ignore[no-any-return]
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_the_three_languages_have_voice_files() -> None:
+    """French, English and Chinese: a file each."""
+    assert {"en", "fr", "zh"} <= set(LANGUAGES)
+
+
+@pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != "en"])
+def test_voice_files_have_the_same_keys(language: str) -> None:
+    """Key for key the same in every language, including the number words and the causes."""
+    en, other = raw("en"), raw(language)
+    assert set(other) == set(en)
+    for part in ("lines", "roles", "numbers", "causes"):
+        assert set(other[part]) == set(en[part]), part
+
+
+@pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != "en"])
+def test_voice_files_have_the_same_placeholders(language: str) -> None:
+    """A line has the same placeholders in every language."""
+    en, other = raw("en"), raw(language)
+    for key, text in en["lines"].items():
+        assert placeholders(other["lines"][key]) == placeholders(text), key
+    for key in ("seat", "seat_named"):
+        assert placeholders(other[key]) == placeholders(en[key]), key
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_character_is_named(language: str) -> None:
+    """Every character of the engine, and the Sheriff, has a name in every language."""
+    names = raw(language)["roles"]
+    for role in [*ROLES, "sheriff"]:
+        assert isinstance(names.get(role), str) and names[role].strip(), role
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_seat_is_spoken_as_a_word(language: str) -> None:
+    """Seats 1 to 47 are said as words of the language, given as data."""
+    numbers = raw(language)["numbers"]
+    assert sorted(numbers) == list(range(1, MAX_SEATS + 1))
+    assert all(isinstance(w, str) and not any(c.isdigit() for c in w) for w in numbers.values())
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_cause_of_death_is_named(language: str) -> None:
+    """The summary names each cause in the language."""
+    causes = raw(language)["causes"]
+    for cause in [*DAWN_ORDER, "vote", "hunter", "grief"]:
+        assert causes.get(cause), cause
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_line_fills_without_a_missing_placeholder(language: str) -> None:
+    """Every line renders with sample values: no placeholder left, no empty text."""
+    voice = load_voice(language)
+    sample: dict[str, object] = {"seat": 7, "seats": [3, 5], "role": "seer", "first": "werewolf",
+                                 "second": "villager", "number": 2, "count": 2, "answer": "x", "call": "x",
+                                 "potions": "x", "reason": "x", "when": "x", "cause": "vote"}
+    for key in voice.lines:
+        text = voice.text(key, sample)
+        assert text.strip() and "{" not in text, (key, text)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_names_of_players_are_said_with_their_seat(language: str) -> None:
+    """With names, a seat is said with the player's name and its number."""
+    voice = load_voice(language)
+    said = voice.seat(2, ("Ann", "Ben"))
+    assert "Ben" in said and voice.numbers[2] in said
+
+
+def test_a_narrator_line_keeps_its_key_and_channel() -> None:
+    """Lines carry their key in the voice file and their channel."""
+    lines: list[Line] = []
+    Narrator(load_voice("en"), lines.append).line("nightfall.call", "voice")
+    assert lines == [Line("nightfall.call", "voice",
+                          "It is night, the whole village falls asleep, players close your eyes.")]
