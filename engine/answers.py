@@ -10,14 +10,35 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+LARGEST = 10**6
+"""No seat, centre card or count is larger; bigger numbers are refused before they are ever printed."""
+
+
+def shown(value: Answer) -> str:
+    """Returns a short, safe rendering of an answer for a refusal's reason."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > LARGEST:
+        return "a number far too large"
+    try:
+        text = repr(value)
+    except ValueError:
+        return "a value too large to show"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def as_int(value: Answer) -> int | None:
-    """Returns ``value`` as a whole number, or None when it is not one (bools are not numbers here)."""
+    """Returns ``value`` as a whole number, or None when it is not one (bools are not numbers here).
+
+    >>> as_int(7), as_int("12"), as_int("²"), as_int(True), as_int(10**9)
+    (7, 12, None, None, None)
+    """
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value.strip())
+        return value if abs(value) <= LARGEST else None
+    if isinstance(value, str):
+        text = value.strip()
+        if text.isascii() and text.isdigit() and len(text) <= 7:
+            return int(text)
     return None
 
 
@@ -33,7 +54,7 @@ def seat(game: "Game", value: Answer, *, optional: bool = False,
         raise IllegalAnswer("a seat number is needed here", key="refusal.need_seat")
     number = as_int(value)
     if number is None:
-        raise IllegalAnswer(f"expected a seat number, got {value!r}", key="refusal.shape")
+        raise IllegalAnswer(f"expected a seat number, got {shown(value)}", key="refusal.shape")
     if not 1 <= number <= game.table.seats:
         raise IllegalAnswer(f"there is no seat {number} at a table of {game.table.seats}",
                             key="refusal.no_such_seat", seat=number)
@@ -50,7 +71,7 @@ def seat(game: "Game", value: Answer, *, optional: bool = False,
 def seats(game: "Game", value: Answer, count: int) -> tuple[int, ...]:
     """Returns ``count`` distinct living seats named by ``value`` (a list)."""
     if not isinstance(value, (list, tuple)):
-        raise IllegalAnswer(f"expected a list of {count} seats, got {value!r}", key="refusal.shape")
+        raise IllegalAnswer(f"expected a list of {count} seats, got {shown(value)}", key="refusal.shape")
     if len(value) != count:
         raise IllegalAnswer(f"expected {count} seats, got {len(value)}", key="refusal.count", count=count)
     chosen = tuple(seat(game, v) or 0 for v in value)
@@ -63,15 +84,15 @@ def yes_no(value: Answer) -> bool:
     """Returns the yes/no answer ``value``."""
     if isinstance(value, bool):
         return value
-    raise IllegalAnswer(f"expected true or false, got {value!r}", key="refusal.shape")
+    raise IllegalAnswer(f"expected true or false, got {shown(value)}", key="refusal.shape")
 
 
 def mapping(value: Answer, keys: Iterable[str]) -> dict[str, object]:
     """Returns ``value`` as a mapping holding only ``keys`` (each optional)."""
     allowed = tuple(keys)
     if not isinstance(value, dict):
-        raise IllegalAnswer(f"expected a mapping with {', '.join(allowed)}, got {value!r}", key="refusal.shape")
+        raise IllegalAnswer(f"expected a mapping with {', '.join(allowed)}, got {shown(value)}", key="refusal.shape")
     extra = [k for k in value if k not in allowed]
     if extra:
-        raise IllegalAnswer(f"unexpected key {extra[0]!r}; expected {', '.join(allowed)}", key="refusal.shape")
+        raise IllegalAnswer(f"unexpected key {shown(extra[0])}; expected {', '.join(allowed)}", key="refusal.shape")
     return {str(k): v for k, v in value.items()}

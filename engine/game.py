@@ -231,6 +231,7 @@ class Game:
         yield self.ask("nightfall", Kind.NONE)
         for role in self.roles_in_deck:
             role.at_nightfall(self)
+        self.step_done()  # a Wild Child who turns at nightfall may give the werewolves the game
         for spec in self._night_order(self.night):
             yield from spec.run(self)
             self.step_done()

@@ -147,6 +147,23 @@ class KeypadAnswers:
             return self._seats(count)
         return chosen
 
+    def numbers(self, count: int, largest: int) -> list[int]:
+        """Reads ``count`` numbers from 1 to ``largest`` (seats, or the centre cards), then confirms them."""
+        while True:
+            chosen: list[int] = []
+            while len(chosen) < count:
+                try:
+                    number = self._number(self.text("prompt.seats", count=count - len(chosen)), allow_zero=False)
+                except Undo:
+                    if chosen:
+                        chosen.pop()
+                    continue
+                assert isinstance(number, int)
+                if number <= largest:
+                    chosen.append(number)
+            if self._confirm(", ".join(map(str, chosen))):
+                return chosen
+
     def _choice(self, prompt: str, options: dict[int, tuple[Answer, str]]) -> Answer:
         while True:
             number = self._number(self.text(prompt), allow_zero=0 in options)

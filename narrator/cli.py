@@ -7,13 +7,14 @@ import dataclasses
 import json
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from .config import KEYS, Findings, load_config, read_table
 from .errors import RunFailed, UserError
 from .narration import SCREEN, VOICE, Line
 from .practice import dry_run, report
 from .script import TOP_KEYS, load_script, read_script
+from .voices import load_voice
 from .yamlfile import YamlError, load
 
 
@@ -31,7 +32,8 @@ def cmd_dry_run(args: argparse.Namespace) -> int:
     for warning in warnings:
         _warn(warning)
     config = script.config
-    speakers = []
+    spoken = load_voice(config.language).spoken
+    speakers: list[Any] = []
     if args.audio_dir:
         from .speak import WavDirSpeaker
 
@@ -39,14 +41,18 @@ def cmd_dry_run(args: argparse.Namespace) -> int:
     if not args.silent:
         from .speak import make_speaker
 
-        speakers.append(make_speaker(config.speaker, config.language, config.voice, config.rate,
-                                     config.device, warn=_warn))
+        speaker = make_speaker(config.speaker, config.language, config.voice, config.rate, config.device,
+                               warn=_warn)
+        if speaker.name == "console":
+            speaker.close()  # the lines are printed anyway
+        else:
+            speakers.append(speaker)
 
     def emit(line: Line) -> None:
         _print_line(line)
         if line.channel == VOICE:
             for speaker in speakers:
-                speaker.say(line.text)
+                speaker.say(spoken(line.text))
 
     try:
         game, lines = dry_run(script, emit=emit)
@@ -80,12 +86,27 @@ def cmd_play(args: argparse.Namespace) -> int:
         keys = TerminalKeys()
     except OSError as exc:
         raise UserError(str(exc)) from None
+    full_screen = sys.stdout.isatty() and not args.plain
     speaker = make_speaker(config.speaker, config.language, config.voice, config.rate, config.device, warn=_warn)
-    screen = RichScreen("Enter · Backspace · U undo · R repeat") if sys.stdout.isatty() and not args.plain \
-        else PlainScreen()
+    if full_screen and speaker.name == "console":
+        speaker.close()
+        speaker = QuietSpeaker()  # the full screen already shows every line said; printing would tear it
+    screen = RichScreen("Enter · Backspace · U undo · R repeat") if full_screen else PlainScreen()
     play(config, keys, screen, speaker, seed=args.seed,
          journal_dir=Path(args.journal_dir) if args.journal_dir else None)
     return 0
+
+
+class QuietSpeaker:
+    """Says nothing: for a full screen that shows the lines itself."""
+
+    name = "quiet"
+
+    def say(self, text: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
 
 
 def cmd_voices(args: argparse.Namespace) -> int:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import MAX_SEATS, MIN_SEATS, PRESETS, PROFILES, ROLES, Rules, Table, check_deck, preset
+from engine.answers import shown
 
 from .errors import UserError
 from .voices import languages
@@ -70,12 +71,14 @@ class Findings:
 
 def suggest(word: object, choices: list[str]) -> str:
     """Returns " (did you mean X?)" when ``word`` looks like a misspelling of a choice."""
-    close = difflib.get_close_matches(str(word), choices, n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    if not isinstance(word, str):
+        return ""
+    close = difflib.get_close_matches(word, choices, n=1)
+    return f" (did you mean {shown(close[0])}?)" if close else ""
 
 
 def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Findings,
-               seats_from_deal: int | None = None) -> TableConfig | None:
+               seats_from_deal: int | None = None, deal_where: str = "") -> TableConfig | None:
     """Checks a table config mapping; records every problem in ``found``; returns the config if it is sound."""
     where = doc.where(*prefix)
     if not isinstance(data, dict):
@@ -86,17 +89,17 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
         return doc.where(*prefix, key)
 
     def bad(key: str, got: object) -> None:
-        found.errors.append(f"{at(key)}: {key}: expected {KEYS[key]}; got {got!r}")
+        found.errors.append(f"{at(key)}: {key}: expected {KEYS[key]}; got {shown(got)}")
 
     for key in data:
         if key not in KEYS:
-            found.errors.append(f"{doc.where(*prefix, key)}: unknown key {key!r}{suggest(key, list(KEYS))}; "
+            found.errors.append(f"{doc.where(*prefix, key)}: unknown key {shown(key)}{suggest(key, list(KEYS))}; "
                                 f"known keys: {', '.join(KEYS)}")
     start = len(found.errors)
 
     language = data.get("language", "en")
-    if language not in languages():
-        found.errors.append(f"{at('language')}: language: no voice file for {language!r}; "
+    if not isinstance(language, str) or language not in languages():
+        found.errors.append(f"{at('language')}: language: no voice file for {shown(language)}; "
                             f"languages: {', '.join(languages())}")
 
     names: tuple[str | None, ...] = ()
@@ -115,12 +118,22 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
     elif raw_seats is not None:
         bad("seats", raw_seats)
     if seats is not None and not MIN_SEATS <= seats <= MAX_SEATS:
-        found.errors.append(f"{at('seats')}: seats: a table has {MIN_SEATS} to {MAX_SEATS} players, not {seats}")
+        found.errors.append(f"{at('seats')}: seats: a table has {MIN_SEATS} to {MAX_SEATS} players, not {shown(seats)}")
         seats = None
     if seats_from_deal is not None:
         if seats is not None and seats != seats_from_deal:
             found.errors.append(f"{at('seats')}: seats: {seats} seats, but the deal has {seats_from_deal}")
         seats = seats_from_deal
+        raw_deck = data.get("deck")
+        if isinstance(raw_deck, list) and "seats" not in data:
+            # The deal says how many players there are: a deck of another size is named as the deal's
+            # mistake, once, rather than as the deck's consequences.
+            implied = len(raw_deck) - (2 if "thief" in raw_deck else 0)
+            if implied != seats_from_deal:
+                thief = ", plus the Thief's two centre cards" if "thief" in raw_deck else ""
+                found.errors.append(f"{deal_where}: deal: {seats_from_deal} seats are dealt, but the deck has "
+                                    f"cards for {implied} players (one card a seat{thief})")
+                return None
 
     deck: tuple[str, ...] | None = None
     if "deck" in data and "preset" in data:
@@ -132,14 +145,19 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
         else:
             for i, card in enumerate(raw):
                 if card not in ROLES:
-                    found.errors.append(f"{doc.where(*prefix, 'deck', i)}: deck: unknown character {card!r}"
+                    found.errors.append(f"{doc.where(*prefix, 'deck', i)}: deck: unknown character {shown(card)}"
                                         f"{suggest(card, list(ROLES))}; characters: {', '.join(sorted(ROLES))}")
             deck = tuple(raw)
             if seats is None:
                 seats = len(deck) - (2 if "thief" in deck else 0)
+                if "thief" in deck and seats < MIN_SEATS:
+                    found.errors.append(f"{at('deck')}: deck: {len(deck)} cards with the Thief make {seats} "
+                                        f"players (one card a player plus the Thief's 2 centre cards); a table "
+                                        f"has {MIN_SEATS} to {MAX_SEATS} players")
+                    seats = None
     elif "preset" in data:
         name = data["preset"]
-        if name not in PRESETS:
+        if not isinstance(name, str) or name not in PRESETS:
             bad("preset", name)
         elif seats is None:
             found.errors.append(f"{at('preset')}: preset: say how many players with 'seats'")
@@ -155,7 +173,7 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
     if deal not in ("app", "cards"):
         bad("deal", deal)
     profile = data.get("profile", "bestof")
-    if profile not in PROFILES:
+    if not isinstance(profile, str) or profile not in PROFILES:
         bad("profile", profile)
     flags: dict[str, bool] = {}
     for key in RULE_KEYS:
@@ -189,7 +207,8 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
         timer = 0
     inputs = data.get("inputs", {"night": ["keypad"], "day": ["keypad"]})
     if (not isinstance(inputs, dict) or not set(inputs) <= {"night", "day"}
-            or not all(isinstance(v, list) and v and set(v) <= {"keypad"} for v in inputs.values())):
+            or not all(isinstance(v, list) and v and all(isinstance(x, str) for x in v) and set(v) <= {"keypad"}
+                       for v in inputs.values())):
         bad("inputs", inputs)
         inputs = {"night": ["keypad"], "day": ["keypad"]}
 

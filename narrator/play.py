@@ -12,6 +12,7 @@ from typing import Any, Callable, Sequence, TextIO
 from engine import Call, Deal, Game, Phase, Rules, Step, Table, deal_cards
 
 from .asking import KeypadAnswers
+from .identify import identify
 from .config import TableConfig
 from .journal import Journal, default_folder
 from .keypad import Keys
@@ -53,7 +54,7 @@ class TableNarrator(Narrator):
         if line.channel == VOICE:
             self.opening.append(line)
             self.screen.public(line.text)
-            self.speaker.say(line.text)
+            self.speaker.say(self.voice.spoken(line.text))
         else:
             self.screen.secret(line.text)
 
@@ -83,7 +84,7 @@ class TableNarrator(Narrator):
     def repeat(self) -> None:
         """Says the running call's opening lines again."""
         for line in list(self.opening):
-            self.speaker.say(line.text)
+            self.speaker.say(self.voice.spoken(line.text))
 
 
 def wait_enter(keys: Keys) -> None:
@@ -120,30 +121,32 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
          journal_dir: Path | None = None, sleep: Callable[[float], None] = time.sleep,
          out: TextIO | None = None) -> Game:
     """Plays one game at the table from the deal to the winner; returns the finished game."""
-    if config.deal != "app":
-        from .errors import UserError
-        raise UserError(f"{config.source}: deal: cards is not supported yet; use deal: app "
-                        "(the program deals on the screen)")
     voice = load_voice(config.language)
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
-    deal = deal_cards(config.table, seed)
-    game = Game(config.table, deal)
-    folder = journal_dir or default_folder()
-    journal = Journal(folder / f"game-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.jsonl",
-                      journal_header(config, seed, deal))
     narrator = TableNarrator(voice, screen, speaker, config.names)
-    narrator.game = game
+
     def say(key: str, values: dict[str, object]) -> None:
         narrator.line(key, VOICE, **values)
 
-    answers = KeypadAnswers(keys, screen, voice, say=say,
-                            repeat=narrator.repeat, names=config.names, pause=config.pause,
-                            rng=random.Random(seed), sleep=sleep, debate_timer=config.debate_timer)
+    rng = random.Random(seed)
+    answers = KeypadAnswers(keys, screen, voice, say=say, repeat=narrator.repeat, names=config.names,
+                            pause=config.pause, rng=rng, sleep=sleep, debate_timer=config.debate_timer)
+    journal: Journal | None = None
     try:
-        deal_on_screen(narrator, keys, screen, deal)
+        if config.deal == "cards":
+            deal = identify(config.table, narrator, answers, rng, sleep, config.pause)
+        else:
+            deal = deal_cards(config.table, seed)
+            deal_on_screen(narrator, keys, screen, deal)
+        game = Game(config.table, deal)
+        narrator.game = game
+        folder = journal_dir or default_folder()
+        journal = Journal(folder / f"game-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.jsonl",
+                          journal_header(config, seed, deal))
         run(game, narrator, answers, record=journal.record)
     finally:
-        journal.close()
+        if journal is not None:
+            journal.close()
         screen.close()
         keys.close()
         speaker.close()

@@ -6,6 +6,7 @@ import json
 from typing import Any, Callable
 
 from engine import Answer, Call, Game, IllegalAnswer
+from engine.answers import shown
 
 from .errors import RunFailed
 from .narration import Line, Narrator, run
@@ -18,7 +19,10 @@ def _when(call: Call) -> str:
 
 
 def _shown(value: Answer) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return shown(value)
 
 
 class ScriptAnswers:

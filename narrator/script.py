@@ -7,7 +7,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from engine import ROLES, Deal, Kind, call_kinds
+from engine import MAX_SEATS, ROLES, Deal, Kind, call_kinds
+from engine.answers import shown
 
 from .config import Findings, TableConfig, read_table, suggest
 from .errors import UserError
@@ -55,11 +56,11 @@ def _table(doc: Document, found: Findings, seats: int | None) -> TableConfig | N
         except YamlError as exc:
             found.errors.append(f"{doc.where('config')}: config: {exc}")
             return None
-        return read_table(other.data, other, (), found, seats_from_deal=seats)
+        return read_table(other.data, other, (), found, seats_from_deal=seats, deal_where=doc.where("deal"))
     if "table" not in data:
         found.errors.append(f"{doc.where()}: a script needs 'table' (a table config) or 'config' (its path)")
         return None
-    return read_table(data["table"], doc, ("table",), found, seats_from_deal=seats)
+    return read_table(data["table"], doc, ("table",), found, seats_from_deal=seats, deal_where=doc.where("deal"))
 
 
 def _deal(doc: Document, found: Findings) -> tuple[dict[int, str], list[str]] | None:
@@ -80,17 +81,21 @@ def _deal(doc: Document, found: Findings) -> tuple[dict[int, str], list[str]] | 
                 continue
             centre = list(role)
         elif isinstance(key, int) and not isinstance(key, bool):
+            if not 1 <= key <= MAX_SEATS:
+                found.errors.append(f"{where}: deal: seat {shown(key)}: seats are numbered 1 to {MAX_SEATS}")
+                ok = False
+                continue
             if not isinstance(role, str):
-                found.errors.append(f"{where}: seat {key}: expected a character id, got {role!r}")
+                found.errors.append(f"{where}: seat {key}: expected a character id, got {shown(role)}")
                 ok = False
                 continue
             seats[key] = role
         else:
-            found.errors.append(f"{where}: deal: {key!r} is not a seat number (or 'centre')")
+            found.errors.append(f"{where}: deal: {shown(key)} is not a seat number (or 'centre')")
             ok = False
     for role in list(seats.values()) + centre:
         if role not in ROLES:
-            found.errors.append(f"{doc.where('deal')}: deal: unknown character {role!r}{suggest(role, list(ROLES))}")
+            found.errors.append(f"{doc.where('deal')}: deal: unknown character {shown(role)}{suggest(role, list(ROLES))}")
             ok = False
     numbers = sorted(seats)
     if numbers and numbers != list(range(1, len(numbers) + 1)):
@@ -124,7 +129,7 @@ def _answers(doc: Document, found: Findings) -> list[ScriptAnswer]:
             continue
         (call, value), = item.items()
         if call not in kinds:
-            found.errors.append(f"{where}: answer {i + 1}: unknown call {call!r}{suggest(call, answerable)}; "
+            found.errors.append(f"{where}: answer {i + 1}: unknown call {shown(call)}{suggest(call, answerable)}; "
                                 f"calls: {', '.join(answerable)}")
             continue
         if kinds[call] is Kind.NONE:
@@ -145,11 +150,11 @@ def _expect(doc: Document, found: Findings) -> tuple[str | None, tuple[int, ...]
     winner, eliminated = raw.get("winner"), raw.get("eliminated")
     for key in raw:
         if key not in ("winner", "eliminated"):
-            found.errors.append(f"{doc.where('expect', key)}: expect: unknown key {key!r}; "
+            found.errors.append(f"{doc.where('expect', key)}: expect: unknown key {shown(key)}; "
                                 "expected winner and/or eliminated")
     if winner is not None and winner not in WINNERS:
         found.errors.append(f"{doc.where('expect', 'winner')}: expect: winner: expected one of "
-                            f"{', '.join(WINNERS)}; got {winner!r}")
+                            f"{', '.join(WINNERS)}; got {shown(winner)}")
     seats: tuple[int, ...] | None = None
     if eliminated is not None:
         if isinstance(eliminated, list) and all(isinstance(s, int) and not isinstance(s, bool)
@@ -170,7 +175,7 @@ def read_script(doc: Document) -> tuple[Script | None, Findings]:
         return None, found
     for key in doc.data:
         if key not in TOP_KEYS:
-            found.errors.append(f"{doc.where(key)}: unknown key {key!r}{suggest(key, list(TOP_KEYS))}; "
+            found.errors.append(f"{doc.where(key)}: unknown key {shown(key)}{suggest(key, list(TOP_KEYS))}; "
                                 f"a script has {', '.join(TOP_KEYS)}")
     dealt = _deal(doc, found)
     config = _table(doc, found, len(dealt[0]) if dealt else None)

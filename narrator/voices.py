@@ -37,6 +37,7 @@ class Voice:
     last_separator: str
     words: Mapping[str, str]
     causes: Mapping[str, str]
+    speech: Mapping[str, str]
 
     def seat(self, number: int, names: Sequence[str | None] = ()) -> str:
         """Returns how seat ``number`` is said ("seat seven", or "Ann, seat seven" with names)."""
@@ -51,6 +52,12 @@ class Voice:
         if len(items) <= 1:
             return "".join(items)
         return self.separator.join(items[:-1]) + self.last_separator + items[-1]
+
+    def spoken(self, text: str) -> str:
+        """Returns ``text`` as the speech synthesiser should get it (words it mispronounces replaced)."""
+        for written, said in self.speech.items():
+            text = text.replace(written, said)
+        return text
 
     def role(self, role: str) -> str:
         """Returns a character's name in this language."""
@@ -119,4 +126,5 @@ def load_voice(language: str) -> Voice:
         last_separator=str(data["list_last"]),
         words={"yes": str(data["yes_word"]), "no": str(data["no_word"])},
         causes=_strings(str(path), data.get("causes", {}), "causes"),
+        speech=_strings(str(path), data.get("speech") or {}, "speech"),
     )

@@ -29,7 +29,13 @@ class Piper(Role):
 
 
 def _charm(game: "Game", me: int, count: int, value: Answer) -> tuple[int, ...]:
-    chosen = answers.seats(game, value, count)
+    try:
+        chosen = answers.seats(game, value, count)
+    except IllegalAnswer as error:
+        if error.key != "refusal.count" or count == 2:
+            raise
+        # Fewer than two left to charm tells how many are charmed: the screen only.
+        raise IllegalAnswer(error.reason, key=error.key, secret=True, **error.values) from None
     for seat in chosen:
         if seat == me:
             raise IllegalAnswer("the Piper cannot charm himself", key="refusal.self", secret=True, seat=seat)
@@ -54,7 +60,7 @@ def piper(game: "Game") -> Flow:
 
 def charmed(game: "Game") -> Flow:
     """Every charmed player wakes and recognises the others; nothing to answer."""
-    awake = tuple(s for s in game.living() if game.marked(s, "charmed"))
+    awake = tuple(s for s in game.living() if game.marked(s, "charmed") and s not in game.doomed)
     if not awake:
         yield from game.idle("charmed", Kind.NONE)
         return

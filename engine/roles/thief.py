@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..answers import as_int
+from ..answers import as_int, shown
 from ..role import CallSpec, Flow, Role
 from ..roles import ROLES
 from ..types import Answer, Fact, IllegalAnswer, Kind
@@ -26,7 +26,7 @@ def _take(game: "Game", value: Answer) -> int | None:
         return None
     card = as_int(value)
     if card not in (1, 2):
-        raise IllegalAnswer(f"expected 1 or 2 (the centre card taken) or null, got {value!r}",
+        raise IllegalAnswer(f"expected 1 or 2 (the centre card taken) or null, got {shown(value)}",
                             key="refusal.shape")
     return card
 

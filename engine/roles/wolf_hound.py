@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..answers import shown
 from ..role import CallSpec, Flow, Role
 from ..types import Answer, IllegalAnswer, Kind, Team
 
@@ -21,7 +22,7 @@ class WolfHound(Role):
 def _side(value: Answer) -> str:
     if value in ("wolf", "village"):
         return str(value)
-    raise IllegalAnswer(f"expected wolf or village, got {value!r}", key="refusal.shape")
+    raise IllegalAnswer(f"expected wolf or village, got {shown(value)}", key="refusal.shape")
 
 
 def wolf_hound(game: "Game") -> Flow:

@@ -1,0 +1,80 @@
+"""Sound: rendered lines as WAV data, and playing them with sounddevice (no numpy needed)."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import wave
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+# sounddevice's name for the sample format of each WAV sample width (8-bit WAV is unsigned).
+_DTYPES = {1: "uint8", 2: "int16", 3: "int24", 4: "int32"}
+
+
+@dataclass(frozen=True)
+class Sound:
+    """A rendered line: PCM frames and how to play them."""
+
+    frames: bytes
+    rate: int
+    channels: int
+    width: int
+
+    @classmethod
+    def read(cls, path: Path) -> Sound:
+        """Reads a WAV file."""
+        with wave.open(str(path), "rb") as wav:
+            return cls(wav.readframes(wav.getnframes()), wav.getframerate(), wav.getnchannels(),
+                       wav.getsampwidth())
+
+    def write(self, path: Path) -> None:
+        """Writes the sound as a WAV file."""
+        with wave.open(str(path), "wb") as wav:
+            wav.setnchannels(self.channels)
+            wav.setsampwidth(self.width)
+            wav.setframerate(self.rate)
+            wav.writeframes(self.frames)
+
+
+def load_sounddevice() -> Any:
+    """Imports sounddevice; raises ImportError without it, OSError without the PortAudio library."""
+    return importlib.import_module("sounddevice")
+
+
+def device_arg(device: str | int | None) -> str | int | None:
+    """Returns the device as sounddevice takes it: "3" from a config or a command line is index 3."""
+    if isinstance(device, str) and device.strip().isdigit():
+        return int(device)
+    return device
+
+
+def output_problem(device: str | int | None = None) -> str | None:
+    """Returns what keeps sound from playing on ``device`` (and what to install), or None if it can play."""
+    try:
+        sd = load_sounddevice()
+    except ImportError:
+        return "sounddevice is not installed (pip install sounddevice)"
+    except OSError:
+        if sys.platform.startswith("linux"):
+            return "the PortAudio library is missing (sudo apt-get install libportaudio2)"
+        return "the PortAudio library is missing (pip install --force-reinstall sounddevice)"
+    try:
+        if not any(d["max_output_channels"] > 0 for d in sd.query_devices()):
+            return "no sound output device found"
+        sd.query_devices(device_arg(device), "output")
+    except ValueError:
+        return f"no sound output device matches {device!r} (python -m sounddevice lists them)"
+    except sd.PortAudioError as exc:
+        return f"the sound output device cannot be used ({exc})"
+    return None
+
+
+def play(sound: Sound, device: str | int | None = None) -> None:
+    """Plays ``sound`` on ``device`` and returns once it has been heard."""
+    sd = load_sounddevice()
+    with sd.RawOutputStream(samplerate=sound.rate, channels=sound.channels, dtype=_DTYPES[sound.width],
+                            device=device_arg(device)) as stream:
+        stream.write(sound.frames)
+    # Leaving the block stops the stream, and PortAudio's stop waits for the queued buffers to play.

@@ -1,0 +1,36 @@
+"""The console: lines printed instead of said, and warnings to stderr."""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+
+def print_to_stderr(message: str) -> None:
+    """Writes a warning to stderr."""
+    print(f"warning: {message}", file=sys.stderr, flush=True)
+
+
+class ConsoleSpeaker:
+    """Prints each line instead of saying it.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> ConsoleSpeaker(out).say("It is night.")
+    >>> out.getvalue()
+    'It is night.\\n'
+    """
+
+    name = "console"
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self._stream = stream
+
+    def say(self, text: str) -> None:
+        """Prints ``text`` (an empty line is skipped)."""
+        if text.strip():
+            # Resolved per line, so a stdout redirected after start-up is followed.
+            print(text, file=self._stream or sys.stdout, flush=True)
+
+    def close(self) -> None:
+        """Releases nothing: the stream belongs to the caller."""

@@ -1,0 +1,186 @@
+"""The table's side: the keypad's read-back and confirmation, undo and repeat, the screen, the deal."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+from engine import Game, Rules, Table, deal_cards
+from keystrokes import keys_for
+from narrator.asking import KeypadAnswers
+from narrator.config import TableConfig
+from narrator.identify import identification_order
+from narrator.keypad import ScriptedKeys
+from narrator.play import STARTER, play
+from narrator.screen import PlainScreen
+from narrator.voices import load_voice
+
+
+class Recorder:
+    """A speaker that remembers what it said."""
+
+    name = "recorder"
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+    def close(self) -> None:
+        pass
+
+
+def planned_keys(config: TableConfig, seed: int) -> tuple[list[str], Game]:
+    game = Game(config.table, deal_cards(config.table, seed))
+    keys = ["enter"] * 3 * config.table.seats
+    rng = random.Random(seed)
+    while not game.over:
+        call = game.call
+        assert call is not None
+        value = rng.choice(game.legal()) if call.needs_answer else None
+        keys += keys_for(call, value)
+        game.answer(value)
+    return keys, game
+
+
+def test_a_whole_game_is_played_from_the_keypad(tmp_path: Path) -> None:
+    """Deal, every call, the winner: the keypad game ends exactly as the same answers do in the engine."""
+    config = TableConfig("en", STARTER.table, pause=(0.0, 0.0))
+    keys, ahead = planned_keys(config, 3)
+    out = io.StringIO()
+    game = play(config, ScriptedKeys(keys), PlainScreen(out), Recorder(), seed=3, journal_dir=tmp_path,
+                sleep=lambda s: None, out=io.StringIO())
+    assert game.outcome == ahead.outcome
+    assert game.eliminated == ahead.eliminated
+
+
+def answers_for(keys: list[str], day: bool = False) -> tuple[KeypadAnswers, PlainScreen, Recorder, list[str]]:
+    out = io.StringIO()
+    screen = PlainScreen(out)
+    speaker = Recorder()
+    voice = load_voice("en")
+    repeated: list[str] = []
+    answers = KeypadAnswers(ScriptedKeys(keys), screen, voice,
+                            say=lambda key, values: speaker.say(voice.text(key, values)),
+                            repeat=lambda: repeated.append("again"), sleep=lambda s: None)
+    return answers, screen, speaker, repeated
+
+
+def seer_game() -> Game:
+    table = Table(6, ("werewolf", "werewolf", "seer", "villager", "villager", "villager"), Rules(sheriff=False))
+    game = Game(table, deal_cards(table, 1))
+    game.answer(None)  # nightfall
+    return game
+
+
+def test_every_answer_is_read_back_before_it_counts() -> None:
+    """'Seat seven?' then Enter: Backspace instead changes the answer before the engine sees it."""
+    game = seer_game()
+    call = game.call
+    assert call is not None and call.id == "seer"
+    answers, screen, speaker, _ = answers_for(["4", "enter", "back", "5", "enter", "enter"])
+    assert answers.answer(call, game) == 5
+    assert "Seat four?" in "".join(screen.out.getvalue())  # type: ignore[attr-defined]
+    assert speaker.said == []  # at night the read-back is on the screen only
+
+
+def test_read_back_by_day_is_said_aloud() -> None:
+    """By day the read-back is public: it is said as well as shown."""
+    table = Table(6, ("werewolf", "werewolf", "seer", "villager", "villager", "villager"),
+                  Rules(sheriff=True))
+    game = Game(table, deal_cards(table, 1))
+    call = game.call
+    assert call is not None and call.id == "sheriff_election"
+    answers, _, speaker, _ = answers_for(["3", "enter", "enter"])
+    assert answers.answer(call, game) == 3
+    assert speaker.said == ["Seat three?"]
+
+
+def test_undo_takes_back_the_first_lover_while_cupid_is_called() -> None:
+    """Undo within the running call: the first seat typed for Cupid is taken back."""
+    table = Table(6, ("werewolf", "werewolf", "cupid", "villager", "villager", "villager"), Rules(sheriff=False))
+    game = Game(table, deal_cards(table, 1))
+    game.answer(None)
+    call = game.call
+    assert call is not None and call.id == "cupid"
+    answers, _, _, _ = answers_for(["1", "enter", "undo", "2", "enter", "4", "enter", "enter"])
+    assert answers.answer(call, game) == [2, 4]
+
+
+def test_repeat_says_the_call_again() -> None:
+    """R (or the keypad's .) repeats the call, then the answer goes on."""
+    game = seer_game()
+    call = game.call
+    assert call is not None
+    answers, _, _, repeated = answers_for(["repeat", "2", "enter", "enter"])
+    assert answers.answer(call, game) == 2
+    assert repeated == ["again"]
+
+
+def test_a_call_for_the_dead_waits_a_random_pause_without_input() -> None:
+    """Fair play: no key is read for a call made for an eliminated character; the pause is random."""
+    game = seer_game()
+    call = game.call._replace(live=False)  # type: ignore[union-attr]
+    waits: list[float] = []
+    out = io.StringIO()
+    answers = KeypadAnswers(ScriptedKeys([]), PlainScreen(out), load_voice("en"), say=lambda k, v: None,
+                            repeat=lambda: None, pause=(3.0, 8.0), rng=random.Random(4), sleep=waits.append)
+    assert answers.answer(call, game) is None
+    assert len(waits) == 1 and 3.0 <= waits[0] <= 8.0
+
+
+def test_secrets_are_cleared_when_their_call_ends(tmp_path: Path) -> None:
+    """The Seer's look is on the screen during her call only."""
+    config = TableConfig("en", Table(6, ("werewolf", "werewolf", "seer", "villager", "villager", "villager"),
+                                     Rules(sheriff=False)), pause=(0.0, 0.0))
+    keys, _ = planned_keys(config, 2)
+    screen = PlainScreen(io.StringIO())
+    cleared: list[list[str]] = []
+    original = screen.clear
+
+    def clear() -> None:
+        cleared.append(list(screen.state.secrets))
+        original()
+        assert screen.state.secrets == []
+
+    screen.clear = clear  # type: ignore[method-assign]
+    play(config, ScriptedKeys(keys), screen, Recorder(), seed=2, journal_dir=tmp_path, sleep=lambda s: None,
+         out=io.StringIO())
+    assert any(any("is the" in s for s in secrets) for secrets in cleared)
+
+
+def test_cards_identification_wakes_each_character_in_the_first_nights_order() -> None:
+    """deal: cards: characters are identified in the first night's order, the Thief first."""
+    table = Table(8, ("thief", "cupid", "seer", "werewolf", "werewolf", "hunter", "villager", "villager",
+                      "villager", "villager"), Rules())
+    assert identification_order(table) == ["thief", "cupid", "seer", "werewolf", "hunter"]
+
+
+def test_cards_deal_builds_the_game_from_the_seats_typed(tmp_path: Path) -> None:
+    """Real cards: the seats typed and the Thief's centre cards make the deal; leftovers are villagers."""
+    table = Table(8, ("thief", "seer", "werewolf", "werewolf", "hunter", "villager", "villager", "villager",
+                      "villager", "villager"), Rules(sheriff=False))
+    config = TableConfig("en", table, deal="cards", pause=(0.0, 0.0))
+    kinds = sorted(set(table.deck))  # the Thief picks the centre cards from this numbered list
+    centre = [kinds.index("villager") + 1, kinds.index("werewolf") + 1]
+    keys = ["1", "enter", "enter"]  # the Thief is seat 1
+    keys += [str(centre[0]), "enter", str(centre[1]), "enter", "enter"]
+    keys += ["2", "enter", "enter"]  # the Seer
+    keys += ["3", "enter", "enter"]  # one werewolf card; the other is in the centre
+    keys += ["4", "enter", "enter"]  # the Hunter
+    out = io.StringIO()
+    screen = PlainScreen(out)
+    try:
+        play(config, ScriptedKeys(keys), screen, Recorder(), seed=1, journal_dir=tmp_path, sleep=lambda s: None,
+             out=io.StringIO())
+    except EOFError:
+        pass  # the keys end with the identification; the game itself is not played here
+    journals = list(tmp_path.glob("*.jsonl"))
+    assert len(journals) == 1
+    import json
+    header = json.loads(journals[0].read_text().splitlines()[0])
+    assert header["deal"] == ["thief", "seer", "werewolf", "hunter", "villager", "villager", "villager",
+                              "villager"]
+    assert sorted(header["centre"]) == ["villager", "werewolf"]

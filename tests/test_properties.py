@@ -1,0 +1,345 @@
+"""Properties of thousands of random legal games (every deck the engine accepts, random deals, house rules
+and answers), and of the narration: secrets are never heard (the Best Of rulebook, rulings.md, dry-run.md)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import Phase as Stage
+from hypothesis import strategies as st
+
+from engine import (ROLES, Answer, Call, Game, IllegalAnswer, Kind, Phase, Rules, Table, Team, check_deck,
+                    deal_cards, night_calls)
+from helpers import new_game
+from narrator.narration import VOICE, Line, Narrator, run
+from narrator.voices import load_voice
+
+WINNERS = ("village", "werewolves", "lovers", "white_werewolf", "piper", "angel", "nobody")
+MAX_CALLS = 2000
+GAMES = 3  # games played from each generated table: a new deal and new answers each time
+
+WOLF_CARDS = frozenset(r for r, role in ROLES.items() if role.wolf_card)
+UNIQUE = tuple(sorted(r for r, role in ROLES.items() if role.copies == (0, 1)))
+PAIRED = tuple(sorted(r for r, role in ROLES.items() if role.copies == (0, 2)))
+
+# The cards that make each night call ("A call is made only if its character is in the deck", rulings.md).
+OWNERS: dict[str, frozenset[str]] = {
+    **{call: frozenset({call}) for call in ("thief", "cupid", "seer", "wild_child", "wolf_hound", "bear_tamer",
+                                            "white_werewolf", "infected_father", "big_bad_wolf", "witch", "fox",
+                                            "piper")},
+    "lovers": frozenset({"cupid"}), "sisters": frozenset({"sister"}), "werewolves": WOLF_CARDS,
+    "charmed": frozenset({"piper"}),
+}
+# The dead's last acts: the Hunter shoots and the Sheriff names his successor once eliminated.
+LAST_ACTS = frozenset({"hunter", "sheriff_successor"})
+
+# No shrinking: a game is drawn from seeds, which shrink to nothing clearer, and a failure prints its table
+# and seed, enough to replay it.
+FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+                phases=(Stage.explicit, Stage.reuse, Stage.generate))
+
+
+@st.composite
+def tables(draw: st.DrawFn, call_dead: bool | None = None) -> Table:
+    """Returns a legal table of 6 to 18 players: unique characters, maybe the Sisters, at least one werewolf
+    card, the Thief's two centre cards, and random house rules."""
+    seats = draw(st.integers(6, 18))
+    specials = list(draw(st.permutations(UNIQUE)))[: draw(st.integers(0, len(UNIQUE)))]
+    paired = [r for r in PAIRED if draw(st.booleans())]
+
+    def cards() -> int:
+        return seats + (2 if "thief" in specials else 0)
+
+    def room() -> int:
+        wolf = 0 if WOLF_CARDS & set(specials) else 1
+        return cards() - len(specials) - 2 * len(paired) - wolf
+
+    while room() < 0:
+        specials.pop()
+    free = cards() - len(specials) - 2 * len(paired)
+    least = 0 if WOLF_CARDS & set(specials) else 1
+    wolves = draw(st.integers(least, max(least, free // 3)))
+    deck = tuple(specials + [r for r in paired for _ in range(2)]
+                 + ["werewolf"] * wolves + ["villager"] * (free - wolves))
+    assert check_deck(seats, deck)[0] == []
+    rules = Rules(sheriff=draw(st.booleans()),
+                  call_dead=draw(st.booleans()) if call_dead is None else call_dead,
+                  reveal_roles=draw(st.booleans()), sisters_wake=draw(st.booleans()))
+    return Table(seats, deck, rules)
+
+
+def guess(game: Game, call: Call, rng: random.Random) -> Answer:
+    """Returns an answer of the call's shape, maybe illegal: seats, ties and roll calls for votes."""
+    seats = list(call.seats)
+    if call.kind in (Kind.VOTE, Kind.ELECTION) and len(seats) >= 2 and rng.random() < 0.15:
+        return {"tie": rng.sample(seats, rng.randint(2, min(3, len(seats))))}
+    if call.kind is Kind.VOTE and rng.random() < 0.15:
+        return {"ballots": {voter: rng.choice([*seats, None]) for voter in game.living()}}
+    if call.kind in (Kind.SEAT, Kind.VOTE, Kind.ELECTION):
+        return rng.choice([*seats, None])
+    return rng.choice(game.candidates())
+
+
+def pick(game: Game, rng: random.Random) -> Answer:
+    """Returns a random legal answer: a few blind guesses, then one of game.legal()."""
+    call = game.call
+    assert call is not None
+    if not call.needs_answer:
+        return None
+    for _ in range(4):
+        value = guess(game, call, rng)
+        try:
+            game.check(value)
+            return value
+        except IllegalAnswer:
+            pass
+    legal = game.legal()
+    assert legal, f"no legal answer to {call.id} ({call.phase.value} {call.number})"
+    return rng.choice(legal)
+
+
+Watch = Callable[[Game, Answer], None]
+
+
+def play(game: Game, rng: random.Random, before: Callable[[Game], None] | None = None,
+         after: Watch | None = None) -> Game:
+    """Plays ``game`` to its end with random legal answers; ``before`` sees each call, ``after`` each answer
+    with its value."""
+    while not game.over:
+        assert len(game.calls) <= MAX_CALLS, f"no outcome after {MAX_CALLS} calls"
+        if before is not None:
+            before(game)
+        value = pick(game, rng)
+        game.answer(value)
+        if after is not None:
+            after(game, value)
+    return game
+
+
+def games(table: Table, seed: int, **watch: Any) -> list[Game]:
+    """Plays GAMES random games at ``table``, each with its own deal and answers."""
+    return [play(Game(table, deal_cards(table, seed + k)), random.Random(seed * 7 + k), **watch)
+            for k in range(GAMES)]
+
+
+def call_key(call: Call | None) -> tuple[object, ...] | None:
+    """Returns what identifies a call: id, phase, number, live, actors, seats (and its facts)."""
+    if call is None:
+        return None
+    return (call.id, call.phase, call.number, call.live, call.actors, call.seats, call.facts)
+
+
+def state(game: Game) -> tuple[object, ...]:
+    """Returns everything a replay must rebuild."""
+    return (game.outcome, tuple(game.eliminated), tuple(call_key(c) for c in game.calls), game.sheriff,
+            call_key(game.call), tuple(map(repr, game.journal)), game.penalty, sorted(game.used),
+            dict(game.links), tuple((p.card, p.alive, sorted(p.marks)) for p in game.players))
+
+
+seeds = st.integers(0, 2**31)
+
+
+@FAST
+@given(tables(), seeds)
+def test_every_game_ends_with_one_of_the_seven_outcomes(table: Table, seed: int) -> None:
+    """Every game ends, in a bounded number of calls, with one of the seven winners (rulings.md, Victory)."""
+    for game in games(table, seed):
+        assert game.outcome is not None and game.call is None
+        assert game.outcome.winner in WINNERS
+        assert len(game.calls) <= MAX_CALLS
+
+
+@FAST
+@given(tables(), seeds)
+def test_replaying_the_journal_rebuilds_the_identical_game(table: Table, seed: int) -> None:
+    """A saved journal replays to the identical game (style.md: the journal is the source of truth)."""
+    for game in games(table, seed):
+        again = Game(game.table, game.deal, game.journal)
+        assert state(again) == state(game)
+
+
+@FAST
+@given(tables(), seeds)
+def test_undo_then_the_same_answer_yields_the_identical_game(table: Table, seed: int) -> None:
+    """Undo is the replay without the last answer: giving it again restores the game (style.md)."""
+    rng = random.Random(seed)
+
+    def undo_now(game: Game, value: Answer) -> None:
+        answered = game.calls[-2] if game.call is not None else game.calls[-1]
+        if not answered.needs_answer or rng.random() > (0.5 if game.over else 0.08):
+            return
+        before = state(game)
+        assert game.undo()
+        assert call_key(game.call) == call_key(answered) and not game.over
+        game.answer(value)
+        assert state(game) == before
+
+    games(table, seed, after=undo_now)
+
+
+@FAST
+@given(tables(), seeds)
+def test_no_eliminated_player_ever_acts(table: Table, seed: int) -> None:
+    """The eliminated never wake nor are named; calls made for them wake nobody (rulings.md, fair play)."""
+
+    def check(game: Game) -> None:
+        call = game.call
+        assert call is not None
+        assert all(game.alive(s) for s in call.seats), (call.id, call.seats)
+        if not call.live:
+            assert call.actors == ()
+        elif call.id not in LAST_ACTS:
+            assert all(game.alive(s) for s in call.actors), (call.id, call.actors)
+
+    games(table, seed, before=check)
+
+
+@FAST
+@given(tables(), seeds)
+def test_the_rusts_doomed_werewolf_wakes_for_no_call(table: Table, seed: int) -> None:
+    """The rust's doomed werewolf "dies at the start of the next night, before any call, so he takes no part
+    in it" (rulings.md, the Knight's rust)."""
+
+    def check(game: Game) -> None:
+        call = game.call
+        assert call is not None
+        if call.phase is Phase.NIGHT:
+            assert not set(call.actors) & game.doomed, (call.id, call.actors, "doomed:", game.doomed)
+
+    games(table, seed, before=check)
+
+
+@FAST
+@given(tables(call_dead=True), seeds)
+def test_every_night_makes_the_profiles_calls_in_order(table: Table, seed: int) -> None:
+    """Each night makes, in the bestof order, the call of every character in the deck, dead or not (rulings.md)."""
+    deck = set(table.deck)
+    for game in games(table, seed):
+        nights = sorted({c.number for c in game.calls if c.phase is Phase.NIGHT})
+        last = game.calls[-1]
+        for night in nights:
+            made = [c.id for c in game.calls if c.phase is Phase.NIGHT and c.number == night]
+            assert made[0] == "nightfall"
+            order = night_calls("bestof", night, table.rules.sisters_wake)
+            expected = [c for c in order if OWNERS.get(c, frozenset()) & deck]
+            if last.phase is Phase.NIGHT and last.number == night:
+                assert made[1:] == expected[: len(made) - 1], (night, made)  # the game ended this night
+            else:
+                assert made[1:] == expected, (night, made)
+
+
+@FAST
+@given(tables(call_dead=False), seeds)
+def test_a_night_without_calls_for_the_dead_keeps_the_profiles_order(table: Table, seed: int) -> None:
+    """With call_dead off, a night's calls are still a subsequence of the profile's order (rulings.md)."""
+    for game in games(table, seed):
+        for night in {c.number for c in game.calls if c.phase is Phase.NIGHT}:
+            made = iter(night_calls("bestof", night, table.rules.sisters_wake))
+            ids = [c.id for c in game.calls if c.phase is Phase.NIGHT and c.number == night][1:]
+            assert all(i in made for i in ids), (night, ids)  # `in` on an iterator: a subsequence
+
+
+@FAST
+@given(tables(), seeds)
+def test_winners_are_consistent_with_the_outcome(table: Table, seed: int) -> None:
+    """Sides win with every member; nobody leaves no one alive; the others win alone (rulings.md, Victory)."""
+    for game in games(table, seed):
+        assert game.outcome is not None
+        winner, winners, living = game.outcome.winner, game.outcome.winners, game.living()
+        holders = [s for s in range(1, table.seats + 1) if game.card(s) == winner]
+        if winner == "village":
+            assert winners and all(game.side(s) is Team.VILLAGE for s in winners)
+            assert all(game.side(s) is Team.VILLAGE for s in living)
+        elif winner == "werewolves":
+            assert winners and all(game.side(s) is Team.WEREWOLVES for s in winners)
+            assert all(game.side(s) is Team.WEREWOLVES for s in living)
+        elif winner == "nobody":
+            assert winners == () and living == ()
+        elif winner == "lovers":
+            pair = game.links["lovers"]
+            assert set(winners) == set(pair) == set(living)
+            assert game.is_werewolf(pair[0]) != game.is_werewolf(pair[1])
+        elif winner == "angel":
+            (angel,) = winners
+            assert holders == [angel] and not game.alive(angel)
+            fall = next(e for e in game.eliminated if e.seat == angel)
+            bites = {(Phase.NIGHT, 1, cause) for cause in ("werewolves", "big_bad_wolf", "poison")}
+            window = {(Phase.DAY, 0, "vote")} | bites
+            assert (fall.phase, fall.number, fall.cause) in window
+        else:
+            assert tuple(winners) == tuple(holders) and all(game.alive(s) for s in winners)
+            assert not any(game.marked(s, "infected") for s in winners)
+            if winner == "white_werewolf":
+                assert living == tuple(winners)
+            else:
+                assert all(game.marked(s, "charmed") for s in living if s not in winners)
+
+
+class Scripted:
+    """Answers from a list of (call id, answer), in order; confirms what needs no answer."""
+
+    def __init__(self, answers: list[tuple[str, Answer]]) -> None:
+        self.answers = list(answers)
+
+    def answer(self, call: Call, game: Game) -> Answer:
+        if not call.needs_answer:
+            return None
+        call_id, value = self.answers.pop(0)
+        assert call_id == call.id, f"expected an answer for {call.id}, the script has {call_id}"
+        return value
+
+    def refused(self, call: Call, value: Answer, error: IllegalAnswer) -> None:
+        raise AssertionError(f"{call.id}: {value!r} refused: {error.reason}")
+
+
+def narrate(roles: list[str], answers: list[tuple[str, Answer]]) -> list[Line]:
+    """Plays a game through the English narrator and returns every line."""
+    lines: list[Line] = []
+    game = new_game(roles)
+    source = Scripted(answers)
+    run(game, Narrator(load_voice("en"), lines.append), source)
+    assert game.over and not source.answers
+    return lines
+
+
+def voice(lines: list[Line]) -> list[str]:
+    return [line.text for line in lines if line.channel == VOICE]
+
+
+def screen(lines: list[Line]) -> list[str]:
+    return [line.text for line in lines if line.channel != VOICE]
+
+
+SEER_GAME = ["werewolf", "seer", "villager", "villager", "werewolf", "villager"]
+
+
+def seer_game(target: int | None) -> list[Line]:
+    return narrate(SEER_GAME, [("seer", target), ("werewolves", 3), ("vote", 1),
+                               ("seer", 5), ("werewolves", 4), ("vote", 5)])
+
+
+def test_the_seers_choice_is_never_heard() -> None:
+    """Whom the Seer looks at is secret: the voice lines are the same whatever she picks (dry-run.md)."""
+    base = seer_game(1)
+    for target in (3, 4, 5, 6, None):
+        other = seer_game(target)
+        assert voice(other) == voice(base)
+        assert screen(other) != screen(base)
+
+
+FOX_GAME = ["werewolf", "fox", "villager", "villager", "villager", "villager", "werewolf", "villager"]
+
+
+def fox_game(first: int, later: list[tuple[str, Answer]]) -> list[Line]:
+    return narrate(FOX_GAME, [("werewolves", 4), ("fox", first), ("vote", 1), ("werewolves", 5), *later,
+                              ("vote", 7)])
+
+
+def test_whether_the_fox_found_a_werewolf_is_never_heard() -> None:
+    """The Fox's sign is secret, and so is the power a "no" costs: he is still called (dry-run.md, lines)."""
+    found = fox_game(8, [("fox", None)])  # seat 8 sits next to the werewolf at seat 7: "yes", power kept
+    missed = fox_game(4, [])  # seats 3, 4, 5: no werewolf; power lost, night 2's call is for fair play
+    assert voice(found) == voice(missed)
+    assert screen(found) != screen(missed)

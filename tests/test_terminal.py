@@ -1,0 +1,105 @@
+"""A whole keypad game in a real terminal (tmux): from the deal on the screen to the winner."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine import Game, deal_cards
+from keystrokes import TMUX_KEYS, keys_for
+from narrator.config import load_config
+from narrator.voices import load_voice
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh")
+
+CONFIG = """\
+language: {language}
+seats: 8
+deck: [werewolf, werewolf, seer, witch, hunter, cupid, villager, villager]
+deal: app
+sheriff: true
+speaker: console
+pause: [0, 0]
+"""
+
+
+def plan(config_path: Path, seed: int) -> tuple[list[str], Game]:
+    """Plays the game ahead with random legal answers; returns every key the table will press."""
+    config, _ = load_config(str(config_path))
+    game = Game(config.table, deal_cards(config.table, seed))
+    keys = ["enter"] * 3 * config.table.seats  # the deal: show, hide, back to the seat
+    rng = random.Random(seed)
+    while not game.over:
+        call = game.call
+        assert call is not None
+        value = rng.choice(game.legal()) if call.needs_answer else None
+        keys += keys_for(call, value)
+        game.answer(value)
+    return keys, game
+
+
+class Tmux:
+    def __init__(self, name: str) -> None:
+        self.base = ["tmux", "-L", name]
+        self.target = name
+
+    def run(self, *args: str) -> str:
+        return subprocess.run([*self.base, *args], check=True, capture_output=True, text=True).stdout
+
+    def screen(self) -> str:
+        return self.run("capture-pane", "-p", "-t", self.target)
+
+    def send(self, keys: list[str]) -> None:
+        for i in range(0, len(keys), 40):
+            self.run("send-keys", "-t", self.target, *[TMUX_KEYS.get(k, k) for k in keys[i:i + 40]])
+
+    def wait_for(self, text: str, seconds: float = 30) -> str:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            shown = self.screen()
+            if text in shown:
+                return shown
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared; the screen shows:\n{self.screen()}")
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_keypad_game_from_the_deal_to_the_winner(tmp_path: Path, language: str) -> None:
+    """The deal on the screen, every call answered on the keypad with read-back, the winner announced."""
+    config = tmp_path / "table.yaml"
+    config.write_text(CONFIG.format(language=language), encoding="utf-8")
+    seed = 11
+    keys, ahead = plan(config, seed)
+    voice = load_voice(language)
+    tmux = Tmux(f"wn-test-{language}-{tmp_path.name}")
+    command = (f"{sys.executable} -m narrator play {config} --seed {seed} --journal-dir {tmp_path / 'j'}; "
+               "echo exit=$?; sleep 60")
+    tmux.run("new-session", "-d", "-s", tmux.target, "-x", "110", "-y", "45", command)
+    try:
+        tmux.wait_for(voice.text("deal.app_turn", {"seat": 1}))
+        tmux.send(keys[:1])
+        first_card = voice.text("deal.app_show", {"role": ahead.deal.roles[0]})
+        assert first_card[:20] in tmux.wait_for(first_card[:20])  # seat 1 sees their card, alone
+        tmux.send(keys[1:2])
+        shown = tmux.wait_for(voice.text("deal.app_hidden", {})[:15])
+        assert first_card[:20] not in shown  # hidden again before the next player comes
+        tmux.send(keys[2:])
+        final = tmux.wait_for("exit=", seconds=60)
+    finally:
+        subprocess.run([*tmux.base, "kill-server"], capture_output=True)
+    assert "exit=0" in final, final
+    outcome = ahead.outcome
+    assert outcome is not None
+    assert voice.text(f"end.{outcome.winner}", {})[:15] in final
+    journals = list((tmp_path / "j").glob("*.jsonl"))
+    assert len(journals) == 1
+    entries = [json.loads(line) for line in journals[0].read_text(encoding="utf-8").splitlines()]
+    assert entries[0]["seed"] == seed and entries[0]["deal"] == list(ahead.deal.roles)
+    assert [e["answer"] for e in entries[1:]] == ahead.journal
