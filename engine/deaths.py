@@ -39,7 +39,7 @@ def mark(game: "Game", seat: int, cause: str, phase: Phase | None = None) -> boo
 
 def consequences(game: "Game", seat: int, cause: str) -> Flow:
     """Runs what an elimination sets off, in the hooks' order: grief, the shot, the successor."""
-    for role in game.hooks:
+    for role in game.hooked["on_death"]:
         yield from role.on_death(game, seat, cause)
 
 
@@ -47,11 +47,11 @@ def kill(game: "Game", seat: int, cause: str) -> Flow:
     """Eliminates one player now (a vote, a shot, grief) and runs the consequences, depth-first."""
     if not game.alive(seat):
         return
-    if any(role.survives(game, seat, cause) for role in game.hooks):
+    if any(role.survives(game, seat, cause) for role in game.hooked["survives"]):
         return
     mark(game, seat, cause)
     game._facts.append(death_fact(game, seat, "death", cause))
-    for role in game.hooks:
+    for role in game.hooked["on_mark"]:
         role.on_mark(game, seat, cause)
     yield from consequences(game, seat, cause)
 
@@ -63,7 +63,7 @@ def dawn(game: "Game") -> Flow:
     for seat, cause in sorted(game.attacks, key=lambda a: rank.get(a[1], len(rank))):
         if not game.alive(seat) or any(seat == s for s, _ in victims):
             continue  # killed twice: the first cause in dawn order is the one reported
-        if any(role.survives(game, seat, cause) for role in game.hooks):
+        if any(role.survives(game, seat, cause) for role in game.hooked["survives"]):
             continue
         victims.append((seat, cause))
     for seat, cause in victims:
@@ -72,7 +72,7 @@ def dawn(game: "Game") -> Flow:
     news = tuple(death_fact(game, seat, "victim") for seat, _ in victims)
     yield game.ask("dawn", Kind.NONE, facts=news or (Fact("no_victim"),))
     for seat, cause in victims:
-        for role in game.hooks:
+        for role in game.hooked["on_mark"]:
             role.on_mark(game, seat, cause)
     for seat, cause in victims:
         yield from consequences(game, seat, cause)

@@ -15,17 +15,24 @@ from typing import Any, Callable, Iterable, Sequence
 
 from . import deaths, sheriff, victory, votes
 from .order import night_calls
-from .role import CallSpec, Flow, Role
+from .role import HOOKS, CallSpec, Flow, Role
 from .roles import CALLS, ROLES
 from .table import Deal, Table, check_deck
 from .types import (Answer, Call, Elimination, Fact, IllegalAnswer, Kind, Outcome, Phase, Step,
                     Team)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
+def _specs(profile: str, night: int, sisters_wake: bool) -> tuple[CallSpec, ...]:
+    return tuple(CALLS[i] for i in night_calls(profile, night, sisters_wake) if i in CALLS)
+
+
 def _order(profile: str, night: int, sisters_wake: bool, deck: frozenset[str]) -> tuple[CallSpec, ...]:
-    ids = night_calls(profile, night, sisters_wake)
-    return tuple(CALLS[i] for i in ids if i in CALLS and CALLS[i].roles & deck)
+    return tuple(spec for spec in _specs(profile, night, sisters_wake) if not spec.roles.isdisjoint(deck))
+
+
+DEATH_HOOKS = frozenset({"survives", "on_mark", "on_death", "ballot", "on_vote"})
+"""The hooks the Sheriff's office (not a card) also answers, in death order; the others go in deck order."""
 
 
 @lru_cache(maxsize=256)
@@ -92,6 +99,12 @@ class Game:
         hooks: list[Role] = in_order + ([sheriff.OFFICE] if self.rules.sheriff else [])
         self.hooks: tuple[Role, ...] = tuple(sorted(hooks, key=lambda r: r.death_order))
         self.roles_in_deck: tuple[Role, ...] = tuple(in_order)
+        # Per hook, only the roles that override it: most roles have nothing to say at most hooks,
+        # and asking them all, at every death and every night, is most of a game's work.
+        self.hooked: dict[str, tuple[Role, ...]] = {
+            name: tuple(r for r in (self.hooks if name in DEATH_HOOKS else self.roles_in_deck)
+                        if name in r.overrides)
+            for name in HOOKS}
         self.goals: tuple[Role, ...] = tuple(sorted((r for r in in_order if r.win_name), key=lambda r: r.win_order))
         self.phase = Phase.DAY
         self.number = 0
@@ -108,8 +121,11 @@ class Game:
         self.eliminated: list[Elimination] = []
         self._living: tuple[int, ...] | None = None  # cache; deaths.mark clears it
         self.version = 0  # bumped by every change that can decide victory
+        self.sides_version = 0  # bumped by every change of a player's side (marks, choices, cards)
         self._checked = -1
+        self._orders: dict[int, tuple[CallSpec, ...]] = {}
         self._sides: list[Team] = []  # cache of side() for every seat, valid at version _sides_at
+        self._wolves: list[bool] = []  # cache of is_werewolf(), likewise
         self._sides_at = -1
         self.calls: list[Call] = []
         self.journal: list[Answer] = []
@@ -149,14 +165,22 @@ class Game:
         Raises IllegalAnswer, leaving the game untouched, when the rules forbid it.
         """
         call = self._call
-        checked = self.check(value)
-        assert call is not None
+        if call is None:
+            raise IllegalAnswer("the game is over", key="refusal.over")
+        checked = None if call.check is None else call.check(value)  # a call not live has no check
         needed = call.needs_answer
         self.journal.append(value if needed else None)
         self._answered.append(needed)
-        self._facts = []
-        self._advance(checked)
-        return Step(call, value, tuple(self._facts))
+        facts: list[Fact] = []
+        self._facts = facts
+        try:
+            following = self._flow.send(checked)
+        except StopIteration:
+            self._call = None
+        else:
+            self._call = following
+            self.calls.append(following)
+        return Step(call, value, tuple(facts))
 
     def legal(self) -> list[Answer]:
         """Lists the answers the running call accepts (votes and elections as single seats or nobody)."""
@@ -229,7 +253,7 @@ class Game:
         self.attacks = []
         self.doomed = set()
         yield self.ask("nightfall", Kind.NONE)
-        for role in self.roles_in_deck:
+        for role in self.hooked["at_nightfall"]:
             role.at_nightfall(self)
         self.step_done()  # a Wild Child who turns at nightfall may give the werewolves the game
         for spec in self._night_order(self.night):
@@ -239,14 +263,16 @@ class Game:
     def _night_order(self, night: int) -> tuple[CallSpec, ...]:
         """Returns the calls of ``night`` whose characters are in the deck, in the profile's order."""
         key = 1 if night == 1 else 2 + night % 2  # after the first, a night's order depends on its parity
-        return _order(self.rules.profile, key, self.rules.sisters_wake, self.in_deck)
+        if key not in self._orders:
+            self._orders[key] = _order(self.rules.profile, key, self.rules.sisters_wake, self.in_deck)
+        return self._orders[key]
 
     def _day(self) -> Flow:
         self.phase = Phase.DAY
         if self.night:
             yield from deaths.dawn(self)
             self.step_done()
-            for role in self.roles_in_deck:
+            for role in self.hooked["after_dawn"]:
                 yield from role.after_dawn(self)
             self.step_done()
         yield self.ask("debate", Kind.NONE)
@@ -270,7 +296,7 @@ class Game:
         """Returns a call of the running phase; the flow yields it."""
         return Call(call_id, self.phase, self.number, kind, live, tuple(actors),
                     self.living() if seats is None else tuple(seats), optional,
-                    picks, tuple(facts), check if live else None)
+                    picks, tuple(facts), check if live else None, live and kind is not Kind.NONE)
 
     def idle(self, call_id: str, kind: Kind, picks: int = 0) -> Flow:
         """Makes a call for fair play only (its character is eliminated or powerless), if the table wants it."""
@@ -285,6 +311,7 @@ class Game:
         """Puts ``mark`` (``infected``, ``charmed``, ``turned``, ...) on the player at ``seat``."""
         self.players[seat - 1].marks.add(mark)
         self.version += 1
+        self.sides_version += 1
 
     def link(self, key: str, seats: tuple[int, ...]) -> None:
         """Records seats bound together or chosen (``lovers``, ``role_model``, ``rust``)."""
@@ -295,6 +322,7 @@ class Game:
         """Records a lasting choice (the Wolf Hound's side)."""
         self.choices[key] = value
         self.version += 1
+        self.sides_version += 1
 
     def give(self, seat: int, card: str) -> None:
         """Gives the player at ``seat`` another card (the Thief's swap)."""
@@ -303,6 +331,7 @@ class Game:
         self._dealt[card].sort()
         self.players[seat - 1].card = card
         self.version += 1
+        self.sides_version += 1
 
     def card(self, seat: int) -> str:
         """Returns the card the player at ``seat`` holds now."""
@@ -340,15 +369,35 @@ class Game:
 
     def side(self, seat: int) -> Team:
         """Returns the side the player at ``seat`` plays for now (infection first)."""
-        if self._sides_at != self.version:
-            self._sides = [Team.WEREWOLVES if "infected" in p.marks else ROLES[p.card].side(self, p.seat)
-                           for p in self.players]
-            self._sides_at = self.version
+        if self._sides_at != self.sides_version:
+            self._sort_sides()
         return self._sides[seat - 1]
+
+    def sides(self) -> list[Team]:
+        """Returns every seat's side now, by seat - 1 (dead or alive)."""
+        if self._sides_at != self.sides_version:
+            self._sort_sides()
+        return self._sides
+
+    def _sort_sides(self) -> None:
+        sides = []
+        for p in self.players:
+            role = ROLES[p.card]
+            if "infected" in p.marks:
+                sides.append(Team.WEREWOLVES)
+            elif role.side_is_team:
+                sides.append(role.team)
+            else:
+                sides.append(role.side(self, p.seat))
+        self._sides = sides
+        self._wolves = [s is Team.WEREWOLVES or s is Team.WHITE_WEREWOLF for s in self._sides]
+        self._sides_at = self.sides_version
 
     def is_werewolf(self, seat: int) -> bool:
         """Returns whether the player counts as a werewolf for every rule (the White Werewolf does)."""
-        return self.side(seat) in (Team.WEREWOLVES, Team.WHITE_WEREWOLF)
+        if self._sides_at != self.sides_version:
+            self._sort_sides()
+        return self._wolves[seat - 1]
 
     def keeps_power(self, seat: int) -> bool:
         """Returns whether the card at ``seat`` still has its power (the Elder's penalty aside from infected)."""

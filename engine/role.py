@@ -38,6 +38,10 @@ class CallSpec:
     run: Callable[["Game"], Flow]
 
 
+HOOKS = ("at_nightfall", "survives", "on_mark", "on_death", "ballot", "on_vote", "after_dawn", "abandons_side")
+"""The methods through which a role takes part in the game beyond its own calls."""
+
+
 class Role:
     """A character card. Override only what the character changes.
 
@@ -61,10 +65,19 @@ class Role:
     win_name: str = ""
     opening_day: bool = False
     asks: dict[str, Kind] = {}
+    side_is_team: bool = True
+    overrides: frozenset[str] = frozenset()
 
     def side(self, game: "Game", seat: int) -> Team:
         """Returns the side the holder of this card plays for now (infection aside)."""
         return self.team
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        # Known once per class: a card whose side() is its team never changes side by itself, and
+        # the game asks a role only at the hooks it overrides.
+        cls.side_is_team = cls.side is Role.side
+        cls.overrides = frozenset(name for name in HOOKS if getattr(cls, name) is not getattr(Role, name))
 
     def at_nightfall(self, game: "Game") -> None:
         """Runs when night falls, before any call (the Knight's rust, the Wild Child turning)."""

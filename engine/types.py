@@ -96,11 +96,8 @@ class Call(NamedTuple):
     picks: int = 0
     facts: tuple[Fact, ...] = ()
     check: Callable[[Answer], object] | None = None
-
-    @property
-    def needs_answer(self) -> bool:
-        """True when the table must give an answer (not merely confirm)."""
-        return self.live and self.kind is not Kind.NONE
+    needs_answer: bool = False
+    """True when the table must give an answer (not merely confirm): live, and of a kind with answers."""
 
 
 @dataclass(frozen=True)

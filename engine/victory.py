@@ -14,7 +14,7 @@ def side_winners(game: "Game", team: Team) -> tuple[int, ...]:
     """Returns every seat, living or not, that wins with ``team`` (lovers of mixed sides do not)."""
     return tuple(p.seat for p in game.players
                  if game.side(p.seat) is team
-                 and not any(r.abandons_side(game, p.seat) for r in game.roles_in_deck))
+                 and not any(r.abandons_side(game, p.seat) for r in game.hooked["abandons_side"]))
 
 
 def check(game: "Game") -> Outcome | None:
@@ -30,9 +30,13 @@ def check(game: "Game") -> Outcome | None:
         seats = role.victory(game)
         if seats is not None:
             return Outcome(role.win_name, seats)
-    sides = {game.side(s) for s in living}
-    if sides == {Team.VILLAGE}:
+    sides = game.sides()
+    first = sides[living[0] - 1]
+    for seat in living:
+        if sides[seat - 1] is not first:
+            return None
+    if first is Team.VILLAGE:
         return Outcome("village", side_winners(game, Team.VILLAGE))
-    if sides == {Team.WEREWOLVES}:
+    if first is Team.WEREWOLVES:
         return Outcome("werewolves", side_winners(game, Team.WEREWOLVES))
     return None

@@ -25,7 +25,7 @@ class Tally:
 def weight(game: "Game", voter: int) -> int:
     """Returns how many votes a ballot of ``voter`` counts for (the Sheriff's counts double)."""
     w = 2 if voter == game.sheriff else 1
-    for role in game.hooks:
+    for role in game.hooked["ballot"]:
         w = role.ballot(game, voter, w)
     return w
 
@@ -89,7 +89,7 @@ def village_vote(game: "Game") -> Flow:
 
 def settle(game: "Game", tally: Tally) -> Flow:
     """Eliminates the vote's choice; a tie goes to the Sheriff, or to a second vote among the tied."""
-    for role in game.hooks:
+    for role in game.hooked["on_vote"]:
         tally = yield from role.on_vote(game, tally)
     if tally.tied:
         game.fact("vote.tie", seats=list(tally.tied))

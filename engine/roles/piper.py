@@ -20,10 +20,11 @@ class Piper(Role):
     win_name = "piper"
 
     def victory(self, game: "Game") -> tuple[int, ...] | None:
+        players = game.players
         for seat in game.holders(self.id):
-            if game.marked(seat, "infected"):
+            if "infected" in players[seat - 1].marks:
                 continue
-            if all(game.marked(s, "charmed") for s in game.living() if s != seat):
+            if all("charmed" in players[s - 1].marks for s in game.living() if s != seat):
                 return (seat,)
         return None
 
