@@ -110,7 +110,8 @@ class KeypadAnswers:
     def _confirm(self, said: str) -> bool:
         """Reads back an answer; returns True on Enter, False on Backspace (type it again)."""
         heard = self.text("answer.heard", answer=said)
-        self.screen.entry(heard + "  " + self.text("prompt.keys"))
+        self.screen.prompt(self.text("prompt.keys"))
+        self.screen.entry(heard)
         if self.day:
             self.say("answer.heard", {"answer": said})
         while True:
@@ -135,7 +136,8 @@ class KeypadAnswers:
         chosen: list[int] = []
         while len(chosen) < count:
             try:
-                number = self._number(self.text("prompt.seats", count=count - len(chosen)), allow_zero=False)
+                number = self._number(self.text("prompt.seats", count=count) + self._so_far(chosen),
+                                      allow_zero=False)
             except Undo:
                 if not chosen:
                     raise
@@ -147,13 +149,17 @@ class KeypadAnswers:
             return self._seats(count)
         return chosen
 
+    def _so_far(self, chosen: list[int]) -> str:
+        return ("  (" + ", ".join(map(str, chosen)) + ")") if chosen else ""
+
     def numbers(self, count: int, largest: int) -> list[int]:
         """Reads ``count`` numbers from 1 to ``largest`` (seats, or the centre cards), then confirms them."""
         while True:
             chosen: list[int] = []
             while len(chosen) < count:
                 try:
-                    number = self._number(self.text("prompt.seats", count=count - len(chosen)), allow_zero=False)
+                    number = self._number(self.text("prompt.seats", count=count) + self._so_far(chosen),
+                                          allow_zero=False)
                 except Undo:
                     if chosen:
                         chosen.pop()
@@ -198,9 +204,7 @@ class KeypadAnswers:
             if key == "tie":
                 tied: list[int] = []
                 while True:
-                    self.screen.prompt(self.text("prompt.seats", count=max(2 - len(tied), 1)))
-                    number = self._number(self.text("answer.tie", seats=self.seat_words(tied) or "…"),
-                                          allow_zero=True)
+                    number = self._number(self.text("prompt.tie") + self._so_far(tied), allow_zero=True)
                     if number == 0:
                         break
                     assert isinstance(number, int)

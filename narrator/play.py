@@ -47,6 +47,7 @@ class TableNarrator(Narrator):
         self.speaker = speaker
         self.opening: list[Line] = []
         self.game: Game | None = None
+        self.acknowledge: Callable[[], None] | None = None
         self.transcript: list[Line] = []
 
     def _route(self, line: Line) -> None:
@@ -59,7 +60,9 @@ class TableNarrator(Narrator):
             self.screen.secret(line.text)
 
     def title(self, call: Call) -> str:
-        """Returns "Night 2" or "Day 1" in the table's language."""
+        """Returns "Night 2" or "Day 1" in the table's language ("Before the first night" for day 0)."""
+        if call.phase is Phase.DAY and call.number == 0:
+            return self.voice.text("screen.day_zero", {})
         return self.voice.text(f"summary.{call.phase.value}", {"number": call.number})
 
     def status(self, call: Call) -> str:
@@ -67,9 +70,10 @@ class TableNarrator(Narrator):
         if self.game is None:
             return ""
         alive = " ".join(str(s) for s in self.game.living())
-        sheriff = self.game.sheriff
-        role = self.voice.role("sheriff")
-        return f"{self.title(call)} · {alive}" + (f" · {role}: {sheriff}" if sheriff else "")
+        text = self.voice.text("screen.alive", {"seats": alive})
+        if self.game.sheriff:
+            text += " · " + self.voice.text("screen.sheriff", {"number": self.game.sheriff})
+        return text
 
     def begin(self, call: Call) -> None:
         self.opening = []
@@ -78,6 +82,13 @@ class TableNarrator(Narrator):
         super().begin(call)
 
     def end(self, call: Call, step: Step) -> None:
+        if any(f.secret for f in step.facts) and self.acknowledge is not None:
+            # What the answer revealed (the Seer's look, the Fox's sign, the Thief's new card) stays on
+            # the screen until those awake have read it.
+            for fact in step.facts:
+                self.fact(fact)
+            self.acknowledge()
+            step = step._replace(facts=())
         super().end(call, step)
         self.screen.clear()
 
@@ -101,6 +112,7 @@ def deal_on_screen(narrator: TableNarrator, keys: Keys, screen: Screen, deal: De
         narrator.line("deal.app_turn", VOICE, seat=seat)
         screen.prompt(narrator.voice.text("prompt.done", {}))
         wait_enter(keys)
+        screen.prompt("")
         narrator.line("deal.app_show", SCREEN, role=role)
         wait_enter(keys)
         screen.clear()
@@ -128,6 +140,11 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
     def say(key: str, values: dict[str, object]) -> None:
         narrator.line(key, VOICE, **values)
 
+    def acknowledge() -> None:
+        screen.prompt(voice.text("prompt.done", {}))
+        wait_enter(keys)
+
+    narrator.acknowledge = acknowledge
     rng = random.Random(seed)
     answers = KeypadAnswers(keys, screen, voice, say=say, repeat=narrator.repeat, names=config.names,
                             pause=config.pause, rng=rng, sleep=sleep, debate_timer=config.debate_timer)

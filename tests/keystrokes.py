@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import Call, Kind
+from engine import Call, Kind, Step
 
 ANNOUNCEMENTS = ("nightfall", "dawn", "growl")
 
@@ -46,3 +46,8 @@ def keys_for(call: Call, value: Any) -> list[str]:
 
 TMUX_KEYS = {"enter": "Enter", "back": "BSpace", "undo": "u", "repeat": "r", "tie": "t", "menu": "m"}
 """How tmux send-keys names each key."""
+
+
+def after(step: Step) -> list[str]:
+    """The Enter that tells the narrator those awake have read what their answer revealed."""
+    return ["enter"] if any(f.secret for f in step.facts) else []

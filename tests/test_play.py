@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 from engine import Game, Rules, Table, deal_cards
-from keystrokes import keys_for
+from keystrokes import after, keys_for
 from narrator.asking import KeypadAnswers
 from narrator.config import TableConfig
 from narrator.identify import identification_order
@@ -41,7 +41,7 @@ def planned_keys(config: TableConfig, seed: int) -> tuple[list[str], Game]:
         assert call is not None
         value = rng.choice(game.legal()) if call.needs_answer else None
         keys += keys_for(call, value)
-        game.answer(value)
+        keys += after(game.answer(value))
     return keys, game
 
 

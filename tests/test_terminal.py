@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine import Game, deal_cards
-from keystrokes import TMUX_KEYS, keys_for
+from keystrokes import TMUX_KEYS, after, keys_for
 from narrator.config import load_config
 from narrator.voices import load_voice
 
@@ -41,7 +41,7 @@ def plan(config_path: Path, seed: int) -> tuple[list[str], Game]:
         assert call is not None
         value = rng.choice(game.legal()) if call.needs_answer else None
         keys += keys_for(call, value)
-        game.answer(value)
+        keys += after(game.answer(value))
     return keys, game
 
 
