@@ -123,9 +123,9 @@ class KeypadAnswers:
             if key == "undo":
                 raise Undo()
 
-    def _seat(self, optional: bool) -> int | None:
+    def _seat(self, optional: bool, prompt_key: str | None = None) -> int | None:
         while True:
-            prompt = self.text("prompt.seat_or_none" if optional else "prompt.seat")
+            prompt = self.text(prompt_key or ("prompt.seat_or_none" if optional else "prompt.seat"))
             number = self._number(prompt, allow_zero=optional)
             assert isinstance(number, int)
             said = self.text("answer.none") if number == 0 else self.voice.seat(number, self.names)
@@ -228,7 +228,7 @@ class KeypadAnswers:
         poison = None
         if "poison" in potions:
             try:
-                poison = self._seat(optional=True)
+                poison = self._seat(optional=True, prompt_key="prompt.poison")
             except Undo:
                 if "heal" in potions and shown.get("seat") is not None:
                     return self._witch(call)

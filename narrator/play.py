@@ -141,6 +141,7 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
         narrator.line(key, VOICE, **values)
 
     def acknowledge() -> None:
+        screen.entry("")
         screen.prompt(voice.text("prompt.done", {}))
         wait_enter(keys)
 
@@ -168,6 +169,7 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
         keys.close()
         speaker.close()
     stream = out or sys.stdout
+    print(voice.text("summary.title", {}), file=stream)
     for line in narrator.transcript:
         if line.key.startswith(("end.", "summary.")):
             print(line.text, file=stream)
