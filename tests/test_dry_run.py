@@ -29,3 +29,27 @@ def test_dry_run_writes_the_report_of_the_contract(tmp_path: Path) -> None:
     assert data["lines"][0]["channel"] == "voice"
     assert data["lines"][0]["text"].startswith("It is night, the whole village falls asleep")
     assert {line["channel"] for line in data["lines"]} == {"voice", "screen"}
+
+
+def test_audio_dir_writes_every_spoken_line_as_a_wav_in_order(tmp_path: Path) -> None:
+    """dry-run --audio-dir: one WAV per voice line, in order, with the list of lines beside them."""
+    report = tmp_path / "report.json"
+    audio = tmp_path / "audio"
+    result = run_cli("dry-run", str(GAMES / "first_game.yaml"), "--silent", "--report", str(report),
+                     "--audio-dir", str(audio))
+    assert result.returncode == 0, result.stderr
+    said = [line["text"] for line in json.loads(report.read_text())["lines"] if line["channel"] == "voice"]
+    wavs = sorted(audio.glob("*.wav"))
+    assert len(wavs) == len(said)
+    assert all(w.stat().st_size > 1000 for w in wavs)
+    listed = [row.split("\t", 1)[1] for row in (audio / "lines.txt").read_text(encoding="utf-8").splitlines()]
+    assert listed == said
+
+
+def test_voices_names_a_voice_for_each_language() -> None:
+    """`werewolf-narrator voices` says which voice each language gets here."""
+    result = run_cli("voices")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    for language in ("en", "fr", "zh"):
+        assert any(line.startswith(f"{language}: ") for line in lines), result.stdout
