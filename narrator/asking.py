@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from engine import Answer, Call, Game, IllegalAnswer, Kind, Phase
 
@@ -18,6 +18,9 @@ from .keypad import Keys
 from .screen import Screen
 from .voices import Voice
 
+
+KEYPAD = object()
+"""What a voice source returns when the keypad is to answer instead."""
 
 ANNOUNCEMENTS = frozenset({"nightfall", "dawn", "growl"})
 """Calls that only announce: the narrator goes on at once."""
@@ -51,6 +54,9 @@ class KeypadAnswers:
         self.debate_timer = debate_timer
         self.clock = clock
         self.day = False
+        self.voice_answers: Any = None  # narrator.hearing.VoiceAnswers, for the phases given in voice_phases
+        self.voice_phases: frozenset[str] = frozenset()
+        self.on_microphone_lost: Callable[[], None] = lambda: None
 
     # -- the Answers protocol ---------------------------------------------
 
@@ -60,6 +66,10 @@ class KeypadAnswers:
             # Fair play: nobody is awake to answer; wait as long as an answer might take.
             self.sleep(self.rng.uniform(*self.pause))
             return None
+        if self.voice_answers is not None and call.phase.value in self.voice_phases:
+            heard = self._by_voice(call)
+            if heard is not KEYPAD:
+                return heard
         while True:
             try:
                 return self._ask(call)
@@ -67,6 +77,18 @@ class KeypadAnswers:
                 self.repeat()
             except Undo:
                 self.say("answer.undone", {}) if self.day else self.screen.entry(self.text("answer.undone"))
+
+    def _by_voice(self, call: Call) -> Answer | object:
+        """Asks the microphone first; a lost microphone leaves the rest of the game to the keypad."""
+        from .listen.errors import MicrophoneLost
+
+        try:
+            heard: object = self.voice_answers.answer(call)
+            return heard
+        except MicrophoneLost:
+            self.voice_answers = None
+            self.on_microphone_lost()
+            return KEYPAD
 
     def refused(self, call: Call, value: Answer, error: IllegalAnswer) -> None:
         """The narrator has said (or shown) why; the question is simply asked again."""
@@ -133,27 +155,19 @@ class KeypadAnswers:
                 return number or None
 
     def _seats(self, count: int) -> list[int]:
-        chosen: list[int] = []
-        while len(chosen) < count:
-            try:
-                number = self._number(self.text("prompt.seats", count=count) + self._so_far(chosen),
-                                      allow_zero=False)
-            except Undo:
-                if not chosen:
-                    raise
-                chosen.pop()
-                continue
-            assert isinstance(number, int)
-            chosen.append(number)
-        if not self._confirm(self.seat_words(chosen)):
-            return self._seats(count)
-        return chosen
+        """Reads ``count`` seats (Cupido's lovers, the Piper's charmed) and confirms them together."""
+        return self.numbers(count, 99, self.seat_words, undo_out=True)
 
     def _so_far(self, chosen: list[int]) -> str:
         return ("  (" + ", ".join(map(str, chosen)) + ")") if chosen else ""
 
-    def numbers(self, count: int, largest: int) -> list[int]:
-        """Reads ``count`` numbers from 1 to ``largest`` (seats, or the centre cards), then confirms them."""
+    def numbers(self, count: int, largest: int, said: Callable[[list[int]], str] | None = None,
+                undo_out: bool = False) -> list[int]:
+        """Reads ``count`` numbers from 1 to ``largest`` (seats, or the centre cards), then confirms them.
+
+        Undo takes back the last number typed; with none typed, ``undo_out`` lets it undo the answer's
+        previous part (raising Undo) instead of doing nothing.
+        """
         while True:
             chosen: list[int] = []
             while len(chosen) < count:
@@ -161,13 +175,15 @@ class KeypadAnswers:
                     number = self._number(self.text("prompt.seats", count=count) + self._so_far(chosen),
                                           allow_zero=False)
                 except Undo:
+                    if not chosen and undo_out:
+                        raise
                     if chosen:
                         chosen.pop()
                     continue
                 assert isinstance(number, int)
                 if number <= largest:
                     chosen.append(number)
-            if self._confirm(", ".join(map(str, chosen))):
+            if self._confirm(said(chosen) if said else ", ".join(map(str, chosen))):
                 return chosen
 
     def _choice(self, prompt: str, options: dict[int, tuple[Answer, str]]) -> Answer:

@@ -91,9 +91,21 @@ def cmd_play(args: argparse.Namespace) -> int:
     if full_screen and speaker.name == "console":
         speaker.close()
         speaker = QuietSpeaker()  # the full screen already shows every line said; printing would tear it
+    listener, vocabulary = None, None
+    if config.voice_phases():
+        from .hearing import open_listener
+
+        try:
+            listener, vocabulary = open_listener(config.language, args.model or config.model, config.microphone,
+                                                 _warn)
+        except UserError:
+            keys.close()
+            speaker.close()
+            raise
     screen = RichScreen("Enter · Backspace · U undo · R repeat") if full_screen else PlainScreen()
     play(config, keys, screen, speaker, seed=args.seed,
-         journal_dir=Path(args.journal_dir) if args.journal_dir else None)
+         journal_dir=Path(args.journal_dir) if args.journal_dir else None, listener=listener,
+         vocabulary=vocabulary)
     return 0
 
 
@@ -118,6 +130,39 @@ def cmd_voices(args: argparse.Namespace) -> int:
             print(f"{entry['language']}: {voice}")
         else:
             print(f"{entry['language']}: no voice on this machine; {entry.get('hint', '')}".rstrip("; "))
+    return 0
+
+
+def cmd_understand(args: argparse.Namespace) -> int:
+    from .listen.understand import understand_command
+
+    for entry in understand_command(args.lang, args.texts):
+        print(json.dumps(entry, ensure_ascii=False))
+    return 0
+
+
+def cmd_mic_test(args: argparse.Namespace) -> int:
+    from .mictest import mic_test
+
+    return mic_test(args.lang, args.model, args.microphone, args.seconds, warn=_warn)
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    from .listen.models import run_models_fetch, run_models_list
+
+    if args.action == "list":
+        print(run_models_list())
+    else:
+        path = run_models_fetch(args.language, url=args.url, sha256=args.sha256)
+        print(f"installed at {path}")
+    return 0
+
+
+def cmd_devices(args: argparse.Namespace) -> int:
+    from .listen.devices import devices_report
+
+    config = load_config(args.config)[0] if args.config else None
+    print(devices_report(config.microphone if config else None, config.device if config else None))
     return 0
 
 
@@ -177,9 +222,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="the shuffle's seed (to deal the same cards again)")
     p.add_argument("--journal-dir", metavar="DIR", help="where the game's journal is written")
     p.add_argument("--plain", action="store_true", help="print the screen line by line instead of full-screen")
+    p.add_argument("--model", metavar="DIR", help="the speech recognition model's folder (see `models`)")
     p.set_defaults(func=cmd_play)
     p = sub.add_parser("voices", help="which speech voice each language gets on this machine")
     p.set_defaults(func=cmd_voices)
+    p = sub.add_parser("understand", help="show how the narrator understands recognised text, as JSON lines")
+    p.add_argument("--lang", required=True, help="en, fr or zh")
+    p.add_argument("texts", nargs="+", metavar="TEXT", help="what the recogniser heard, e.g. 'number seven'")
+    p.set_defaults(func=cmd_understand)
+    p = sub.add_parser("mic-test", help="a live level meter and what the microphone hears")
+    p.add_argument("--lang", default="en", help="en, fr or zh: the words to listen for (default en)")
+    p.add_argument("--model", metavar="DIR", help="the speech recognition model's folder")
+    p.add_argument("--microphone", help="the microphone: its number or part of its name")
+    p.add_argument("--seconds", type=float, default=60.0, help="how long to listen (default 60)")
+    p.set_defaults(func=cmd_mic_test)
+    p = sub.add_parser("models", help="the speech recognition models: list them, or fetch one")
+    models = p.add_subparsers(dest="action", metavar="ACTION")
+    models.required = True
+    models.add_parser("list", help="the official small models, their sizes, and whether installed")
+    fetch = models.add_parser("fetch", help="download, verify (SHA-256) and install a model; resumes")
+    fetch.add_argument("language", help="en, fr or zh (or a model's name)")
+    fetch.add_argument("--url", help="another address to download it from (a mirror)")
+    fetch.add_argument("--sha256", help="the checksum to expect instead of the known one")
+    p.set_defaults(func=cmd_models)
+    p = sub.add_parser("devices", help="the sound input and output devices, and which are chosen")
+    p.add_argument("config", nargs="?", help="a table config, to show the devices it chooses")
+    p.set_defaults(func=cmd_devices)
     p = sub.add_parser("check", help="check table configs and practice scripts, and explain every problem",
                        epilog="Table config keys:\n" + "\n".join(f"  {k}: {v}" for k, v in KEYS.items())
                        + "\nPractice script keys: " + ", ".join(TOP_KEYS),

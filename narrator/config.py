@@ -31,7 +31,9 @@ KEYS: dict[str, str] = {
     "pause": "[min, max] seconds to wait at a call made for an eliminated or powerless character "
              "(default [3, 8])",
     "debate_timer": "seconds of debate before the vote, with a warning a minute before (0: no timer; default 0)",
-    "inputs": "which inputs answer, per phase: {night: [keypad], day: [keypad]} (voice comes with issue 4)",
+    "inputs": "which inputs answer, per phase: keypad and/or voice, e.g. {night: [keypad], day: [keypad, voice]}",
+    "model": "the folder of the speech recognition model (default: the one `models fetch` installed for the language)",
+    "microphone": "the microphone: its number or part of its name (see `werewolf-narrator devices`)",
 }
 """Every key of a table config, with what it expects."""
 
@@ -53,7 +55,13 @@ class TableConfig:
     device: str | int | None = None
     pause: tuple[float, float] = (3.0, 8.0)
     debate_timer: int = 0
-    inputs: tuple[tuple[str, tuple[str, ...]], ...] = (("night", ("keypad",)), ("day", ("keypad",)))
+    inputs: tuple[tuple[str, tuple[str, ...]], ...] = (("day", ("keypad", "voice")), ("night", ("keypad",)))
+    model: str | None = None
+    microphone: str | int | None = None
+
+    def voice_phases(self) -> frozenset[str]:
+        """Returns the phases whose answers may be spoken."""
+        return frozenset(phase for phase, inputs in self.inputs if "voice" in inputs)
 
 
 @dataclass
@@ -205,12 +213,22 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
     if isinstance(timer, bool) or not isinstance(timer, int) or not 0 <= timer <= 3600:
         bad("debate_timer", timer)
         timer = 0
-    inputs = data.get("inputs", {"night": ["keypad"], "day": ["keypad"]})
+    default_inputs = {"night": ["keypad"], "day": ["keypad", "voice"]}
+    inputs = data.get("inputs", default_inputs)
     if (not isinstance(inputs, dict) or not set(inputs) <= {"night", "day"}
-            or not all(isinstance(v, list) and v and all(isinstance(x, str) for x in v) and set(v) <= {"keypad"}
-                       for v in inputs.values())):
+            or not all(isinstance(v, list) and v and all(isinstance(x, str) for x in v)
+                       and set(v) <= {"keypad", "voice"} for v in inputs.values())):
         bad("inputs", inputs)
-        inputs = {"night": ["keypad"], "day": ["keypad"]}
+        inputs = default_inputs
+    inputs = {**default_inputs, **inputs}
+    model = data.get("model")
+    if model is not None and not isinstance(model, str):
+        bad("model", model)
+        model = None
+    microphone = data.get("microphone")
+    if microphone is not None and (isinstance(microphone, bool) or not isinstance(microphone, (str, int))):
+        bad("microphone", microphone)
+        microphone = None
 
     if deck is not None and seats is not None and len(found.errors) == start:
         errors, warnings = check_deck(seats, deck)
@@ -222,7 +240,8 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
     return TableConfig(language=str(language), table=table, names=names, deal=str(deal), source=doc.path,
                        speaker=str(speaker), voice=voice, rate=rate, device=device,
                        pause=(float(pause[0]), float(pause[1])), debate_timer=timer,
-                       inputs=tuple((k, tuple(v)) for k, v in sorted(inputs.items())))
+                       inputs=tuple((k, tuple(v)) for k, v in sorted(inputs.items())),
+                       model=model, microphone=microphone)
 
 
 def load_config(path: str) -> tuple[TableConfig, list[str]]:

@@ -12,6 +12,7 @@ from typing import Any, Callable, Sequence, TextIO
 from engine import Call, Deal, Game, Phase, Rules, Step, Table, deal_cards
 
 from .asking import KeypadAnswers
+from .hearing import PushbackKeys as PushbackKeysType
 from .identify import identify
 from .config import TableConfig
 from .journal import Journal, default_folder
@@ -48,6 +49,7 @@ class TableNarrator(Narrator):
         self.opening: list[Line] = []
         self.game: Game | None = None
         self.acknowledge: Callable[[], None] | None = None
+        self.listener: Any = None  # muted while the narrator speaks, so it never hears itself
         self.transcript: list[Line] = []
 
     def _route(self, line: Line) -> None:
@@ -55,7 +57,7 @@ class TableNarrator(Narrator):
         if line.channel == VOICE:
             self.opening.append(line)
             self.screen.public(line.text)
-            self.speaker.say(self.voice.spoken(line.text))
+            self._say(line.text)
         else:
             self.screen.secret(line.text)
 
@@ -95,7 +97,17 @@ class TableNarrator(Narrator):
     def repeat(self) -> None:
         """Says the running call's opening lines again."""
         for line in list(self.opening):
-            self.speaker.say(self.voice.spoken(line.text))
+            self._say(line.text)
+
+    def _say(self, text: str) -> None:
+        if self.listener is None:
+            self.speaker.say(self.voice.spoken(text))
+            return
+        self.listener.mute()
+        try:
+            self.speaker.say(self.voice.spoken(text))
+        finally:
+            self.listener.unmute(0.4)
 
 
 def wait_enter(keys: Keys) -> None:
@@ -131,11 +143,19 @@ def journal_header(config: TableConfig, seed: int, deal: Deal) -> dict[str, Any]
 
 def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed: int | None = None,
          journal_dir: Path | None = None, sleep: Callable[[float], None] = time.sleep,
-         out: TextIO | None = None) -> Game:
-    """Plays one game at the table from the deal to the winner; returns the finished game."""
+         out: TextIO | None = None, listener: Any = None, vocabulary: Any = None) -> Game:
+    """Plays one game at the table from the deal to the winner; returns the finished game.
+
+    With a ``listener`` (and its ``vocabulary``), answers may also be spoken in the phases the
+    config gives voice to; the keypad stays live.
+    """
     voice = load_voice(config.language)
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     narrator = TableNarrator(voice, screen, speaker, config.names)
+    if listener is not None:
+        from .hearing import PushbackKeys
+
+        keys = PushbackKeys(keys)
 
     def say(key: str, values: dict[str, object]) -> None:
         narrator.line(key, VOICE, **values)
@@ -149,6 +169,22 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
     rng = random.Random(seed)
     answers = KeypadAnswers(keys, screen, voice, say=say, repeat=narrator.repeat, names=config.names,
                             pause=config.pause, rng=rng, sleep=sleep, debate_timer=config.debate_timer)
+    if listener is not None and vocabulary is not None and config.voice_phases():
+        from .hearing import VoiceAnswers
+
+        assert isinstance(keys, PushbackKeysType)
+        narrator.listener = listener
+        answers.voice_answers = VoiceAnswers(
+            listener, vocabulary, keys, say=say, repeat=narrator.repeat,
+            seat_words=lambda seat: voice.seat(seat, config.names),
+            word=lambda word: voice.text(f"answer.{word}", {}))
+        answers.voice_phases = config.voice_phases()
+
+        def microphone_lost() -> None:
+            narrator.listener = None
+            say("voice.mic_lost", {})
+
+        answers.on_microphone_lost = microphone_lost
     journal: Journal | None = None
     try:
         if config.deal == "cards":
@@ -168,6 +204,8 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
         screen.close()
         keys.close()
         speaker.close()
+        if listener is not None:
+            listener.close()
     stream = out or sys.stdout
     print(voice.text("summary.title", {}), file=stream)
     for line in narrator.transcript:

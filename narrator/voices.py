@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from .errors import UserError
-from .yamlfile import YamlError, load
+from .yamlfile import Document, YamlError, load
 
 VOICES_DIR = Path(__file__).resolve().parent.parent / "voices"
 
@@ -96,15 +96,21 @@ def _strings(doc_path: str, data: object, key: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()}
 
 
-def load_voice(language: str) -> Voice:
-    """Loads ``voices/<language>.yaml``; a missing or malformed file is a UserError saying so."""
+def voice_document(language: str) -> Document:
+    """Reads ``voices/<language>.yaml``; a missing or malformed file is a UserError saying so."""
     path = VOICES_DIR / f"{language}.yaml"
     if not path.exists():
         raise UserError(f"no voice file for language {language!r}; languages: {', '.join(languages())}")
     try:
-        doc = load(path)
+        return load(path)
     except YamlError as exc:
         raise UserError(str(exc)) from None
+
+
+def load_voice(language: str) -> Voice:
+    """Loads ``voices/<language>.yaml``; a missing or malformed file is a UserError saying so."""
+    doc = voice_document(language)
+    path = doc.path
     data = doc.data
     if not isinstance(data, dict):
         raise UserError(f"{path}: a voice file is a mapping (language, numbers, roles, lines, ...)")

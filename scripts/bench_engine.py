@@ -17,7 +17,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from engine import Deal, Game, IllegalAnswer, Kind, Rules, Table, deal_cards  # noqa: E402
+from engine import Game, IllegalAnswer, Kind, Rules, Table, deal_cards  # noqa: E402
 
 SEATS = 12
 WOLVES = ["werewolf", "infected_father", "big_bad_wolf", "white_werewolf"]

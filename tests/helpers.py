@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from engine import Deal, Game, Rules, Step, Table
+import pytest
+
+from engine import Call, Deal, Game, IllegalAnswer, Phase, Rules, Step, Table
 
 
 def new_game(roles: Sequence[str], centre: Sequence[str] = (), **rules: Any) -> Game:
@@ -44,3 +46,33 @@ def call_ids(game: Game, phase: str | None = None, number: int | None = None) ->
 def eliminated(game: Game) -> list[tuple[int, str]]:
     """Returns (seat, cause) of every elimination so far, in order."""
     return [(e.seat, e.cause) for e in game.eliminated]
+
+
+def refused(game: Game, value: Any) -> IllegalAnswer:
+    """Returns the refusal of ``value`` by the running call, checking the game is left untouched."""
+    before = (game.call, list(game.journal), len(game.calls), list(game.eliminated))
+    with pytest.raises(IllegalAnswer) as info:
+        game.answer(value)
+    assert (game.call, list(game.journal), len(game.calls), list(game.eliminated)) == before
+    return info.value
+
+
+def reach(game: Game, call_id: str) -> Call:
+    """Confirms the quiet calls and returns the running call, checking it is ``call_id``."""
+    drive(game)
+    assert game.call is not None and game.call.id == call_id, game.call
+    return game.call
+
+
+def made(game: Game, call_id: str, number: int, phase: Phase = Phase.NIGHT) -> Call | None:
+    """Returns the call ``call_id`` made in night (or day) ``number``, or None if it was not made."""
+    found = [c for c in game.calls if c.id == call_id and c.phase is phase and c.number == number]
+    assert len(found) <= 1
+    return found[0] if found else None
+
+
+def made_once(game: Game, call_id: str, number: int, phase: Phase = Phase.NIGHT) -> Call:
+    """Returns the call ``call_id`` made in night (or day) ``number``; fails unless it was made once."""
+    found = made(game, call_id, number, phase)
+    assert found is not None, (call_id, phase, number)
+    return found

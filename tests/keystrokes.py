@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from engine import Call, Kind, Step
+from engine import Call, Game, Kind, Step, deal_cards
 
 ANNOUNCEMENTS = ("nightfall", "dawn", "growl")
 
@@ -32,7 +33,7 @@ def keys_for(call: Call, value: Any) -> list[str]:
         return [str(value or 0), "enter", "enter"]
     if call.kind is Kind.WITCH:
         shown = next((dict(f.values) for f in call.facts if f.key == "victim_shown"), {})
-        potions = shown.get("potions") or []
+        potions: Any = shown.get("potions") or []
         keys: list[str] = []
         if "heal" in potions and shown.get("seat") is not None:
             keys += ["1" if value.get("heal") else "0", "enter", "enter"]
@@ -51,3 +52,33 @@ TMUX_KEYS = {"enter": "Enter", "back": "BSpace", "undo": "u", "repeat": "r", "ti
 def after(step: Step) -> list[str]:
     """The Enter that tells the narrator those awake have read what their answer revealed."""
     return ["enter"] if any(f.secret for f in step.facts) else []
+
+
+def plan_keys(config: Any, seed: int) -> tuple[list[str], Game]:
+    """Plays ``config``'s game ahead with random legal answers (the deal from ``seed``); returns every key
+    the table will press, from the deal on the screen to the winner, and the finished game."""
+    game = Game(config.table, deal_cards(config.table, seed))
+    keys = ["enter"] * 3 * config.table.seats  # the deal: show, hide, back to the seat
+    rng = random.Random(seed)
+    while not game.over:
+        call = game.call
+        assert call is not None
+        value = rng.choice(game.legal()) if call.needs_answer else None
+        keys += keys_for(call, value)
+        keys += after(game.answer(value))
+    return keys, game
+
+
+class Recorder:
+    """A speaker that remembers what it said."""
+
+    name = "recorder"
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+    def close(self) -> None:
+        pass

@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 from engine import Game, Rules, Table, deal_cards
-from keystrokes import after, keys_for
+from keystrokes import Recorder, plan_keys
 from narrator.asking import KeypadAnswers
 from narrator.config import TableConfig
 from narrator.identify import identification_order
@@ -17,38 +17,10 @@ from narrator.screen import PlainScreen
 from narrator.voices import load_voice
 
 
-class Recorder:
-    """A speaker that remembers what it said."""
-
-    name = "recorder"
-
-    def __init__(self) -> None:
-        self.said: list[str] = []
-
-    def say(self, text: str) -> None:
-        self.said.append(text)
-
-    def close(self) -> None:
-        pass
-
-
-def planned_keys(config: TableConfig, seed: int) -> tuple[list[str], Game]:
-    game = Game(config.table, deal_cards(config.table, seed))
-    keys = ["enter"] * 3 * config.table.seats
-    rng = random.Random(seed)
-    while not game.over:
-        call = game.call
-        assert call is not None
-        value = rng.choice(game.legal()) if call.needs_answer else None
-        keys += keys_for(call, value)
-        keys += after(game.answer(value))
-    return keys, game
-
-
 def test_a_whole_game_is_played_from_the_keypad(tmp_path: Path) -> None:
     """Deal, every call, the winner: the keypad game ends exactly as the same answers do in the engine."""
     config = TableConfig("en", STARTER.table, pause=(0.0, 0.0))
-    keys, ahead = planned_keys(config, 3)
+    keys, ahead = plan_keys(config, 3)
     out = io.StringIO()
     game = play(config, ScriptedKeys(keys), PlainScreen(out), Recorder(), seed=3, journal_dir=tmp_path,
                 sleep=lambda s: None, out=io.StringIO())
@@ -135,7 +107,7 @@ def test_secrets_are_cleared_when_their_call_ends(tmp_path: Path) -> None:
     """The Seer's look is on the screen during her call only."""
     config = TableConfig("en", Table(6, ("werewolf", "werewolf", "seer", "villager", "villager", "villager"),
                                      Rules(sheriff=False)), pause=(0.0, 0.0))
-    keys, _ = planned_keys(config, 2)
+    keys, _ = plan_keys(config, 2)
     screen = PlainScreen(io.StringIO())
     cleared: list[list[str]] = []
     original = screen.clear

@@ -9,38 +9,21 @@ from typing import Any
 import pytest
 
 from engine import Game
-from engine.types import Call, IllegalAnswer, Phase
-from helpers import call_ids, drive, eliminated, new_game
+from engine.types import IllegalAnswer, Phase
+from helpers import call_ids, drive, eliminated, made_once, new_game, reach, refused
 
 EIGHT = ["werewolf", "werewolf", "villager", "villager", "villager", "villager", "villager", "villager"]
 
 
-def refused(game: Game, value: Any) -> IllegalAnswer:
-    """Returns the refusal of ``value`` by the running call, checking the game is left untouched."""
-    before = (game.call, list(game.journal), len(game.calls), list(game.eliminated))
-    with pytest.raises(IllegalAnswer) as info:
-        game.answer(value)
-    assert (game.call, list(game.journal), len(game.calls), list(game.eliminated)) == before
-    return info.value
 
 
-def reach(game: Game, call_id: str) -> Call:
-    """Confirms the quiet calls and returns the running call, checking it is ``call_id``."""
-    drive(game)
-    assert game.call is not None and game.call.id == call_id, game.call
-    return game.call
 
 
-def made(game: Game, call_id: str, number: int, phase: Phase = Phase.NIGHT) -> Call:
-    """Returns the call ``call_id`` made in night (or day) ``number``; fails unless it was made once."""
-    found = [c for c in game.calls if c.id == call_id and c.phase is phase and c.number == number]
-    assert len(found) == 1, (call_id, phase, number, found)
-    return found[0]
 
 
 def revealed(game: Game, day: int) -> list[tuple[int, object]]:
     """Returns (seat, role) of the victims announced at the dawn of ``day``, in order."""
-    dawn = made(game, "dawn", day, Phase.DAY)
+    dawn = made_once(game, "dawn", day, Phase.DAY)
     return [(int(str(f.values["seat"])), f.values["role"]) for f in dawn.facts if f.key == "victim"]
 
 

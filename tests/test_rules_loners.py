@@ -3,37 +3,17 @@ rulings.md): the Wild Child, the Wolf Hound, the Piper, the Angel and the Thief.
 
 from __future__ import annotations
 
-from typing import Any
 
-import pytest
 
-from engine import Game
 from engine.table import check_deck, preset
-from engine.types import Call, IllegalAnswer, Phase, Team
-from helpers import call_ids, drive, eliminated, new_game
+from engine.types import Phase, Team
+from helpers import call_ids, drive, eliminated, made_once, new_game, reach, refused
 
 
-def refused(game: Game, value: Any) -> IllegalAnswer:
-    """Returns the refusal of ``value`` by the running call, checking the game is left untouched."""
-    before = (game.call, list(game.journal))
-    with pytest.raises(IllegalAnswer) as info:
-        game.answer(value)
-    assert (game.call, list(game.journal)) == before
-    return info.value
 
 
-def reach(game: Game, call_id: str) -> Call:
-    """Confirms the quiet calls and returns the running call, checking it is ``call_id``."""
-    drive(game)
-    assert game.call is not None and game.call.id == call_id, game.call
-    return game.call
 
 
-def made(game: Game, call_id: str, number: int, phase: Phase = Phase.NIGHT) -> Call:
-    """Returns the call ``call_id`` made in night (or day) ``number``; fails if it was not made once."""
-    found = [c for c in game.calls if c.id == call_id and c.phase is phase and c.number == number]
-    assert len(found) == 1, (call_id, phase, number, found)
-    return found[0]
 
 
 # -- the Wild Child ----------------------------------------------------------------------------------
@@ -203,9 +183,9 @@ def test_charmed_call_wakes_every_charmed_player() -> None:
     """'The narrator asks the newly and previously charmed players to wake up. They recognize one another.'"""
     game = new_game(PIPER)
     drive(game, ("werewolves", 3), ("piper", [4, 5]))
-    assert made(game, "charmed", 1).actors == (4, 5)
+    assert made_once(game, "charmed", 1).actors == (4, 5)
     drive(game, ("vote", None), ("werewolves", 5), ("piper", [6, 7]))
-    charmed = made(game, "charmed", 2)
+    charmed = made_once(game, "charmed", 2)
     assert charmed.actors == (4, 5, 6, 7)  # 5 is devoured tonight but dies only at dawn
     assert not charmed.needs_answer
 
@@ -235,11 +215,11 @@ def test_infected_piper_becomes_a_werewolf_and_gives_up_his_goal() -> None:
     goal … is therefore abandoned': his call is still made, for fair play only."""
     game = new_game(["infected_father", "piper", "villager", "villager", "villager", "villager"])
     drive(game, ("werewolves", 2), ("infected_father", True))
-    call = made(game, "piper", 1)
+    call = made_once(game, "piper", 1)
     assert not call.live and not call.needs_answer
     assert game.is_werewolf(2)
     drive(game, ("vote", 3), ("werewolves", 4), ("vote", 5))
-    assert not made(game, "piper", 2).live
+    assert not made_once(game, "piper", 2).live
     drive(game, ("werewolves", 6))
     assert game.outcome is not None and game.outcome.winner == "werewolves"
     assert game.outcome.winners == (1, 2)
@@ -248,7 +228,7 @@ def test_werewolves_are_not_immune_to_the_charm() -> None:
     """'The Werewolves are not immune to the charm.'"""
     game = new_game(PIPER)
     drive(game, ("werewolves", 3), ("piper", [1, 4]))
-    assert game.marked(1, "charmed") and made(game, "charmed", 1).actors == (1, 4)
+    assert game.marked(1, "charmed") and made_once(game, "charmed", 1).actors == (1, 4)
     drive(game, ("vote", None))
     pack = reach(game, "werewolves")
     assert pack.number == 2 and pack.actors == (1,)
@@ -259,7 +239,7 @@ def test_charm_is_not_passed_between_lovers() -> None:
     game = new_game(["werewolf", "piper", "cupid", "villager", "villager", "villager", "villager"])
     drive(game, ("cupid", [4, 5]), ("werewolves", 3), ("piper", [4, 6]))
     assert game.marked(4, "charmed") and not game.marked(5, "charmed")
-    assert made(game, "charmed", 1).actors == (4, 6)
+    assert made_once(game, "charmed", 1).actors == (4, 6)
 
 
 def test_witch_cannot_cure_the_charm() -> None:
@@ -268,7 +248,7 @@ def test_witch_cannot_cure_the_charm() -> None:
     drive(game, ("werewolves", 7), ("witch", {"heal": False, "poison": None}), ("piper", [4, 5]),
           ("vote", None), ("werewolves", 4), ("witch", {"heal": True, "poison": None}), ("piper", [1, 6]))
     assert eliminated(game) == [(7, "werewolves")]
-    assert game.marked(4, "charmed") and made(game, "charmed", 2).actors == (1, 4, 5, 6)
+    assert game.marked(4, "charmed") and made_once(game, "charmed", 2).actors == (1, 4, 5, 6)
 
 def test_charmed_players_keep_their_powers() -> None:
     """'Charmed players keep all their powers and traits.'"""
@@ -421,10 +401,10 @@ def test_centre_cards_characters_are_still_called() -> None:
     """rulings.md: characters of the deck are called for fair play — the centre cards' too, not live."""
     game = new_game(THIEF, centre=["seer", "witch"])
     drive(game, ("thief", 1), ("seer", None), ("werewolves", 3))
-    assert made(game, "seer", 1).live and not made(game, "witch", 1).live
+    assert made_once(game, "seer", 1).live and not made_once(game, "witch", 1).live
     game = new_game(THIEF, centre=["seer", "witch"])
     drive(game, ("thief", None), ("werewolves", 3))
-    assert not made(game, "seer", 1).live and not made(game, "witch", 1).live
+    assert not made_once(game, "seer", 1).live and not made_once(game, "witch", 1).live
     assert call_ids(game, "night", 1) == ["nightfall", "thief", "seer", "werewolves", "witch"]
 
 

@@ -8,33 +8,16 @@ from typing import Any
 import pytest
 
 from engine import Game
-from engine.types import Call, IllegalAnswer, Phase, Team
-from helpers import call_ids, drive, eliminated, new_game
+from engine.types import Phase, Team
+from helpers import call_ids, drive, eliminated, made, new_game, reach, refused
 
 VILLAGERS = ["villager"] * 6
 
 
-def refused(game: Game, value: Any) -> IllegalAnswer:
-    """Returns the refusal of ``value`` by the running call, checking the game is left untouched."""
-    before = (game.call, len(game.journal))
-    with pytest.raises(IllegalAnswer) as info:
-        game.answer(value)
-    assert (game.call, len(game.journal)) == before
-    return info.value
 
 
-def made(game: Game, call_id: str, number: int, phase: Phase = Phase.NIGHT) -> Call | None:
-    """Returns the call ``call_id`` made in night (or day) ``number``, or None if it was not made."""
-    found = [c for c in game.calls if c.id == call_id and c.phase is phase and c.number == number]
-    assert len(found) <= 1
-    return found[0] if found else None
 
 
-def reach(game: Game, call_id: str) -> Call:
-    """Confirms the quiet calls and returns the running call, checking it is ``call_id``."""
-    drive(game)
-    assert game.call is not None and game.call.id == call_id, game.call
-    return game.call
 
 
 def victims(game: Game, day: int) -> list[tuple[int, str | None]]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 import shutil
 import subprocess
 import sys
@@ -12,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import Game, deal_cards
-from keystrokes import TMUX_KEYS, after, keys_for
+from engine import Game
+from keystrokes import TMUX_KEYS, plan_keys
 from narrator.config import load_config
 from narrator.voices import load_voice
 
@@ -33,16 +32,7 @@ pause: [0, 0]
 def plan(config_path: Path, seed: int) -> tuple[list[str], Game]:
     """Plays the game ahead with random legal answers; returns every key the table will press."""
     config, _ = load_config(str(config_path))
-    game = Game(config.table, deal_cards(config.table, seed))
-    keys = ["enter"] * 3 * config.table.seats  # the deal: show, hide, back to the seat
-    rng = random.Random(seed)
-    while not game.over:
-        call = game.call
-        assert call is not None
-        value = rng.choice(game.legal()) if call.needs_answer else None
-        keys += keys_for(call, value)
-        keys += after(game.answer(value))
-    return keys, game
+    return plan_keys(config, seed)
 
 
 class Tmux:
