@@ -215,6 +215,13 @@ class Game:
             candidates = [{"heal": h, "poison": p} for h in (False, True) for p in (None, *call.seats)]
         return candidates
 
+    def last_answered(self) -> Call | None:
+        """Returns the last call that was answered, not merely confirmed: the one undo() takes back."""
+        for call, answered in zip(reversed(self.calls[: len(self._answered)]), reversed(self._answered)):
+            if answered:
+                return call
+        return None
+
     def undo(self) -> bool:
         """Takes back the last answer that was not a mere confirmation, by replay; False if none."""
         keep = len(self.journal)

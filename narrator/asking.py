@@ -15,9 +15,9 @@ from typing import Any, Callable, Sequence
 from engine import Answer, Call, Game, IllegalAnswer, Kind, Phase
 
 from .keypad import Keys
+from .narration import StepBack
 from .screen import Screen
 from .voices import Voice
-
 
 KEYPAD = object()
 """What a voice source returns when the keypad is to answer instead."""
@@ -28,6 +28,14 @@ ANNOUNCEMENTS = frozenset({"nightfall", "dawn", "growl"})
 
 class Repeat(Exception):
     """The table asked to hear the call again."""
+
+
+class HostUndo(StepBack):
+    """The host took back the last confirmed answer (the host menu): the game steps back one answer."""
+
+
+class HostStop(KeyboardInterrupt):
+    """The host ended the game (the host menu, or Ctrl-C confirmed); the journal lets it go on later."""
 
 
 class Undo(Exception):
@@ -54,6 +62,8 @@ class KeypadAnswers:
         self.debate_timer = debate_timer
         self.clock = clock
         self.day = False
+        self.last_answered: Callable[[], str | None] = lambda: None  # the call of the last answer, for undo
+        self.public_state: Callable[[], str] = lambda: ""
         self.voice_answers: Any = None  # narrator.hearing.VoiceAnswers, for the phases given in voice_phases
         self.voice_phases: frozenset[str] = frozenset()
         self.on_microphone_lost: Callable[[], None] = lambda: None
@@ -102,11 +112,64 @@ class KeypadAnswers:
         return self.voice.join([self.voice.seat(s, self.names) for s in seats])
 
     def _key(self) -> str:
+        while True:
+            key = self.keys.read()
+            assert key is not None
+            if key == "repeat":
+                raise Repeat()
+            if key == "interrupt":
+                self._confirm_stop()
+                continue
+            if key == "menu":
+                self.menu()
+                continue
+            return key
+
+    def _yes(self, prompt_key: str, **values: object) -> bool:
+        """Shows a yes/no question of the host's; Enter says yes, Backspace no."""
+        self.screen.prompt(self.text(prompt_key, **values))
+        while True:
+            key = self.keys.read()
+            if key in ("enter", "back"):
+                return key == "enter"
+            if key == "interrupt":
+                raise HostStop()
+
+    def _confirm_stop(self) -> None:
+        """Ctrl-C: asks whether to stop; Enter stops (the game can go on later), any other key goes on."""
+        self.screen.prompt(self.text("menu.stop_confirm"))
         key = self.keys.read()
-        assert key is not None
-        if key == "repeat":
+        if key in ("enter", "interrupt"):
+            raise HostStop()
+        self.screen.prompt("")
+
+    def menu(self) -> None:
+        """The host menu: undo further back, repeat, pause, the public state, end the game."""
+        self.screen.prompt(self.text("menu.title"))
+        key = self.keys.read()
+        if key == "1":
+            last = self.last_answered()
+            if last is None:
+                self.screen.entry(self.text("menu.nothing_to_undo"))
+            elif self._yes("menu.undo_confirm", call=last):
+                raise HostUndo()
+        elif key == "2":
             raise Repeat()
-        return key
+        elif key == "3":
+            self.say("notice.paused", {})
+            while self.keys.read() != "enter":
+                pass
+            self.say("notice.resumed", {})
+        elif key == "4":
+            self.screen.entry(self.public_state())
+            while self.keys.read() != "enter":
+                pass
+        elif key == "5" and self._yes("menu.end_confirm"):
+            raise HostStop()
+        elif key == "interrupt":
+            raise HostStop()
+        self.screen.entry("")
+        self.screen.prompt("")
 
     def _number(self, prompt: str, allow_zero: bool, tie: bool = False) -> int | str:
         """Reads a number typed digit by digit and closed with Enter ("tie" if the tie key is pressed)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import json
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Any, Sequence
 
 from .config import KEYS, Findings, load_config, read_table
 from .errors import RunFailed, UserError
+from .journal import Entry, Journal, read_journal
 from .narration import SCREEN, VOICE, Line
 from .practice import dry_run, report
 from .script import TOP_KEYS, load_script, read_script
@@ -27,7 +29,7 @@ def _warn(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr, flush=True)
 
 
-def cmd_dry_run(args: argparse.Namespace) -> int:
+def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_from: str = "") -> int:
     script, warnings = load_script(args.script)
     for warning in warnings:
         _warn(warning)
@@ -54,25 +56,96 @@ def cmd_dry_run(args: argparse.Namespace) -> int:
             for speaker in speakers:
                 speaker.say(spoken(line.text))
 
+    journal = None
+    if args.journal:
+        from .practice import journal_header
+
+        journal = Journal(Path(args.journal), journal_header(script))
     try:
-        game, lines = dry_run(script, emit=emit)
+        game, lines = dry_run(script, emit=emit, journal=journal, replay=replay, replay_from=replay_from,
+                              pace=args.pace)
+    except KeyboardInterrupt:
+        if journal is not None:
+            print(f"stopped; every answer so far is saved: werewolf-narrator resume {journal.path}", file=sys.stderr)
+        raise
+    finally:
+        for speaker in speakers:
+            speaker.close()
+        if journal is not None:
+            journal.close()
+    if args.report:
+        _write_report(args.report, report(game, lines, script.config.language))
+    return 0
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    header, entries = read_journal(args.journal)
+    if header.get("kind") == "dry-run":
+        from .practice import script_fingerprint
+
+        script_path = str(header.get("script"))
+        script, _ = load_script(script_path)
+        if script_fingerprint(script) != header.get("sha256"):
+            raise UserError(f"{args.journal}: its practice script {script_path} was changed since; "
+                            "start the dry run again")
+        args.script, args.audio_dir = script_path, None
+        journal_path = args.journal
+        args.journal = None
+        from .journal import Journal as _Journal
+
+        appended = _Journal(Path(journal_path))
+        try:
+            return _resume_dry_run(args, entries, journal_path, appended)
+        finally:
+            appended.close()
+    if header.get("kind") == "play":
+        from .play import resume_play
+
+        resume_play(args, header, entries, warn=_warn)
+        return 0
+    raise UserError(f"{args.journal}:1: a journal of an unknown kind of game ({header.get('kind')!r})")
+
+
+def _resume_dry_run(args: argparse.Namespace, entries: Sequence[Entry], journal_path: str,
+                    journal: Journal) -> int:
+    script, _ = load_script(args.script)
+    config = script.config
+    spoken = load_voice(config.language).spoken
+    speakers: list[Any] = []
+    if not args.silent:
+        from .speak import make_speaker
+
+        speaker = make_speaker(config.speaker, config.language, config.voice, config.rate, config.device,
+                               warn=_warn)
+        if speaker.name != "console":
+            speakers.append(speaker)
+
+    def emit(line: Line) -> None:
+        _print_line(line)
+        if line.channel == VOICE:
+            for speaker in speakers:
+                speaker.say(spoken(line.text))
+
+    try:
+        game, lines = dry_run(script, emit=emit, journal=journal, replay=entries, replay_from=journal_path,
+                              pace=args.pace)
     finally:
         for speaker in speakers:
             speaker.close()
     if args.report:
-        data = report(game, lines, script.config.language)
-        try:
-            Path(args.report).write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise UserError(f"{args.report}: cannot write the report ({exc.strerror or exc})") from None
+        _write_report(args.report, report(game, lines, config.language))
     return 0
 
 
+def _write_report(path: str, data: dict[str, Any]) -> None:
+    try:
+        Path(path).write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"{path}: cannot write the report ({exc.strerror or exc})") from None
+
+
 def cmd_play(args: argparse.Namespace) -> int:
-    from .keypad import TerminalKeys
-    from .play import STARTER, play
-    from .screen import PlainScreen, RichScreen
-    from .speak import make_speaker
+    from .play import STARTER, open_table, play
 
     if args.config:
         config, warnings = load_config(args.config)
@@ -82,43 +155,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         config = STARTER
     if args.speaker:
         config = dataclasses.replace(config, speaker=args.speaker)
-    try:
-        keys = TerminalKeys()
-    except OSError as exc:
-        raise UserError(str(exc)) from None
-    full_screen = sys.stdout.isatty() and not args.plain
-    speaker = make_speaker(config.speaker, config.language, config.voice, config.rate, config.device, warn=_warn)
-    if full_screen and speaker.name == "console":
-        speaker.close()
-        speaker = QuietSpeaker()  # the full screen already shows every line said; printing would tear it
-    listener, vocabulary = None, None
-    if config.voice_phases():
-        from .hearing import open_listener
-
-        try:
-            listener, vocabulary = open_listener(config.language, args.model or config.model, config.microphone,
-                                                 _warn)
-        except UserError:
-            keys.close()
-            speaker.close()
-            raise
-    screen = RichScreen("Enter · Backspace · U undo · R repeat") if full_screen else PlainScreen()
-    play(config, keys, screen, speaker, seed=args.seed,
-         journal_dir=Path(args.journal_dir) if args.journal_dir else None, listener=listener,
-         vocabulary=vocabulary)
+    io = open_table(config, plain=args.plain, model=args.model, warn=_warn)
+    play(config, io.keys, io.screen, io.speaker, seed=args.seed,
+         journal_dir=Path(args.journal_dir) if args.journal_dir else None, listener=io.listener,
+         vocabulary=io.vocabulary)
     return 0
-
-
-class QuietSpeaker:
-    """Says nothing: for a full screen that shows the lines itself."""
-
-    name = "quiet"
-
-    def say(self, text: str) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 def cmd_voices(args: argparse.Namespace) -> int:
@@ -215,7 +256,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--silent", action="store_true", help="print the lines instead of speaking them")
     p.add_argument("--report", metavar="FILE", help="write the game report (JSON) to FILE")
     p.add_argument("--audio-dir", metavar="DIR", help="write every spoken line as a WAV file in DIR, in order")
+    p.add_argument("--journal", metavar="FILE", help="journal every answer to FILE, so that `resume FILE` goes on")
+    p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS", help="wait after each line said")
     p.set_defaults(func=cmd_dry_run)
+    p = sub.add_parser("resume", help="go on with a game (or a dry run) from its journal")
+    p.add_argument("journal", help="the journal a game or `dry-run --journal` wrote")
+    p.add_argument("--silent", action="store_true", help="print the lines instead of speaking them")
+    p.add_argument("--report", metavar="FILE", help="a dry run's report (JSON), of the whole game")
+    p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS", help="wait after each line said")
+    p.add_argument("--speaker", choices=("auto", "pyttsx3", "console"), help="a game's speaker, instead of its own")
+    p.add_argument("--plain", action="store_true", help="print the screen line by line instead of full-screen")
+    p.add_argument("--model", metavar="DIR", help="the speech recognition model's folder")
+    p.set_defaults(func=cmd_resume)
     p = sub.add_parser("play", help="play a game at the table (with no CONFIG: an 8-player starter table)")
     p.add_argument("config", nargs="?", help="the table config (YAML); see examples/")
     p.add_argument("--speaker", choices=("auto", "pyttsx3", "console"), help="override the config's speaker")
@@ -271,6 +323,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (| head): stop quietly, as command-line tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except Exception as exc:  # a bug of ours: say so plainly rather than show a traceback
         print(f"werewolf-narrator: internal error ({type(exc).__name__}: {exc}); please report it "
               "with the command and files that caused it", file=sys.stderr)

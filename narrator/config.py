@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import MAX_SEATS, MIN_SEATS, PRESETS, PROFILES, ROLES, Rules, Table, check_deck, preset
+from engine import (
+    MAX_SEATS,
+    MIN_SEATS,
+    PRESETS,
+    PROFILES,
+    ROLES,
+    Rules,
+    Table,
+    check_deck,
+    preset,
+)
 from engine.answers import shown
 
 from .errors import UserError
@@ -255,3 +266,29 @@ def load_config(path: str) -> tuple[TableConfig, list[str]]:
     found.fail_if_any()
     assert config is not None
     return config, found.warnings
+
+
+def config_to_dict(config: TableConfig) -> dict[str, Any]:
+    """Returns a config as plain data (for a game's journal)."""
+    table = config.table
+    return {"language": config.language, "names": list(config.names), "seats": table.seats,
+            "deck": list(table.deck), "rules": dataclasses.asdict(table.rules), "deal_mode": config.deal,
+            "source": config.source, "speaker": config.speaker, "voice": config.voice, "rate": config.rate,
+            "device": config.device, "pause": list(config.pause), "debate_timer": config.debate_timer,
+            "inputs": {k: list(v) for k, v in config.inputs}, "model": config.model,
+            "microphone": config.microphone}
+
+
+def config_from_dict(data: dict[str, Any], where: str) -> TableConfig:
+    """Returns the config a journal saved; a damaged one is a UserError naming ``where``."""
+    try:
+        table = Table(int(data["seats"]), tuple(data["deck"]), Rules(**data["rules"]))
+        return TableConfig(language=str(data["language"]), table=table, names=tuple(data["names"]),
+                           deal=str(data["deal_mode"]), source=str(data["source"]), speaker=str(data["speaker"]),
+                           voice=data["voice"], rate=data["rate"], device=data["device"],
+                           pause=(float(data["pause"][0]), float(data["pause"][1])),
+                           debate_timer=int(data["debate_timer"]),
+                           inputs=tuple((k, tuple(v)) for k, v in sorted(data["inputs"].items())),
+                           model=data["model"], microphone=data["microphone"])
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise UserError(f"{where}: the journal's table is damaged ({exc})") from None

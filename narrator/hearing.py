@@ -171,7 +171,12 @@ def open_listener(language: str, model_dir: str | None, microphone: str | int | 
     from .errors import UserError
     from .listen.devices import pick
     from .listen.models import model_for, no_model_message
-    from .listen.understand import Allowed, check_vocabulary, distractor_phrases, load_vocabulary
+    from .listen.understand import (
+        Allowed,
+        check_vocabulary,
+        distractor_phrases,
+        load_vocabulary,
+    )
     from .listen.vosk_backend import VoskListener
 
     path = model_for(language, model_dir)

@@ -19,7 +19,6 @@ from engine import ROLES, Deal, Table, night_calls
 from .asking import KeypadAnswers, Undo
 from .narration import SCREEN, VOICE, Narrator
 
-
 CALL_OF = {"werewolf": "werewolves", "sister": "sisters"}
 """A card whose first-night call has another id than the card's."""
 

@@ -1,19 +1,24 @@
-"""The game's journal on disk: a header (the table, the seed, the deal), then one line per answer.
+"""The game's journal on disk: a header (what the game is), then one line per answer, written ahead.
 
 Each answer is written and flushed to the disk (fsync) before the narrator says
-anything more, so a crash, a pulled plug or Ctrl-C loses nothing confirmed.
+anything more, so a crash, a pulled plug or Ctrl-C loses nothing confirmed. A
+last line torn by a crash (no newline, or not whole JSON) is ignored on reading:
+the game resumes from the last whole answer.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from engine import Answer, Call
 
 from .errors import UserError
+
+VERSION = 1
 
 
 def default_folder() -> Path:
@@ -22,31 +27,115 @@ def default_folder() -> Path:
     return Path(base) / "werewolf-narrator" / "games"
 
 
-class Journal:
-    """An append-only file of JSON lines."""
+@dataclass(frozen=True)
+class Entry:
+    """One journaled answer: the call it answered, whether it needed an answer, and the answer."""
 
-    def __init__(self, path: Path, header: dict[str, Any]) -> None:
+    call: str
+    phase: str
+    number: int
+    needs: bool
+    answer: Answer
+    line: int
+
+
+class Journal:
+    """An append-only file of JSON lines, each on the disk before the next line of the game is said."""
+
+    def __init__(self, path: Path, header: dict[str, Any] | None = None,
+                 fsync: Callable[[int], None] = os.fsync) -> None:
+        """Starts a new journal with ``header``; with no header, opens an existing one to go on writing."""
         self.path = path
+        self.fsync = fsync
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self.file = open(path, "x", encoding="utf-8")
+            self.file = open(path, "x" if header is not None else "r+", encoding="utf-8")
+        except FileExistsError:
+            raise UserError(f"{path}: a journal is already there; give another file") from None
         except OSError as exc:
             raise UserError(f"{path}: cannot write the game's journal ({exc.strerror or exc})") from None
-        self._write({"werewolf-narrator": 1, **header})
+        if header is not None:
+            self._write({"werewolf-narrator": VERSION, **header})
+        else:
+            self._cut_torn_end()
+
+    def _cut_torn_end(self) -> None:
+        """Drops a last line left unfinished by a crash, so that new answers start on a line of their own."""
+        text = self.file.read()
+        whole = text if text.endswith("\n") else text[: text.rfind("\n") + 1]
+        self.file.seek(len(whole.encode("utf-8")))
+        self.file.truncate()
 
     def _write(self, entry: dict[str, Any]) -> None:
         try:
             self.file.write(json.dumps(entry, ensure_ascii=False) + "\n")
             self.file.flush()
-            os.fsync(self.file.fileno())
+            self.fsync(self.file.fileno())
         except OSError as exc:
-            raise UserError(f"{self.path}: the journal could not be written ({exc.strerror or exc}); "
-                            "every answer before this one is saved") from None
+            raise UserError(f"{self.path}: the journal could not be written ({exc.strerror or exc}): the game "
+                            f"stops here; every answer before this one is saved: werewolf-narrator resume "
+                            f"{self.path}") from None
 
     def record(self, call: Call, value: Answer) -> None:
         """Appends a confirmed answer; returns once it is on the disk."""
-        self._write({"call": call.id, "phase": call.phase.value, "number": call.number, "answer": value})
+        self._write({"call": call.id, "phase": call.phase.value, "number": call.number,
+                     "needs": call.needs_answer, "answer": value if call.needs_answer else None})
+
+    def record_undo(self) -> None:
+        """Appends the host's undo of the last answer."""
+        self._write({"undo": 1})
 
     def close(self) -> None:
         """Closes the file."""
         self.file.close()
+
+
+def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
+    """Reads a journal: its header and its answers (undos applied); a torn last line is ignored."""
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise UserError(f"{path}: no such journal") from None
+    except (OSError, ValueError) as exc:
+        raise UserError(f"{path}: cannot read the journal ({exc})") from None
+    text = raw.decode("utf-8", errors="replace")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    elif lines:
+        lines.pop()  # no newline at the end: the crash tore the last entry; it was never confirmed
+    if not lines:
+        raise UserError(f"{path}: an empty journal: the game had not started")
+    try:
+        header = json.loads(lines[0])
+    except json.JSONDecodeError:
+        raise UserError(f"{path}:1: not a werewolf-narrator journal") from None
+    if not isinstance(header, dict) or header.get("werewolf-narrator") != VERSION:
+        raise UserError(f"{path}:1: not a werewolf-narrator journal (version {VERSION})")
+    entries: list[Entry] = []
+    for number, line in enumerate(lines[1:], start=2):
+        where = f"{path}:{number}"
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError:
+            if number == len(lines):
+                break  # a torn last line
+            raise UserError(f"{where}: damaged journal line (not JSON); the game can resume only up to "
+                            f"line {number - 1}: keep a copy, then delete from this line on") from None
+        if isinstance(data, dict) and data.get("undo"):
+            _undo(entries)
+            continue
+        if (not isinstance(data, dict) or not isinstance(data.get("call"), str)
+                or not isinstance(data.get("needs"), bool) or not isinstance(data.get("number"), int)):
+            raise UserError(f"{where}: damaged journal line (expected a call and its answer)")
+        entries.append(Entry(data["call"], str(data.get("phase")), data["number"], data["needs"],
+                             data.get("answer"), number))
+    return header, entries
+
+
+def _undo(entries: list[Entry]) -> None:
+    """Takes back the last answer, and the confirmations after it, as Game.undo does."""
+    while entries and not entries[-1].needs:
+        entries.pop()
+    if entries:
+        entries.pop()

@@ -1,7 +1,7 @@
 """The keypad: any keyboard or USB numeric keypad, read key by key in a real terminal.
 
 Keys are read as names: the digits, ``enter``, ``back`` (change), ``undo``, ``repeat``,
-``tie`` and ``menu``. A numeric keypad has every one of them: Enter, the digits,
+``tie``, ``menu`` (the host menu) and ``interrupt`` (Ctrl-C). A numeric keypad has every one of them: Enter, the digits,
 ``-`` to change, ``/`` to undo, ``.`` to repeat, ``+`` for a tie and ``*`` for the menu.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import select
+import signal
 import sys
 from typing import Any, Iterable, Protocol
 
@@ -65,11 +66,18 @@ class TerminalKeys:
             raise OSError("the keypad needs a terminal: run werewolf-narrator play in a terminal window")
         self._saved: list[Any] | None = termios.tcgetattr(self.fd)
         tty.setcbreak(self.fd)
+        # Ctrl-C becomes the key "interrupt", read like any other, so that the narrator can ask the host
+        # whether to stop rather than die wherever it was (a pipe wakes the waiting select).
+        self._wake_r, self._wake_w = os.pipe()
+        self._old_sigint = signal.signal(signal.SIGINT, lambda signum, frame: os.write(self._wake_w, b"!"))
 
     def _char(self, timeout: float | None) -> str | None:
-        ready, _, _ = select.select([self.fd], [], [], timeout)
+        ready, _, _ = select.select([self.fd, self._wake_r], [], [], timeout)
         if not ready:
             return None
+        if self._wake_r in ready:
+            os.read(self._wake_r, 64)
+            return "\x03"
         data = os.read(self.fd, 1)
         if not data:
             raise EOFError("the keyboard was closed")
@@ -80,6 +88,8 @@ class TerminalKeys:
             char = self._char(timeout)
             if char is None:
                 return None
+            if char == "\x03":
+                return "interrupt"
             if char == "\x1b":
                 seq = ""
                 while len(seq) < 2:
@@ -101,3 +111,6 @@ class TerminalKeys:
         if self._saved is not None:
             termios.tcsetattr(self.fd, termios.TCSADRAIN, self._saved)
             self._saved = None
+            signal.signal(signal.SIGINT, self._old_sigint)
+            os.close(self._wake_r)
+            os.close(self._wake_w)

@@ -69,7 +69,13 @@ def mic_test(language: str, model_dir: str | None, microphone: str | int | None,
     """Shows the microphone's level and, with a speech model, every answer it understands."""
     from .listen.audio_in import ListenerUnavailable, MicrophoneSource
     from .listen.models import model_for, no_model_message
-    from .listen.understand import Allowed, distractor_phrases, load_vocabulary, phrases, understand
+    from .listen.understand import (
+        Allowed,
+        distractor_phrases,
+        load_vocabulary,
+        phrases,
+        understand,
+    )
     from .listen.vosk_backend import VoskListener
 
     try:

@@ -156,21 +156,38 @@ class Narrator:
         return self.voice.text(f"summary.{e.phase.value}", {"number": e.number})
 
 
+class StepBack(Exception):
+    """Raised by an answer source to take back the last confirmed answer (the host's undo)."""
+
+
 def run(game: Game, narrator: Narrator, answers: Answers,
-        record: Callable[[Call, Answer], None] | None = None) -> None:
-    """Plays ``game`` to its end: each call opened, answered (again after a refusal), recorded, closed."""
+        record: Callable[[Call, Answer], None] | None = None,
+        undone: Callable[[], None] | None = None) -> None:
+    """Plays ``game`` to its end: each call opened, answered (again after a refusal), recorded, closed.
+
+    A source raising StepBack takes back the game's last answer; ``undone`` then records it.
+    """
     while not game.over:
         call = game.call
         assert call is not None
         narrator.begin(call)
         while True:
-            value = answers.answer(call, game)
+            try:
+                value = answers.answer(call, game)
+            except StepBack:
+                if game.undo() and undone is not None:
+                    undone()
+                narrator.line("answer.undone", VOICE)
+                step = None
+                break
             try:
                 step = game.answer(value)
                 break
             except IllegalAnswer as error:
                 narrator.refuse(error)
                 answers.refused(call, value, error)
+        if step is None:
+            continue
         if record is not None:
             record(call, value)  # on disk before the next line is spoken
         narrator.end(call, step)

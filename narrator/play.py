@@ -9,17 +9,24 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
-from engine import Call, Deal, Game, Phase, Rules, Step, Table, deal_cards
+from engine import Answer, Call, Deal, Game, Phase, Rules, Step, Table, deal_cards
 
 from .asking import KeypadAnswers
+from .config import TableConfig, config_from_dict, config_to_dict
+from .errors import UserError
 from .hearing import PushbackKeys as PushbackKeysType
 from .identify import identify
-from .config import TableConfig
-from .journal import Journal, default_folder
+from .journal import Entry, Journal, default_folder
 from .keypad import Keys
 from .narration import SCREEN, VOICE, Line, Narrator, run
+from .replay import Replay
 from .screen import Screen
 from .voices import Voice, load_voice
+
+
+class GameStopped(UserError):
+    """The host stopped the game (Ctrl-C); its journal lets it go on later."""
+
 
 STARTER = TableConfig(
     language="en",
@@ -50,10 +57,17 @@ class TableNarrator(Narrator):
         self.game: Game | None = None
         self.acknowledge: Callable[[], None] | None = None
         self.listener: Any = None  # muted while the narrator speaks, so it never hears itself
+        self.replaying = False  # a resumed game's journaled part is narrated silently
+        self.call_start = 0
         self.transcript: list[Line] = []
 
     def _route(self, line: Line) -> None:
         self.transcript.append(line)
+        if self.replaying:
+            return
+        self._show(line)
+
+    def _show(self, line: Line) -> None:
         if line.channel == VOICE:
             self.opening.append(line)
             self.screen.public(line.text)
@@ -77,14 +91,25 @@ class TableNarrator(Narrator):
             text += " · " + self.voice.text("screen.sheriff", {"number": self.game.sheriff})
         return text
 
+    def go_live(self, call: Call) -> None:
+        """Ends a resumed game's silent part: says the game goes on, and opens the running call again."""
+        self.replaying = False
+        self.screen.status(self.status(call))
+        self.screen.show_call(self.title(call), "")
+        self.line("notice.resumed", VOICE)
+        self.opening = []
+        for line in self.transcript[self.call_start:-1]:
+            self._show(line)
+
     def begin(self, call: Call) -> None:
+        self.call_start = len(self.transcript)
         self.opening = []
         self.screen.status(self.status(call))
         self.screen.show_call(self.title(call), "")
         super().begin(call)
 
     def end(self, call: Call, step: Step) -> None:
-        if any(f.secret for f in step.facts) and self.acknowledge is not None:
+        if any(f.secret for f in step.facts) and self.acknowledge is not None and not self.replaying:
             # What the answer revealed (the Seer's look, the Fox's sign, the Thief's new card) stays on
             # the screen until those awake have read it.
             for fact in step.facts:
@@ -135,19 +160,21 @@ def deal_on_screen(narrator: TableNarrator, keys: Keys, screen: Screen, deal: De
 
 def journal_header(config: TableConfig, seed: int, deal: Deal) -> dict[str, Any]:
     """Returns what a journal must hold to rebuild the game: the table, the seed and the deal."""
-    table = config.table
-    return {"kind": "play", "language": config.language, "names": list(config.names),
-            "seats": table.seats, "deck": list(table.deck), "rules": dataclasses.asdict(table.rules),
-            "seed": seed, "deal": list(deal.roles), "centre": list(deal.centre)}
+    return {"kind": "play", "config": config_to_dict(config), "seed": seed, "deal": list(deal.roles),
+            "centre": list(deal.centre)}
 
 
 def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed: int | None = None,
          journal_dir: Path | None = None, sleep: Callable[[float], None] = time.sleep,
-         out: TextIO | None = None, listener: Any = None, vocabulary: Any = None) -> Game:
+         out: TextIO | None = None, listener: Any = None, vocabulary: Any = None,
+         deal: Deal | None = None, journal: Journal | None = None, replay: Sequence[Entry] = (),
+         replay_from: str = "") -> Game:
     """Plays one game at the table from the deal to the winner; returns the finished game.
 
     With a ``listener`` (and its ``vocabulary``), answers may also be spoken in the phases the
-    config gives voice to; the keypad stays live.
+    config gives voice to; the keypad stays live. To go on with a journaled game, give its ``deal``,
+    its ``journal`` (open to append) and its answers to ``replay``: they are narrated silently, then
+    the table goes on from the call where the game stopped.
     """
     voice = load_voice(config.language)
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
@@ -185,19 +212,43 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
             say("voice.mic_lost", {})
 
         answers.on_microphone_lost = microphone_lost
-    journal: Journal | None = None
     try:
-        if config.deal == "cards":
-            deal = identify(config.table, narrator, answers, rng, sleep, config.pause)
-        else:
-            deal = deal_cards(config.table, seed)
-            deal_on_screen(narrator, keys, screen, deal)
+        if deal is None:
+            if config.deal == "cards":
+                deal = identify(config.table, narrator, answers, rng, sleep, config.pause)
+            else:
+                deal = deal_cards(config.table, seed)
+                deal_on_screen(narrator, keys, screen, deal)
         game = Game(config.table, deal)
         narrator.game = game
-        folder = journal_dir or default_folder()
-        journal = Journal(folder / f"game-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.jsonl",
-                          journal_header(config, seed, deal))
-        run(game, narrator, answers, record=journal.record)
+
+        def last_answered() -> str | None:
+            call = game.last_answered()
+            return None if call is None else voice.role(call.id)
+
+        answers.last_answered = last_answered
+        answers.public_state = lambda: narrator.status(game.call) if game.call is not None else ""
+        if journal is None:
+            folder = journal_dir or default_folder()
+            journal = Journal(folder / f"game-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.jsonl",
+                              journal_header(config, seed, deal))
+        source: Any = answers
+        if replay:
+            narrator.replaying = True
+            source = Replay(replay_from, list(replay), answers, on_live=narrator.go_live)
+        writer = journal
+
+        def record(call: Call, value: Answer) -> None:
+            if not (replay and source.replaying):
+                writer.record(call, value)
+
+        run(game, narrator, source, record=record, undone=writer.record_undo)
+    except KeyboardInterrupt:
+        screen.close()
+        if journal is not None:
+            print(f"Game stopped; every answer so far is saved. To go on: werewolf-narrator resume {journal.path}",
+                  file=out or sys.stdout)
+        raise GameStopped() from None
     finally:
         if journal is not None:
             journal.close()
@@ -213,3 +264,76 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
             print(line.text, file=stream)
     print(f"(journal: {journal.path})", file=stream)
     return game
+
+
+class QuietSpeaker:
+    """Says nothing: for a full screen that shows the lines itself."""
+
+    name = "quiet"
+
+    def say(self, text: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+@dataclasses.dataclass
+class TableIO:
+    """What a game at the table talks through: keys, screen, speaker, and maybe a microphone."""
+
+    keys: Keys
+    screen: Screen
+    speaker: Any
+    listener: Any = None
+    vocabulary: Any = None
+
+
+def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Callable[[str], None]) -> TableIO:
+    """Opens the keypad, the loudspeaker (or the console), the screen and, if the table wants it, the microphone."""
+    from .keypad import TerminalKeys
+    from .screen import PlainScreen, RichScreen
+    from .speak import make_speaker
+
+    try:
+        keys = TerminalKeys()
+    except OSError as exc:
+        raise UserError(str(exc)) from None
+    full_screen = sys.stdout.isatty() and not plain
+    speaker = make_speaker(config.speaker, config.language, config.voice, config.rate, config.device, warn=warn)
+    if full_screen and speaker.name == "console":
+        speaker.close()
+        speaker = QuietSpeaker()  # the full screen already shows every line said; printing would tear it
+    listener, vocabulary = None, None
+    if config.voice_phases():
+        from .hearing import open_listener
+
+        try:
+            listener, vocabulary = open_listener(config.language, model or config.model, config.microphone, warn)
+        except UserError:
+            keys.close()
+            speaker.close()
+            raise
+    screen: Screen = RichScreen("Enter · Backspace · U undo · R repeat") if full_screen else PlainScreen()
+    return TableIO(keys, screen, speaker, listener, vocabulary)
+
+
+def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], warn: Callable[[str], None]) -> Game:
+    """Goes on with a journaled game at the table, from the call where it stopped."""
+    where = f"{args.journal}:1"
+    config = config_from_dict(header.get("config") or {}, where)
+    if args.speaker:
+        config = dataclasses.replace(config, speaker=args.speaker)
+    try:
+        deal = Deal(tuple(header["deal"]), tuple(header.get("centre") or ()))
+        seed = int(header["seed"])
+    except (KeyError, TypeError, ValueError):
+        raise UserError(f"{where}: the journal's deal is damaged") from None
+    journal = Journal(Path(args.journal))
+    try:
+        io = open_table(config, plain=args.plain, model=args.model, warn=warn)
+    except BaseException:
+        journal.close()
+        raise
+    return play(config, io.keys, io.screen, io.speaker, seed=seed, listener=io.listener, vocabulary=io.vocabulary,
+                deal=deal, journal=journal, replay=entries, replay_from=str(args.journal))

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
-from typing import Any, Callable
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
 
 from engine import Answer, Call, Game, IllegalAnswer
 from engine.answers import shown
 
 from .errors import RunFailed
+from .journal import Entry, Journal
 from .narration import Line, Narrator, run
+from .replay import Replay
 from .script import Script, ScriptAnswer
-from .voices import load_voice
+from .voices import Voice, load_voice
 
 
 def _when(call: Call) -> str:
@@ -93,19 +98,74 @@ def check_expectations(script: Script, game: Game) -> None:
                             f"(elimination {i + 1}: expected {said}, got {found})")
 
 
-def dry_run(script: Script, emit: Callable[[Line], None] | None = None) -> tuple[Game, list[Line]]:
-    """Plays a practice script to its end; returns the game and every line, or raises RunFailed."""
+def script_fingerprint(script: Script) -> str:
+    """Returns the SHA-256 of the script's file, so that a journal resumes only the script it began with."""
+    try:
+        return hashlib.sha256(Path(script.path).read_bytes()).hexdigest()
+    except OSError as exc:
+        raise RunFailed(f"{script.path}: cannot be read ({exc.strerror or exc})") from None
+
+
+def journal_header(script: Script) -> dict[str, Any]:
+    """Returns what a dry run's journal says of its game: the script (by path and content)."""
+    return {"kind": "dry-run", "script": str(Path(script.path).resolve()), "sha256": script_fingerprint(script)}
+
+
+class PracticeNarrator(Narrator):
+    """The narrator of a dry run; remembers where the running call's lines begin (to show them on resuming)."""
+
+    def __init__(self, voice: Voice, emit: Callable[[Line], None], names: Sequence[str | None],
+                 lines: list[Line]) -> None:
+        super().__init__(voice, emit, names)
+        self.lines = lines
+        self.call_start = 0
+
+    def begin(self, call: Call) -> None:
+        self.call_start = len(self.lines)
+        super().begin(call)
+
+
+def dry_run(script: Script, emit: Callable[[Line], None] | None = None, *, journal: Journal | None = None,
+            replay: Sequence[Entry] = (), replay_from: str = "", pace: float = 0.0,
+            sleep: Callable[[float], None] = time.sleep) -> tuple[Game, list[Line]]:
+    """Plays a practice script to its end; returns the game and every line, or raises RunFailed.
+
+    With a ``journal``, every answer is written ahead. With ``replay`` (a journal's answers), the game
+    goes on from where that journal stopped: the replayed part is narrated silently, so the lines
+    and the report are those of an uninterrupted run. ``pace`` waits after each line said.
+    """
     voice = load_voice(script.config.language)
     lines: list[Line] = []
+    live = [not replay]
 
     def keep(line: Line) -> None:
         lines.append(line)
-        if emit is not None:
+        if live[0] and emit is not None:
             emit(line)
+            if pace:
+                sleep(pace)
 
     game = Game(script.config.table, script.deal)
     answers = ScriptAnswers(script)
-    run(game, Narrator(voice, keep, script.config.names), answers)
+    narrator = PracticeNarrator(voice, keep, script.config.names, lines)
+
+    def skip(call: Call, entry: Entry) -> None:
+        if entry.needs:
+            expected = answers.answer(call, game)
+            if expected != entry.answer:
+                raise RunFailed(f"{replay_from}:{entry.line}: the journal's answer to '{call.id}' is not the "
+                                "script's: the script was changed since; start the dry run again")
+
+    def go_live(call: Call) -> None:
+        live[0] = True
+        if emit is not None:
+            for line in lines[narrator.call_start:]:
+                emit(line)
+
+    source: Any = Replay(replay_from, list(replay), answers, skip, go_live) if replay else answers
+    record = None if journal is None else (lambda call, value: None if source is not answers and
+                                           getattr(source, "replaying", False) else journal.record(call, value))
+    run(game, narrator, source, record=record)
     answers.leftover()
     check_expectations(script, game)
     return game, lines

@@ -309,8 +309,9 @@ def test_empty_lines_are_skipped(sounddevice: Any) -> None:
 
 
 @needs_engine
-def test_a_failing_engine_prints_the_line_warns_once_and_goes_on(sounddevice: Any,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failing_engine_prints_the_line_sounds_a_tone_warns_once_and_goes_on(
+        sounddevice: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 5: the speech engine failing on a line: the line printed and a tone, the game goes on."""
     import pyttsx3.engine
 
     def broken(*args: object) -> None:
@@ -327,7 +328,8 @@ def test_a_failing_engine_prints_the_line_warns_once_and_goes_on(sounddevice: An
         speaker.close()
     assert out.getvalue() == "Seer, wake up.\nSeer, go back to sleep.\n"
     assert len(warnings) == 1 and "the engine broke" in warnings[0]
-    assert sounddevice.log == []
+    tone = audio.tone()
+    assert [entry for entry in sounddevice.log if entry[0] == "write"] == [("write", tone.frames)] * 2
 
 
 @needs_engine

@@ -81,7 +81,7 @@ def test_keypad_game_from_the_deal_to_the_winner(tmp_path: Path, language: str) 
         shown = tmux.wait_for(voice.text("deal.app_hidden", {})[:15])
         assert first_card[:20] not in shown  # hidden again before the next player comes
         tmux.send(keys[2:])
-        final = tmux.wait_for("exit=", seconds=60)
+        final = tmux.wait_for("exit=", seconds=180)
     finally:
         subprocess.run([*tmux.base, "kill-server"], capture_output=True)
     assert "exit=0" in final, final

@@ -11,8 +11,14 @@ from typing import Callable, Protocol
 from ..voices import languages
 from .audio import output_problem
 from .console import ConsoleSpeaker, print_to_stderr
-from .pyttsx3_backend import (Pyttsx3Speaker, SpeechUnavailable, VoiceInfo, choose_voice, install_hint,
-                              installed_voices)
+from .pyttsx3_backend import (
+    Pyttsx3Speaker,
+    SpeechUnavailable,
+    VoiceInfo,
+    choose_voice,
+    install_hint,
+    installed_voices,
+)
 from .wavdir import WavDirSpeaker
 
 __all__ = ["BACKENDS", "ConsoleSpeaker", "Pyttsx3Speaker", "Speaker", "SpeechUnavailable", "VoiceInfo",

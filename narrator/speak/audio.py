@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import array
 import importlib
+import math
 import sys
 import wave
 from dataclasses import dataclass
@@ -69,6 +71,17 @@ def output_problem(device: str | int | None = None) -> str | None:
     except sd.PortAudioError as exc:
         return f"the sound output device cannot be used ({exc})"
     return None
+
+
+def tone(hertz: float = 880.0, seconds: float = 0.25, rate: int = 16000) -> Sound:
+    """Returns a short sine tone: the sign, when a line could not be said, to read the screen.
+
+    >>> t = tone(seconds=0.1); (t.rate, t.channels, t.width, len(t.frames))
+    (16000, 1, 2, 3200)
+    """
+    count = int(seconds * rate)
+    samples = array.array("h", (int(12000 * math.sin(2 * math.pi * hertz * i / rate)) for i in range(count)))
+    return Sound(samples.tobytes(), rate, 1, 2)
 
 
 def play(sound: Sound, device: str | int | None = None) -> None:

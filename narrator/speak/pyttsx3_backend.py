@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence, TextIO, TypeVar, cast
 
 from ..errors import UserError
-from .audio import Sound, play
+from .audio import Sound, play, tone
 from .console import print_to_stderr
 
 T = TypeVar("T")
@@ -331,6 +331,10 @@ class Pyttsx3Speaker:
             play(self.sound(text), self.device)
         except Exception as exc:  # the game never stops for speech
             print(text, file=self._out or sys.stdout, flush=True)
+            try:
+                play(tone(), self.device)  # a sign to read the line on the screen
+            except Exception:
+                pass  # no sound at all: the printed line is all there is
             if not self._warned:
                 self._warned = True
                 self._warn(f"a line could not be said ({exc or type(exc).__name__}): "
