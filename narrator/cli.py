@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Sequence
 
+from engine.answers import shown
+
 from .config import KEYS, Findings, load_config, read_table
-from .errors import RunFailed, UserError
+from .errors import GameStopped, RunFailed, UserError
 from .journal import Entry, Journal, read_journal
 from .narration import SCREEN, VOICE, Line
 from .practice import dry_run, report
@@ -29,7 +31,9 @@ def _warn(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr, flush=True)
 
 
-def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_from: str = "") -> int:
+def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_from: str = "",
+                journal: Journal | None = None) -> int:
+    """Plays a practice script; or, with ``replay`` and the ``journal`` it came from, goes on with it."""
     script, warnings = load_script(args.script)
     for warning in warnings:
         _warn(warning)
@@ -56,11 +60,10 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
             for speaker in speakers:
                 speaker.say(spoken(line.text))
 
-    journal = None
-    if args.journal:
+    if getattr(args, "journal_file", None):
         from .practice import journal_header
 
-        journal = Journal(Path(args.journal), journal_header(script))
+        journal = Journal(Path(args.journal_file), journal_header(script))
     try:
         game, lines = dry_run(script, emit=emit, journal=journal, replay=replay, replay_from=replay_from,
                               pace=args.pace)
@@ -89,52 +92,13 @@ def cmd_resume(args: argparse.Namespace) -> int:
             raise UserError(f"{args.journal}: its practice script {script_path} was changed since; "
                             "start the dry run again")
         args.script, args.audio_dir = script_path, None
-        journal_path = args.journal
-        args.journal = None
-        from .journal import Journal as _Journal
-
-        appended = _Journal(Path(journal_path))
-        try:
-            return _resume_dry_run(args, entries, journal_path, appended)
-        finally:
-            appended.close()
+        return cmd_dry_run(args, entries, args.journal, Journal(Path(args.journal)))
     if header.get("kind") == "play":
         from .play import resume_play
 
         resume_play(args, header, entries, warn=_warn)
         return 0
-    raise UserError(f"{args.journal}:1: a journal of an unknown kind of game ({header.get('kind')!r})")
-
-
-def _resume_dry_run(args: argparse.Namespace, entries: Sequence[Entry], journal_path: str,
-                    journal: Journal) -> int:
-    script, _ = load_script(args.script)
-    config = script.config
-    spoken = load_voice(config.language).spoken
-    speakers: list[Any] = []
-    if not args.silent:
-        from .speak import make_speaker
-
-        speaker = make_speaker(config.speaker, config.language, config.voice, config.rate, config.device,
-                               warn=_warn)
-        if speaker.name != "console":
-            speakers.append(speaker)
-
-    def emit(line: Line) -> None:
-        _print_line(line)
-        if line.channel == VOICE:
-            for speaker in speakers:
-                speaker.say(spoken(line.text))
-
-    try:
-        game, lines = dry_run(script, emit=emit, journal=journal, replay=entries, replay_from=journal_path,
-                              pace=args.pace)
-    finally:
-        for speaker in speakers:
-            speaker.close()
-    if args.report:
-        _write_report(args.report, report(game, lines, config.language))
-    return 0
+    raise UserError(f"{args.journal}:1: a journal of an unknown kind of game ({shown(header.get('kind'))})")
 
 
 def _write_report(path: str, data: dict[str, Any]) -> None:
@@ -256,7 +220,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--silent", action="store_true", help="print the lines instead of speaking them")
     p.add_argument("--report", metavar="FILE", help="write the game report (JSON) to FILE")
     p.add_argument("--audio-dir", metavar="DIR", help="write every spoken line as a WAV file in DIR, in order")
-    p.add_argument("--journal", metavar="FILE", help="journal every answer to FILE, so that `resume FILE` goes on")
+    p.add_argument("--journal", dest="journal_file", metavar="FILE",
+                   help="journal every answer to FILE, so that `resume FILE` goes on")
     p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS", help="wait after each line said")
     p.set_defaults(func=cmd_dry_run)
     p = sub.add_parser("resume", help="go on with a game (or a dry run) from its journal")
@@ -314,6 +279,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
+    except GameStopped as exc:
+        print(str(exc), file=sys.stderr)
+        return 130
     except RunFailed as exc:
         print(f"dry run stopped: {exc}", file=sys.stderr)
         return 1

@@ -9,3 +9,7 @@ class UserError(Exception):
 
 class RunFailed(UserError):
     """A practice run that went otherwise than its script said."""
+
+
+class GameStopped(UserError):
+    """The host stopped the game (Ctrl-C confirmed, or the host menu); its journal lets it go on later."""

@@ -63,6 +63,12 @@ class Journal:
         """Drops a last line left unfinished by a crash, so that new answers start on a line of their own."""
         text = self.file.read()
         whole = text if text.endswith("\n") else text[: text.rfind("\n") + 1]
+        last = whole[whole.rfind("\n", 0, len(whole) - 1) + 1:]
+        if last and last != whole:  # never the header
+            try:
+                json.loads(last)
+            except ValueError:  # whole bytes but no whole entry: as torn as a line without its newline
+                whole = whole[: len(whole) - len(last)]
         self.file.seek(len(whole.encode("utf-8")))
         self.file.truncate()
 
@@ -108,7 +114,7 @@ def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
         raise UserError(f"{path}: an empty journal: the game had not started")
     try:
         header = json.loads(lines[0])
-    except json.JSONDecodeError:
+    except ValueError:  # not JSON (JSONDecodeError), or a number too long to read
         raise UserError(f"{path}:1: not a werewolf-narrator journal") from None
     if not isinstance(header, dict) or header.get("werewolf-narrator") != VERSION:
         raise UserError(f"{path}:1: not a werewolf-narrator journal (version {VERSION})")
@@ -117,7 +123,7 @@ def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
         where = f"{path}:{number}"
         try:
             data = json.loads(line)
-        except json.JSONDecodeError:
+        except ValueError:  # not JSON (JSONDecodeError), or a number too long to read
             if number == len(lines):
                 break  # a torn last line
             raise UserError(f"{where}: damaged journal line (not JSON); the game can resume only up to "

@@ -13,7 +13,7 @@ from engine import Answer, Call, Deal, Game, Phase, Rules, Step, Table, deal_car
 
 from .asking import KeypadAnswers
 from .config import TableConfig, config_from_dict, config_to_dict
-from .errors import UserError
+from .errors import GameStopped, UserError
 from .hearing import PushbackKeys as PushbackKeysType
 from .identify import identify
 from .journal import Entry, Journal, default_folder
@@ -22,10 +22,6 @@ from .narration import SCREEN, VOICE, Line, Narrator, run
 from .replay import Replay
 from .screen import Screen
 from .voices import Voice, load_voice
-
-
-class GameStopped(UserError):
-    """The host stopped the game (Ctrl-C); its journal lets it go on later."""
 
 
 STARTER = TableConfig(
@@ -94,9 +90,9 @@ class TableNarrator(Narrator):
     def go_live(self, call: Call) -> None:
         """Ends a resumed game's silent part: says the game goes on, and opens the running call again."""
         self.replaying = False
+        self.line("notice.resumed", VOICE)
         self.screen.status(self.status(call))
         self.screen.show_call(self.title(call), "")
-        self.line("notice.resumed", VOICE)
         self.opening = []
         for line in self.transcript[self.call_start:-1]:
             self._show(line)
@@ -227,7 +223,8 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
             return None if call is None else voice.role(call.id)
 
         answers.last_answered = last_answered
-        answers.public_state = lambda: narrator.status(game.call) if game.call is not None else ""
+        answers.public_state = lambda: (f"{narrator.title(game.call)} · {narrator.status(game.call)}"
+                                        if game.call is not None else "")
         if journal is None:
             folder = journal_dir or default_folder()
             journal = Journal(folder / f"game-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.jsonl",
@@ -245,10 +242,10 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
         run(game, narrator, source, record=record, undone=writer.record_undo)
     except KeyboardInterrupt:
         screen.close()
-        if journal is not None:
-            print(f"Game stopped; every answer so far is saved. To go on: werewolf-narrator resume {journal.path}",
-                  file=out or sys.stdout)
-        raise GameStopped() from None
+        if journal is None:
+            raise GameStopped("the game stopped before it began") from None
+        raise GameStopped(f"the game stopped; every answer so far is saved; to go on: "
+                          f"werewolf-narrator resume {journal.path}") from None
     finally:
         if journal is not None:
             journal.close()

@@ -1,0 +1,515 @@
+"""Issue 5: the write-ahead journal, `resume`, the host menu, and the faults a game survives."""
+
+from __future__ import annotations
+
+import errno
+import io
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from engine import Answer, Call, Deal, Game, deal_cards
+from keystrokes import Recorder, after, keys_for, plan_keys
+from narrator.cli import main
+from narrator.config import TableConfig, config_from_dict
+from narrator.errors import GameStopped, UserError
+from narrator.journal import Entry, Journal, read_journal
+from narrator.keypad import ScriptedKeys
+from narrator.play import STARTER, journal_header, play
+from narrator.practice import dry_run
+from narrator.practice import journal_header as practice_header
+from narrator.screen import PlainScreen
+from narrator.script import load_script
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT / "tests" / "games"
+
+
+def narrator_command(*args: str | Path, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Runs `werewolf-narrator ARGS` in a process of its own."""
+    return subprocess.run([sys.executable, "-m", "narrator", *map(str, args)], cwd=ROOT, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def same_game(got: dict[str, Any], want: dict[str, Any]) -> None:
+    assert got["winner"] == want["winner"]
+    assert got["eliminated"] == want["eliminated"]
+    assert got["calls"] == want["calls"]
+    assert got["lines"] == want["lines"]
+
+
+def journaled_calls(path: Path) -> list[dict[str, object]]:
+    """The calls a journal answers, as the report lists them."""
+    return [{"phase": e.phase, "number": e.number, "call": e.call} for e in read_journal(str(path))[1]]
+
+
+def has_whole_header(path: Path) -> bool:
+    try:
+        return b"\n" in path.read_bytes()
+    except FileNotFoundError:
+        return False
+
+
+# -- 1. SIGKILL at random moments of practice games ----------------------------------------------
+
+KILLED_GAMES = ("first_game", "infected_father_infects_the_seer", "mixed_lovers_win", "piper_wins",
+                "sheriff_runoff_tiebreak_successor")
+TRIALS = 64
+PACE = 0.012  # ~40-60 lines a game: a paced run lasts about 0.5-1 s
+MARGIN = 0.1
+
+
+@dataclass(frozen=True)
+class Practice:
+    script: Path
+    report: dict[str, Any]
+    startup: float  # how long the unpaced run took: about the time before the first line
+
+    @property
+    def duration(self) -> float:
+        return self.startup + len(self.report["lines"]) * PACE
+
+    @property
+    def last_answer(self) -> float:
+        """About when the last answer is journaled: the winner and the summary are said after it."""
+        ending = next(i for i, line in enumerate(self.report["lines"]) if line["key"].startswith("end."))
+        return self.startup + ending * PACE
+
+
+def uninterrupted(name: str, folder: Path) -> Practice:
+    script = folder / f"{name}.yaml"
+    shutil.copy(GAMES / f"{name}.yaml", script)
+    started = time.monotonic()
+    result = narrator_command("dry-run", script, "--silent", "--report", folder / f"{name}.json")
+    assert result.returncode == 0, result.stderr
+    return Practice(script, json.loads((folder / f"{name}.json").read_text()), time.monotonic() - started)
+
+
+def kill_and_resume(trial: int, practice: Practice, folder: Path) -> str:
+    """Kills a paced dry run at a random moment, resumes its journal; returns how far the run had got."""
+    rng = random.Random(trial)
+    if trial % 4:
+        delay = rng.uniform(0.9 * practice.startup, practice.last_answer)  # mostly mid-game
+    else:
+        delay = rng.uniform(0, practice.duration + MARGIN)  # also before the journal, and after the end
+    journal = folder / f"trial-{trial}.jsonl"
+    resumed = folder / f"trial-{trial}.json"
+    run = subprocess.Popen([sys.executable, "-m", "narrator", "dry-run", str(practice.script), "--silent",
+                            "--journal", str(journal), "--pace", str(PACE)], cwd=ROOT, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(delay)
+    run.send_signal(signal.SIGKILL)  # not yet reaped, so the pid is still ours even if the run has finished
+    status = run.wait(timeout=60)
+    assert status in (0, -signal.SIGKILL), (trial, status)
+    started = has_whole_header(journal)
+    entries = len(read_journal(str(journal))[1]) if started else 0
+    result = narrator_command("resume", journal, "--silent", "--report", resumed)
+    assert "Traceback" not in result.stderr, (trial, result.stderr)
+    if not started:
+        assert result.returncode == 1, (trial, result.stderr)
+        assert str(journal) in result.stderr, (trial, result.stderr)
+        return "not started"
+    assert result.returncode == 0, (trial, practice.script.name, result.stderr)
+    same_game(json.loads(resumed.read_text()), practice.report)
+    assert journaled_calls(journal) == practice.report["calls"], trial
+    if status == 0 or entries == len(practice.report["calls"]):
+        return "finished"
+    return "mid-game" if entries else "header only"
+
+
+def test_a_practice_game_killed_at_any_moment_resumes_to_the_same_end(tmp_path: Path) -> None:
+    """Issue 5, done when: SIGKILL at random moments of practice games (64 trials); each resumed game
+    ends exactly as the uninterrupted run (winner, eliminations, calls, lines)."""
+    practices = [uninterrupted(name, tmp_path) for name in KILLED_GAMES]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        outcomes = list(pool.map(lambda t: kill_and_resume(t, practices[t % len(practices)], tmp_path),
+                                 range(TRIALS)))
+    counts = {kind: outcomes.count(kind) for kind in ("not started", "header only", "mid-game", "finished")}
+    print(f"SIGKILL trials: {counts}")
+    assert counts["mid-game"] >= 40, counts
+
+
+# -- 2. a torn last entry ------------------------------------------------------------------------
+
+def finished_dry_run(folder: Path, name: str = "first_game") -> tuple[Path, Path, dict[str, Any]]:
+    """A practice script copied to ``folder``, its whole journal and its report."""
+    script = folder / f"{name}.yaml"
+    shutil.copy(GAMES / f"{name}.yaml", script)
+    journal, whole = folder / "whole.jsonl", folder / "whole.json"
+    assert main(["dry-run", str(script), "--silent", "--journal", str(journal), "--report", str(whole)]) == 0
+    return script, journal, json.loads(whole.read_text())
+
+
+@pytest.mark.parametrize("kept", [0, 6, 13])
+@pytest.mark.parametrize("tear", ["half a line", "half a line and its newline"])
+def test_a_torn_last_entry_is_ignored_and_cut_before_the_game_goes_on(tmp_path: Path, kept: int, tear: str,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 5: a torn last entry is ignored; the game resumes from the last whole one, ends as the
+    uninterrupted run, and its answers follow the whole lines (the journal reads back whole)."""
+    _, whole, want = finished_dry_run(tmp_path)
+    lines = whole.read_text().splitlines(keepends=True)
+    torn = lines[1 + kept]
+    journal = tmp_path / "torn.jsonl"
+    journal.write_text("".join(lines[: 1 + kept]) + torn[: len(torn) // 2] + ("\n" if "newline" in tear else ""))
+    assert len(read_journal(str(journal))[1]) == kept
+    assert main(["resume", str(journal), "--silent", "--report", str(tmp_path / "resumed.json")]) == 0, \
+        capsys.readouterr().err
+    same_game(json.loads((tmp_path / "resumed.json").read_text()), want)
+    assert read_journal(str(journal))[1] == read_journal(str(whole))[1]
+    assert journal.read_text() == whole.read_text()
+
+
+# -- 3. journals that cannot be resumed ----------------------------------------------------------
+
+def replace_line(number: int, text: str) -> Callable[[Path, Path], None]:
+    def damage(journal: Path, script: Path) -> None:
+        lines = journal.read_text().splitlines(keepends=True)
+        lines[number - 1] = text + "\n"
+        journal.write_text("".join(lines))
+    return damage
+
+
+def edit_entry(number: int, **changes: object) -> Callable[[Path, Path], None]:
+    def damage(journal: Path, script: Path) -> None:
+        lines = journal.read_text().splitlines(keepends=True)
+        lines[number - 1] = json.dumps({**json.loads(lines[number - 1]), **changes}) + "\n"
+        journal.write_text("".join(lines))
+    return damage
+
+
+def first_answer_line(journal: Path) -> int:
+    """The line of the journal's first answer that is a seat (first_game: Cupid's pair is first)."""
+    for number, line in enumerate(journal.read_text().splitlines()[1:], start=2):
+        if isinstance(json.loads(line).get("answer"), int):
+            return number
+    raise AssertionError("no seat answered")
+
+
+def seat_changed(journal: Path, script: Path) -> None:
+    number = first_answer_line(journal)
+    lines = journal.read_text().splitlines(keepends=True)
+    entry = json.loads(lines[number - 1])
+    lines[number - 1] = json.dumps({**entry, "answer": entry["answer"] % 8 + 1}) + "\n"
+    journal.write_text("".join(lines))
+
+
+def script_edited(journal: Path, script: Path) -> None:
+    script.write_text(script.read_text() + "# edited after the dry run\n")
+
+
+def script_removed(journal: Path, script: Path) -> None:
+    script.unlink()
+
+
+def rewrite(text: str | bytes) -> Callable[[Path, Path], None]:
+    def damage(journal: Path, script: Path) -> None:
+        journal.write_bytes(text.encode() if isinstance(text, str) else text)
+    return damage
+
+
+def practice_script_instead(journal: Path, script: Path) -> None:
+    journal.write_bytes(script.read_bytes())
+
+
+def removed(journal: Path, script: Path) -> None:
+    journal.unlink()
+
+
+def a_folder(journal: Path, script: Path) -> None:
+    journal.unlink()
+    journal.mkdir()
+
+
+BROKEN = {
+    "a line in the middle not JSON": (replace_line(4, '{"call": "seer", "pha'), [":4:", "damaged"]),
+    "a line in the middle with no call": (replace_line(4, '{"answer": 3}'), [":4:", "damaged"]),
+    "a line in the middle not an object": (replace_line(3, "[1, 2]"), [":3:", "damaged"]),
+    "an answer for another call": (edit_entry(3, call="seer"), [":3:", "not this game's"]),
+    "an answer the script did not give": (seat_changed, ["not the script's"]),
+    "its script changed since": (script_edited, ["changed since"]),
+    "its script removed": (script_removed, ["first_game.yaml"]),
+    "a header of an unknown kind": (replace_line(1, '{"werewolf-narrator": 1, "kind": "chess"}'), [":1:"]),
+    "a header of another version": (replace_line(1, '{"werewolf-narrator": 99, "kind": "dry-run"}'), [":1:"]),
+    "a practice script, not a journal": (practice_script_instead, [":1:", "not a werewolf-narrator journal"]),
+    "JSON, not a journal": (rewrite('{"hello": "world"}\n'), [":1:", "not a werewolf-narrator journal"]),
+    "bytes, not a journal": (rewrite(b"\xff\xfe\x00\x01garbage\n\x80\n"), [":1:", "not a werewolf-narrator journal"]),
+    "an empty file": (rewrite(""), ["empty journal"]),
+    "a torn header alone": (rewrite('{"werewolf-narrator": 1, "ki'), ["empty journal"]),
+    "a missing file": (removed, ["no such journal"]),
+    "a folder": (a_folder, ["cannot read"]),
+}
+
+
+@pytest.mark.parametrize("case", list(BROKEN))
+def test_a_journal_that_cannot_be_resumed_is_named_with_its_fault(tmp_path: Path, case: str,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 5: a damaged, foreign, empty or missing journal (or one whose script changed) stops `resume`
+    with exit 1 and a message naming the file (and the line), never a traceback."""
+    script, whole, _ = finished_dry_run(tmp_path)
+    journal = tmp_path / "cut.jsonl"
+    journal.write_text("".join(whole.read_text().splitlines(keepends=True)[:8]))  # stopped after 7 answers
+    damage, expected = BROKEN[case]
+    damage(journal, script)
+    capsys.readouterr()
+    status = main(["resume", str(journal), "--silent", "--report", str(tmp_path / "resumed.json")])
+    err = capsys.readouterr().err
+    assert status == 1, err
+    assert "Traceback" not in err and "internal error" not in err
+    assert str(journal) in err or (case == "its script removed" and str(script) in err), err
+    for part in expected:
+        assert part in err, err
+    assert not (tmp_path / "resumed.json").exists()
+
+
+# -- 4. a game at the table stopped part-way and resumed -----------------------------------------
+
+CONFIG = TableConfig("en", STARTER.table, pause=(0.0, 0.0))
+SEED = 3
+DEAL_KEYS = 3 * CONFIG.table.seats
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One call of the planned game: its answer and the keys the table presses for it."""
+
+    call: Call
+    value: Answer
+    keys: tuple[str, ...]
+
+
+def plan(seed: int = SEED) -> tuple[list[Planned], Game]:
+    """The game plan_keys plays ahead, call by call."""
+    game = Game(CONFIG.table, deal_cards(CONFIG.table, seed))
+    rng = random.Random(seed)
+    steps = []
+    while not game.over:
+        call = game.call
+        assert call is not None
+        value = rng.choice(game.legal()) if call.needs_answer else None
+        steps.append(Planned(call, value, tuple(keys_for(call, value) + after(game.answer(value)))))
+    keys, _ = plan_keys(CONFIG, seed)
+    assert keys == ["enter"] * DEAL_KEYS + keys_of(steps)  # the same game as plan_keys
+    return steps, game
+
+
+def keys_of(steps: list[Planned]) -> list[str]:
+    return [key for step in steps for key in step.keys]
+
+
+def answered(entries: list[Entry]) -> list[tuple[str, int, Answer]]:
+    return [(e.call, e.number, e.answer) for e in entries]
+
+
+def planned(steps: list[Planned]) -> list[tuple[str, int, Answer]]:
+    return [(s.call.id, s.call.number, s.value if s.call.needs_answer else None) for s in steps]
+
+
+def table_game(keys: list[str], folder: Path, screen: PlainScreen | None = None, out: io.StringIO | None = None,
+               **more: Any) -> Game:
+    folder.mkdir(exist_ok=True)
+    return play(CONFIG, ScriptedKeys(keys), screen or PlainScreen(io.StringIO()), Recorder(), seed=SEED,
+                journal_dir=folder, sleep=lambda s: None, out=out or io.StringIO(), **more)
+
+
+def the_journal(folder: Path) -> Path:
+    journals = list(folder.glob("*.jsonl"))
+    assert len(journals) == 1, journals
+    return journals[0]
+
+
+def resume_table_game(journal: Path, keys: list[str]) -> Game:
+    """Goes on with a journaled game as `resume` does: the header's table and deal, the answers replayed."""
+    header, entries = read_journal(str(journal))
+    config = config_from_dict(header["config"], f"{journal}:1")
+    deal = Deal(tuple(header["deal"]), tuple(header["centre"]))
+    return play(config, ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder(), seed=header["seed"],
+                sleep=lambda s: None, out=io.StringIO(), deal=deal, journal=Journal(journal), replay=entries,
+                replay_from=str(journal))
+
+
+def keys_left(journal: Path, steps: list[Planned]) -> list[str]:
+    """The keys of the calls the journal has not answered yet, checking it answered the others as planned."""
+    entries = read_journal(str(journal))[1]
+    assert answered(entries) == planned(steps)[: len(entries)]
+    return keys_of(steps[len(entries):])
+
+
+@pytest.mark.parametrize("stop", [DEAL_KEYS + 1, DEAL_KEYS + 14, DEAL_KEYS + 30, -2])
+def test_a_table_game_stopped_part_way_resumes_to_the_same_end(tmp_path: Path, stop: int) -> None:
+    """Issue 5: a game at the table that stops part-way (here the keys run out, even mid-answer) goes on
+    from its journal and ends exactly as the uninterrupted game."""
+    steps, ahead = plan()
+    keys = ["enter"] * DEAL_KEYS + keys_of(steps)
+    with pytest.raises(EOFError):
+        table_game(keys[:stop], tmp_path / "game")
+    journal = the_journal(tmp_path / "game")
+    game = resume_table_game(journal, keys_left(journal, steps))
+    assert game.outcome == ahead.outcome
+    assert game.eliminated == ahead.eliminated
+    assert answered(read_journal(str(journal))[1]) == planned(steps)
+
+
+# -- 5. the host menu ----------------------------------------------------------------------------
+
+def first_vote(steps: list[Planned]) -> int:
+    return next(i for i, s in enumerate(steps) if s.call.id == "vote" and s.call.needs_answer)
+
+
+def test_the_host_menu_takes_back_the_answer_before_the_running_call(tmp_path: Path) -> None:
+    """Issue 5 (host menu 1): at the day's vote, the host takes back the previous answer (confirmed with
+    Enter); the journal says so, reads back without it, and the game goes on to the same end."""
+    steps, ahead = plan()
+    vote = first_vote(steps)
+    before = max(i for i in range(vote) if steps[i].call.needs_answer)  # the Witch, in the night before
+    keys = ["enter"] * DEAL_KEYS + keys_of(steps[:vote]) + ["menu", "1", "enter"] + keys_of(steps[before:])
+    game = table_game(keys, tmp_path / "game")
+    assert game.outcome == ahead.outcome
+    assert game.eliminated == ahead.eliminated
+    journal = the_journal(tmp_path / "game")
+    assert [json.loads(line) for line in journal.read_text().splitlines()].count({"undo": 1}) == 1
+    assert answered(read_journal(str(journal))[1]) == planned(steps)
+
+
+def test_the_host_menu_shows_who_is_alive_the_sheriff_and_the_day(tmp_path: Path) -> None:
+    """Issue 5 (host menu 4): the public state — who is alive, the Sheriff, the day — is shown on the
+    screen until Enter; then the game goes on."""
+    steps, ahead = plan()
+    vote = first_vote(steps)
+    keys = ["enter"] * DEAL_KEYS + keys_of(steps[:vote]) + ["menu", "4", "enter"] + keys_of(steps[vote:])
+    screen = PlainScreen(io.StringIO())
+    shown: list[str] = []
+    original = screen.entry
+
+    def entry(text: str) -> None:
+        shown.append(text)
+        original(text)
+
+    screen.entry = entry  # type: ignore[method-assign]
+    game = table_game(keys, tmp_path / "game", screen=screen)
+    assert game.outcome == ahead.outcome
+    then = Game(CONFIG.table, deal_cards(CONFIG.table, SEED), [s.value for s in steps[:vote]])
+    assert then.sheriff is not None and then.call is not None and then.call.phase.value == "day"
+    alive = " ".join(map(str, then.living()))
+    state = [text for text in shown if f"Alive: {alive}" in text]
+    assert state, shown
+    assert f"Sheriff: {then.sheriff}" in state[0]
+    assert f"day {then.call.number}" in state[0].lower(), state[0]
+
+
+@pytest.mark.parametrize("stop", [["menu", "5", "enter"], ["interrupt", "enter"]])
+def test_ending_the_game_saves_it_and_prints_the_command_that_resumes(tmp_path: Path, stop: list[str]) -> None:
+    """Issue 5 (host menu 5, and Ctrl-C confirmed): the game stops, every answer so far is saved, the
+    command that resumes is printed; resumed, it ends as the uninterrupted game."""
+    steps, ahead = plan()
+    vote = first_vote(steps)
+    out = io.StringIO()
+    with pytest.raises(GameStopped) as stopped:
+        table_game(["enter"] * DEAL_KEYS + keys_of(steps[:vote]) + stop, tmp_path / "game", out=out)
+    journal = the_journal(tmp_path / "game")
+    assert f"werewolf-narrator resume {journal}" in out.getvalue() + str(stopped.value)  # the CLI prints it
+    assert answered(read_journal(str(journal))[1]) == planned(steps[:vote])
+    game = resume_table_game(journal, keys_left(journal, steps))
+    assert game.outcome == ahead.outcome
+    assert game.eliminated == ahead.eliminated
+
+
+def test_ctrl_c_then_another_key_goes_on_with_the_game(tmp_path: Path) -> None:
+    """Issue 5: Ctrl-C asks for confirmation; any key but Enter goes on with the game."""
+    steps, ahead = plan()
+    vote = first_vote(steps)
+    keys = ["enter"] * DEAL_KEYS + keys_of(steps[:vote]) + ["interrupt", "back"] + keys_of(steps[vote:])
+    game = table_game(keys, tmp_path / "game")
+    assert game.outcome == ahead.outcome
+    assert game.eliminated == ahead.eliminated
+
+
+def test_ctrl_c_stops_a_dry_run_saved_and_prints_the_command_that_resumes(tmp_path: Path) -> None:
+    """Issue 5: Ctrl-C during a dry run saves it and prints `werewolf-narrator resume JOURNAL`; resumed,
+    it ends as the uninterrupted run."""
+    script, _, want = finished_dry_run(tmp_path)
+    journal = tmp_path / "interrupted.jsonl"
+    run = subprocess.Popen([sys.executable, "-m", "narrator", "dry-run", str(script), "--silent", "--journal",
+                            str(journal), "--pace", "0.05"], cwd=ROOT, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while (not journal.exists() or journal.read_text().count("\n") < 4) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    run.send_signal(signal.SIGINT)
+    _, err = run.communicate(timeout=60)
+    assert run.returncode == 130, err
+    assert f"werewolf-narrator resume {journal}" in err
+    assert "Traceback" not in err
+    result = narrator_command("resume", journal, "--silent", "--report", tmp_path / "resumed.json")
+    assert result.returncode == 0, result.stderr
+    same_game(json.loads((tmp_path / "resumed.json").read_text()), want)
+
+
+# -- 6. the disk full ----------------------------------------------------------------------------
+
+def disk_full_at(write: int) -> Callable[[int], None]:
+    """An fsync that fails with ENOSPC on the ``write``-th write (the header is the first)."""
+    count = [0]
+
+    def fsync(fd: int) -> None:
+        count[0] += 1
+        if count[0] >= write:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        os.fsync(fd)
+    return fsync
+
+
+def assert_says_the_journal_failed(message: str, journal: Path) -> None:
+    assert "could not be written" in message
+    assert "No space left on device" in message
+    assert "every answer before" in message and "saved" in message
+    assert f"werewolf-narrator resume {journal}" in message
+
+
+@pytest.mark.parametrize("failing", [2, 9])
+def test_a_full_disk_stops_the_table_game_cleanly_and_loses_no_confirmed_answer(tmp_path: Path,
+                                                                                failing: int) -> None:
+    """Issue 5 (faults): the disk full while journaling stops the game with a message that says so, and
+    every answer confirmed before is saved: resumed, the game ends as the uninterrupted one."""
+    steps, ahead = plan()
+    deal = deal_cards(CONFIG.table, SEED)
+    journal = tmp_path / "game.jsonl"
+    writer = Journal(journal, journal_header(CONFIG, SEED, deal), fsync=disk_full_at(failing))
+    with pytest.raises(UserError) as stopped:
+        table_game(keys_of(steps), tmp_path / "game", deal=deal, journal=writer)
+    assert not isinstance(stopped.value, GameStopped)
+    assert_says_the_journal_failed(str(stopped.value), journal)
+    entries = read_journal(str(journal))[1]
+    assert len(entries) >= failing - 2  # the answers whose write had returned
+    game = resume_table_game(journal, keys_left(journal, steps))
+    assert game.outcome == ahead.outcome
+    assert game.eliminated == ahead.eliminated
+
+
+def test_a_full_disk_stops_a_dry_run_cleanly_and_loses_no_confirmed_answer(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture[str]
+                                                                           ) -> None:
+    """Issue 5 (faults): a dry run whose journal hits a full disk stops saying so; resumed, it ends as the
+    uninterrupted run."""
+    script_path, _, want = finished_dry_run(tmp_path)
+    script, _ = load_script(str(script_path))
+    journal = tmp_path / "full.jsonl"
+    writer = Journal(journal, practice_header(script), fsync=disk_full_at(7))
+    with pytest.raises(UserError) as stopped:
+        dry_run(script, journal=writer)
+    writer.close()
+    assert_says_the_journal_failed(str(stopped.value), journal)
+    assert len(read_journal(str(journal))[1]) >= 5
+    assert main(["resume", str(journal), "--silent", "--report", str(tmp_path / "resumed.json")]) == 0, \
+        capsys.readouterr().err
+    same_game(json.loads((tmp_path / "resumed.json").read_text()), want)
