@@ -84,7 +84,47 @@ BESTOF: tuple[Entry, ...] = _profile(
     ("charmed", E),
 )
 
-PROFILES: dict[str, tuple[Entry, ...]] = {"bestof": BESTOF}
+# rulings.md, profile `pact`: the Chinese article's complete order (seeds/001_…,
+# 游戏流程: 第一夜 steps 1-23, 夜晚 steps 1-18), translated step by step. One
+# list serves first and later nights; no call moves between the two orders, so
+# no call appears twice. Unlike `bestof`, the Fox follows the Seer and the
+# Lovers wake after the Fox. Steps with no CallSpec yet (skipped by the engine):
+# actor, stuttering_judge, brothers, raven, pyromaniac, guard, gypsy, and
+# baker (面包师, a village building). The Little Girl (小女孩) spies during the
+# werewolves' call; the Town Crier's (公告员) event cards and the bear's growl
+# belong to the day, not to the night.
+PACT: tuple[Entry, ...] = _profile(
+    ("thief", F),  # 第一夜 1. 叫醒小偷，选择身份
+    ("actor", E),  # 第一夜 2. / 夜晚 1. 叫醒演员
+    ("cupid", F),  # 第一夜 3. 叫醒丘比特，选择情侣
+    ("seer", E),  # 第一夜 4. / 夜晚 2. 叫醒预言家
+    ("fox", E),  # 第一夜 5. / 夜晚 3. 叫醒狐狸
+    ("lovers", F),  # 第一夜 6. 叫醒情侣，互相确认彼此
+    ("stuttering_judge", F),  # 第一夜 7. 叫醒口吃法官，并约定手势
+    ("sisters", F),  # 第一夜 8. 叫醒双胞胎姐妹互相认识
+    ("brothers", F),  # 第一夜 9. 叫醒三兄弟互相认识
+    ("wild_child", F),  # 第一夜 10. 叫醒野孩子，选择偶像
+    ("bear_tamer", F),  # 第一夜 11. 叫醒驯熊人
+    ("raven", E),  # 第一夜 12. / 夜晚 4. 叫醒乌鸦
+    ("pyromaniac", E),  # 第一夜 13. / 夜晚 5. 叫醒纵火狂
+    ("sisters", OPT),  # 夜晚 6. （每偶数个夜晚，或适当时间）叫醒双胞胎姐妹
+    ("brothers", OPT),  # 夜晚 7. （每偶数个夜晚，或适当时间）叫醒三兄弟
+    ("guard", E),  # 第一夜 14. / 夜晚 8. 叫醒守卫
+    # 第一夜 15. 叫醒所有狼人，如果猎狼犬也选择睁眼则视为他选择加入狼人阵营: the
+    # Wolf Hound's choice is made as the pack wakes, so his call comes just before.
+    ("wolf_hound", F),
+    ("werewolves", E),  # 第一夜 15.-16. / 夜晚 9.-10. 叫醒所有狼人; 小女孩可以偷看
+    ("baker", E),  # 第一夜 17. / 夜晚 11. 面包师快速睁眼，然后闭眼
+    ("white_werewolf", EVEN),  # 夜晚 12. （每偶数个夜晚）叫醒白狼人
+    ("infected_father", E),  # 第一夜 18. / 夜晚 13. 叫醒施咒的狼教父
+    ("big_bad_wolf", E),  # 第一夜 19. / 夜晚 14. 叫醒大野狼
+    ("witch", E),  # 第一夜 20. / 夜晚 15. 叫醒女巫
+    ("gypsy", E),  # 第一夜 21. / 夜晚 16. 叫醒吉普赛人
+    ("piper", E),  # 第一夜 22. / 夜晚 17. 叫醒吹笛人
+    ("charmed", E),  # 第一夜 23. / 夜晚 18. 叫醒被魅惑的玩家
+)
+
+PROFILES: dict[str, tuple[Entry, ...]] = {"bestof": BESTOF, "pact": PACT}
 """Call orders by name; the table's rules choose one."""
 
 
