@@ -203,6 +203,8 @@ class Game:
         candidates: list[Answer]
         if call.kind in (Kind.SEAT, Kind.VOTE, Kind.ELECTION):
             candidates = [*call.seats, None]
+        elif call.kind is Kind.SEATS and call.picks == 0:  # one or more: each alone, and all of them
+            candidates = [*([s] for s in call.seats), list(call.seats)]
         elif call.kind is Kind.SEATS:
             candidates = [list(c) for c in combinations(call.seats, call.picks)]
         elif call.kind is Kind.YES_NO:

@@ -38,7 +38,8 @@ class CallSpec:
     run: Callable[["Game"], Flow]
 
 
-HOOKS = ("at_nightfall", "survives", "on_mark", "on_death", "ballot", "on_vote", "after_dawn", "abandons_side")
+HOOKS = ("at_nightfall", "survives", "on_mark", "on_death", "ballot", "on_vote", "after_dawn", "abandons_side",
+         "may_lead")
 """The methods through which a role takes part in the game beyond its own calls."""
 
 
@@ -109,6 +110,10 @@ class Role:
     def abandons_side(self, game: "Game", seat: int) -> bool:
         """Returns true when the player at ``seat`` no longer wins with their side (a lover of mixed sides)."""
         return False
+
+    def may_lead(self, game: "Game", seat: int) -> bool:
+        """Returns whether the player at ``seat`` may be named the Sheriff's successor (not a revealed Idiot)."""
+        return True
 
     def victory(self, game: "Game") -> tuple[int, ...] | None:
         """Returns the winning seats when this role's own goal is reached, else None (loners, lovers)."""

@@ -45,11 +45,11 @@ class Office(Role):
         if seat != game.sheriff:
             return
         game.sheriff = None
-        living = game.living()
+        living = tuple(s for s in game.living() if all(r.may_lead(game, s) for r in game.hooked["may_lead"]))
         if not living:
             return
         successor = yield game.ask("sheriff_successor", Kind.SEAT, actors=(seat,), seats=living,
-                                   check=lambda v: answers.seat(game, v))
+                                   check=lambda v: answers.seat(game, v, among=living))
         game.sheriff = successor
         game.fact("sheriff.successor", seat=successor)
 

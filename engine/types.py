@@ -28,7 +28,7 @@ class Kind(str, Enum):
 
     NONE = "none"  # nothing to answer: confirm and go on
     SEAT = "seat"  # one seat (maybe null, see Call.optional)
-    SEATS = "seats"  # a list of seats (Call.picks of them)
+    SEATS = "seats"  # a list of seats: Call.picks of them, or one or more when picks is 0
     YES_NO = "yes_no"  # true / false
     SIDE = "side"  # "wolf" / "village"
     CARD = "card"  # 1 / 2 / null (the Thief's centre card)

@@ -37,8 +37,9 @@ def count(game: "Game", ballots: dict[int, int | None]) -> Tally:
     """
     votes: Counter[int] = Counter()
     for voter, target in ballots.items():
-        if target is not None:
-            votes[target] += weight(game, voter)
+        # A ballot that weighs nothing (a revealed Idiot's) counts for no one, not even as a lone vote.
+        if target is not None and (w := weight(game, voter)) > 0:
+            votes[target] += w
     if not votes:
         return Tally()
     top = max(votes.values())

@@ -221,6 +221,26 @@ class KeypadAnswers:
         """Reads ``count`` seats (Cupido's lovers, the Piper's charmed) and confirms them together."""
         return self.numbers(count, 99, self.seat_words, undo_out=True)
 
+    def _some_seats(self) -> list[int]:
+        """Reads one seat or more (the Scapegoat's voters), each with Enter, then 0 and Enter."""
+        while True:
+            chosen: list[int] = []
+            while True:
+                try:
+                    number = self._number(self.text("prompt.voters") + self._so_far(chosen), allow_zero=True)
+                except Undo:
+                    if chosen:
+                        chosen.pop()
+                    continue
+                assert isinstance(number, int)
+                if number == 0:
+                    if chosen:
+                        break
+                    continue
+                chosen.append(number)
+            if self._confirm(self.seat_words(chosen)):
+                return chosen
+
     def _so_far(self, chosen: list[int]) -> str:
         return ("  (" + ", ".join(map(str, chosen)) + ")") if chosen else ""
 
@@ -328,6 +348,8 @@ class KeypadAnswers:
             return self._vote(False, "prompt.election")
         if call.kind is Kind.SEAT:
             return self._seat(call.optional)
+        if call.kind is Kind.SEATS and call.picks == 0:
+            return self._some_seats()
         if call.kind is Kind.SEATS:
             return self._seats(call.picks)
         if call.kind is Kind.YES_NO:

@@ -30,8 +30,8 @@ SCREEN_FACTS = {
 }
 # Public facts said aloud as they are.
 SAID_FACTS = ("vote.tie", "vote.tie_again", "vote.nobody", "sheriff.elected", "sheriff.none",
-              "sheriff.successor", "elder.penalty")
-DEATH_CAUSES_SAID = ("vote", "grief", "hunter")
+              "sheriff.successor", "elder.penalty", "idiot.revealed", "sheriff.office_ends", "scapegoat.voters")
+DEATH_CAUSES_SAID = ("vote", "grief", "hunter", "scapegoat")
 
 
 @dataclass(frozen=True)

@@ -28,12 +28,12 @@ PAIRED = tuple(sorted(r for r, role in ROLES.items() if role.copies == (0, 2)))
 OWNERS: dict[str, frozenset[str]] = {
     **{call: frozenset({call}) for call in ("thief", "cupid", "seer", "wild_child", "wolf_hound", "bear_tamer",
                                             "white_werewolf", "infected_father", "big_bad_wolf", "witch", "fox",
-                                            "piper")},
+                                            "piper", "guard")},
     "lovers": frozenset({"cupid"}), "sisters": frozenset({"sister"}), "werewolves": WOLF_CARDS,
     "charmed": frozenset({"piper"}),
 }
 # The dead's last acts: the Hunter shoots and the Sheriff names his successor once eliminated.
-LAST_ACTS = frozenset({"hunter", "sheriff_successor"})
+LAST_ACTS = frozenset({"hunter", "sheriff_successor", "scapegoat"})
 
 # No shrinking: a game is drawn from seeds, which shrink to nothing clearer, and a failure prints its table
 # and seed, enough to replay it.

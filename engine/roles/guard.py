@@ -1,0 +1,53 @@
+"""The Guard (Salvateur, 守卫): each night, before the werewolves, protects one player (himself allowed)
+from every werewolf kill of that night; never the same player two nights running."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import answers
+from ..role import CallSpec, Flow, Role
+from ..types import Answer, IllegalAnswer, Kind
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+BITES = frozenset({"werewolves", "big_bad_wolf", "white_werewolf"})
+"""The werewolf kills a protection stops; not the poison, the rust, the infection or the charm."""
+
+UNPROTECTED = frozenset({"little_girl"})
+"""The Chinese article: 'the Guard's protection has no effect on the Little Girl'."""
+
+
+class Guard(Role):
+    id = "guard"
+    villager_power = True
+    death_order = -5  # before the Elder (0): a protected Elder loses no life
+
+    def survives(self, game: "Game", seat: int, cause: str) -> bool:
+        return (cause in BITES and game.tonight.get("guarded") == seat
+                and game.card(seat) not in UNPROTECTED)
+
+
+def _protect(game: "Game", value: Answer) -> int | None:
+    seat = answers.seat(game, value, optional=True)
+    if seat is not None and game.links.get("guarded") == (seat,):
+        raise IllegalAnswer(f"seat {seat} was protected last night", key="refusal.guarded_twice",
+                            secret=True, seat=seat)
+    return seat
+
+
+def guard(game: "Game") -> Flow:
+    """He names the player he protects tonight, or passes."""
+    seat = game.actor("guard")
+    if seat is None:
+        yield from game.idle("guard", Kind.SEAT)
+        return
+    protected = yield game.ask("guard", Kind.SEAT, actors=(seat,), optional=True,
+                               check=lambda v: _protect(game, v))
+    game.tonight["guarded"] = protected
+    game.links["guarded"] = () if protected is None else (protected,)
+
+
+ROLE = Guard()
+CALLS = (CallSpec("guard", Kind.SEAT, frozenset({"guard"}), guard),)

@@ -1,0 +1,43 @@
+"""The Village Idiot: voted out by the village, he reveals his card and stays in the game, but never
+votes again; a second vote, a vote after the Elder's penalty, or any other cause eliminates him."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..role import Role
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+REVEALED = "revealed"
+"""The mark of an Idiot the village has voted out once: public, he has shown his card."""
+
+
+class Idiot(Role):
+    id = "idiot"
+    villager_power = True
+
+    def survives(self, game: "Game", seat: int, cause: str) -> bool:
+        if (cause != "vote" or game.card(seat) != self.id or game.marked(seat, REVEALED)
+                or not game.keeps_power(seat)):
+            return False
+        game.mark(seat, REVEALED)
+        game.fact("idiot.revealed", seat=seat)
+        if game.sheriff == seat:
+            game.sheriff = None  # the office ends for good: no successor is named
+            game.fact("sheriff.office_ends", seat=seat)
+        return True
+
+    def ballot(self, game: "Game", voter: int, weight: int) -> int:
+        return 0 if self.revealed(game, voter) else weight
+
+    def may_lead(self, game: "Game", seat: int) -> bool:
+        return not self.revealed(game, seat)
+
+    def revealed(self, game: "Game", seat: int) -> bool:
+        """Returns whether the player at ``seat`` is the Idiot, already voted out once."""
+        return game.card(seat) == self.id and game.marked(seat, REVEALED)
+
+
+ROLE = Idiot()

@@ -1,0 +1,61 @@
+"""The Scapegoat: a vote that ends in a tie eliminates him instead of anyone tied (before any Sheriff's
+tie-break or run-off); after his other consequences he names the players allowed to vote in the next vote."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Generator
+
+from .. import answers, deaths, victory
+from ..role import Role
+from ..types import Answer, Call, IllegalAnswer, Kind, Phase
+from ..votes import Tally
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+VOTES = frozenset({"vote", "revote"})
+"""The calls the Scapegoat's restriction covers: the next vote and its run-off."""
+
+
+class Scapegoat(Role):
+    id = "scapegoat"
+    asks = {"scapegoat": Kind.SEATS}
+
+    def on_vote(self, game: "Game", tally: Tally) -> Generator[Call, Any, Tally]:
+        goats = game.holders(self.id)
+        if not tally.tied or not goats:
+            return tally
+        goat = goats[0]
+        yield from deaths.kill(game, goat, "scapegoat")
+        living = game.living()
+        if living and victory.check(game) is None:
+            voters = yield game.ask("scapegoat", Kind.SEATS, actors=(goat,), seats=living, picks=0,
+                                    check=lambda v: _voters(game, v))
+            game.link("scapegoat", voters)
+            game.counters["scapegoat.day"] = game.number + 1
+            game.fact("scapegoat.voters", seats=list(voters))
+        return Tally(goat)  # already out: the vote's own elimination does nothing more
+
+    def ballot(self, game: "Game", voter: int, weight: int) -> int:
+        call = game.call
+        if (call is not None and call.id in VOTES and call.phase is Phase.DAY
+                and game.counters.get("scapegoat.day") == call.number
+                and voter not in game.links.get("scapegoat", ())):
+            raise IllegalAnswer(f"seat {voter} may not vote today: the Scapegoat named the voters",
+                                key="refusal.not_a_voter", seat=voter)
+        return weight
+
+
+def _voters(game: "Game", value: Answer) -> tuple[int, ...]:
+    """Reads the voters the Scapegoat names: a list of at least one distinct living seat."""
+    if not isinstance(value, (list, tuple)):
+        raise IllegalAnswer(f"expected a list of seats, got {answers.shown(value)}", key="refusal.shape")
+    if not value:
+        raise IllegalAnswer("name at least one player", key="refusal.no_voters")
+    chosen = tuple(answers.seat(game, v) or 0 for v in value)
+    if len(set(chosen)) != len(chosen):
+        raise IllegalAnswer("the same seat is named twice", key="refusal.twice")
+    return tuple(sorted(chosen))
+
+
+ROLE = Scapegoat()
