@@ -27,6 +27,7 @@ SCREEN_FACTS = {
     "lovers": "screen.lovers",
     "sisters": "screen.sisters",
     "charmed": "screen.charmed",
+    "brothers": "screen.brothers",
 }
 # Public facts said aloud as they are.
 SAID_FACTS = ("vote.tie", "vote.tie_again", "vote.nobody", "sheriff.elected", "sheriff.none",

@@ -30,7 +30,7 @@ OWNERS: dict[str, frozenset[str]] = {
                                             "white_werewolf", "infected_father", "big_bad_wolf", "witch", "fox",
                                             "piper", "guard")},
     "lovers": frozenset({"cupid"}), "sisters": frozenset({"sister"}), "werewolves": WOLF_CARDS,
-    "charmed": frozenset({"piper"}),
+    "charmed": frozenset({"piper"}), "brothers": frozenset({"brother"}),
 }
 # The dead's last acts: the Hunter shoots and the Sheriff names his successor once eliminated.
 LAST_ACTS = frozenset({"hunter", "sheriff_successor", "scapegoat"})

@@ -1,0 +1,84 @@
+"""The Characters expansion (the Chinese article 001_…, 特殊身份; rulings.md, call order): the
+Villager-Villager and the Three Brothers."""
+
+from __future__ import annotations
+
+from engine.calls import call_kinds
+from engine.roles import ROLES
+from engine.table import check_deck
+from engine.types import Kind, Team
+from helpers import call_ids, drive, made, made_once, new_game, reach
+
+
+# -- the Villager-Villager --------------------------------------------------------------------------
+
+def test_villager_villager_is_a_plain_villager() -> None:
+    """'两面都是"村民"图案的身份' (村民-村民, 村民阵营): a villager with no power, never called."""
+    game = new_game(["villager_villager", "werewolf", "villager", "villager", "villager", "villager"])
+    drive(game, ("werewolves", 3))
+    assert game.side(1) is Team.VILLAGE and not game.is_werewolf(1)
+    assert not any(c.actors == (1,) for c in game.calls)
+    assert call_ids(game, "night", 1) == ["nightfall", "werewolves"]
+    drive(game, ("vote", 2))
+    assert game.outcome is not None and game.outcome.winner == "village" and 1 in game.outcome.winners
+
+
+def test_villager_villager_is_one_card() -> None:
+    """The Villager-Villager is a single card: a deck holds none or one."""
+    assert ROLES["villager_villager"].copies == (0, 1)
+    errors, _ = check_deck(8, ["werewolf"] * 2 + ["villager_villager"] * 2 + ["villager"] * 4)
+    assert any("villager_villager" in e for e in errors)
+
+
+# -- the Three Brothers -----------------------------------------------------------------------------
+
+BROTHERS = ["brother", "werewolf", "brother", "villager", "brother", "werewolf", "villager", "villager"]
+
+
+def test_brothers_are_three_cards() -> None:
+    """'共有三张"三兄弟"': a deck holds none or all three."""
+    assert ROLES["brother"].copies == (0, 3)
+    errors, _ = check_deck(8, ["werewolf"] * 2 + ["brother"] * 2 + ["villager"] * 4)
+    assert any("brother" in e for e in errors)
+    assert check_deck(8, BROTHERS)[0] == []
+
+
+def test_brothers_wake_together_on_the_first_night() -> None:
+    """'在第一晚相认' — rulings.md, first night: '`brothers` — the Three Brothers recognise each other'."""
+    game = new_game(BROTHERS)
+    call = reach(game, "werewolves")
+    brothers = made_once(game, "brothers", 1)
+    assert brothers.actors == (1, 3, 5) and brothers.kind is Kind.NONE and brothers.live
+    assert [(f.key, f.values["seats"], f.secret) for f in brothers.facts] == [("brothers", [1, 3, 5], True)]
+    assert call_kinds()["brothers"] is Kind.NONE and call.id == "werewolves"
+
+
+def test_brothers_come_after_the_sisters() -> None:
+    """rulings.md, first night: 7. `sisters`, 8. `brothers`, then 9. `wild_child`."""
+    game = new_game(["brother", "werewolf", "brother", "sister", "brother", "werewolf", "sister",
+                     "villager", "seer", "wild_child"])
+    reach(game, "seer")
+    drive(game, ("seer", 2))
+    reach(game, "wild_child")
+    assert call_ids(game, "night", 1)[-3:] == ["sisters", "brothers", "wild_child"]
+
+
+def test_brothers_wake_on_even_nights_only_if_the_table_wants() -> None:
+    """rulings.md: '`sisters` and `brothers`* (on even nights, only if the table's config turns it on; off by
+    default)'."""
+    for wake in (False, True):
+        game = new_game(BROTHERS, sisters_wake=wake)
+        drive(game, ("werewolves", 4), ("vote", None), ("werewolves", 7), ("vote", None), ("werewolves", 8))
+        assert (made(game, "brothers", 2) is not None) is wake
+        assert made(game, "brothers", 3) is None
+    assert made_once(game, "brothers", 2).actors == (1, 3, 5)
+
+
+def test_brothers_dead_are_called_for_fair_play() -> None:
+    """rulings.md: 'every character of the deck is still called after it has been eliminated' — only the living
+    brothers wake; with none left, the call is made, not live."""
+    game = new_game(BROTHERS + ["villager", "villager"], sisters_wake=True)
+    drive(game, ("werewolves", 1), ("vote", 3))
+    assert made_once(game, "brothers", 2).actors == (5,)
+    drive(game, ("werewolves", 5), ("vote", None), ("werewolves", 4), ("vote", None))
+    assert not made_once(game, "brothers", 4).live and made_once(game, "brothers", 4).facts == ()
