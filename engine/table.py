@@ -66,7 +66,10 @@ class Rules:
     before night 1. ``call_dead``: call eliminated or powerless characters
     anyway, answer ignored (fair play). ``reveal_roles``: a player's card is
     revealed when eliminated. ``sisters_wake``: the Two Sisters (and Three
-    Brothers) wake again on even nights.
+    Brothers) wake again on even nights. The others are house rules from the
+    seeds: ``witch_potions`` 1 is the French rules' one-potion Witch (one potion
+    in all, heal or poison); ``hunter_shoots_when_poisoned`` False is the Chinese
+    rules' Hunter; the rest say what they change.
     """
 
     profile: str = "bestof"
@@ -74,6 +77,14 @@ class Rules:
     call_dead: bool = True
     reveal_roles: bool = True
     sisters_wake: bool = False
+    witch_potions: int = 2
+    hunter_shoots_when_poisoned: bool = True
+    fox_loses_power_on_miss: bool = True
+    cupid_wins_with_lovers: bool = False
+    guard_same_twice: bool = False
+    guard_protects_little_girl: bool = False
+    thief_must_take_werewolf: bool = True
+    werewolves_may_eat_werewolves: bool = False
 
 
 @dataclass(frozen=True)

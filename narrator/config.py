@@ -35,6 +35,15 @@ KEYS: dict[str, str] = {
     "reveal_roles": "true or false: reveal an eliminated player's card (default true)",
     "sisters_wake": "true or false: the Two Sisters wake again on even nights (default false)",
     "profile": "the call order: " + ", ".join(sorted(PROFILES)) + " (default bestof)",
+    "witch_potions": "2, or 1 for the French rules' one-potion Witch (one potion in all, heal or poison; default 2)",
+    "hunter_shoots_when_poisoned": "true or false: the Hunter shoots even when poisoned (false: the Chinese "
+                                   "rules; default true)",
+    "fox_loses_power_on_miss": "true or false: the Fox loses his power when he finds no werewolf (default true)",
+    "cupid_wins_with_lovers": "true or false: Cupid wins with lovers of mixed sides (default false)",
+    "guard_same_twice": "true or false: the Guard may protect the same player two nights running (default false)",
+    "guard_protects_little_girl": "true or false: the Guard's protection covers the Little Girl (default false)",
+    "thief_must_take_werewolf": "true or false: shown two werewolf cards, the Thief must take one (default true)",
+    "werewolves_may_eat_werewolves": "true or false: the werewolves may devour one of their own (default false)",
     "speaker": "auto, pyttsx3 or console: how lines are said (default auto: speech if this machine can)",
     "voice": "a speech voice id or part of its name, to override the one chosen for the language",
     "rate": "the speech rate in words a minute (80 to 400)",
@@ -48,7 +57,10 @@ KEYS: dict[str, str] = {
 }
 """Every key of a table config, with what it expects."""
 
-RULE_KEYS = ("sheriff", "call_dead", "reveal_roles", "sisters_wake")
+RULE_KEYS = ("sheriff", "call_dead", "reveal_roles", "sisters_wake", "hunter_shoots_when_poisoned",
+             "fox_loses_power_on_miss", "cupid_wins_with_lovers", "guard_same_twice", "guard_protects_little_girl",
+             "thief_must_take_werewolf", "werewolves_may_eat_werewolves")
+"""The house rules that are true or false (engine.Rules fields of the same names)."""
 
 
 @dataclass(frozen=True)
@@ -194,13 +206,18 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
     profile = data.get("profile", "bestof")
     if not isinstance(profile, str) or profile not in PROFILES:
         bad("profile", profile)
-    flags: dict[str, bool] = {}
+    flags: dict[str, Any] = {}
     for key in RULE_KEYS:
         if key in data:
             if isinstance(data[key], bool):
                 flags[key] = data[key]
             else:
                 bad(key, data[key])
+    if "witch_potions" in data:
+        if data["witch_potions"] in (1, 2) and not isinstance(data["witch_potions"], bool):
+            flags["witch_potions"] = data["witch_potions"]
+        else:
+            bad("witch_potions", data["witch_potions"])
 
     speaker = data.get("speaker", "auto")
     if speaker not in ("auto", "pyttsx3", "console"):

@@ -41,7 +41,8 @@ class Cupid(Role):
     def victory(self, game: "Game") -> tuple[int, ...] | None:
         pair = lovers(game)
         if mixed(game) and set(game.living()) == set(pair):
-            return pair
+            cupid = tuple(p.seat for p in game.players if p.card == self.id and p.seat not in pair)
+            return pair + cupid if game.rules.cupid_wins_with_lovers else pair
         return None
 
 

@@ -34,7 +34,7 @@ def fox(game: "Game") -> Flow:
         return
     found = sniff(game, target)
     game.fact("fox.sign", secret=True, seat=target, werewolf=found)
-    if not found:
+    if not found and game.rules.fox_loses_power_on_miss:
         game.used.add("fox")
 
 

@@ -26,12 +26,12 @@ class Guard(Role):
 
     def survives(self, game: "Game", seat: int, cause: str) -> bool:
         return (cause in BITES and game.tonight.get("guarded") == seat
-                and game.card(seat) not in UNPROTECTED)
+                and (game.card(seat) not in UNPROTECTED or game.rules.guard_protects_little_girl))
 
 
 def _protect(game: "Game", value: Answer) -> int | None:
     seat = answers.seat(game, value, optional=True)
-    if seat is not None and game.links.get("guarded") == (seat,):
+    if seat is not None and game.links.get("guarded") == (seat,) and not game.rules.guard_same_twice:
         raise IllegalAnswer(f"seat {seat} was protected last night", key="refusal.guarded_twice",
                             secret=True, seat=seat)
     return seat

@@ -21,6 +21,8 @@ class Hunter(Role):
     def on_death(self, game: "Game", seat: int, cause: str) -> Flow:
         if game.card(seat) != self.id or not game.keeps_power(seat) or not game.living():
             return
+        if cause == "poison" and not game.rules.hunter_shoots_when_poisoned:
+            return  # the Chinese rules: a poisoned Hunter cannot shoot
         target = yield game.ask("hunter", Kind.SEAT, actors=(seat,), check=lambda v: answers.seat(game, v))
         yield from deaths.kill(game, target, "hunter")
 

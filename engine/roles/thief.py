@@ -20,7 +20,7 @@ class Thief(Role):
 
 def _take(game: "Game", value: Answer) -> int | None:
     if value is None:
-        if all(ROLES[c].wolf_card for c in game.centre):
+        if game.rules.thief_must_take_werewolf and all(ROLES[c].wolf_card for c in game.centre):
             raise IllegalAnswer("both cards are werewolves: the Thief must take one", key="refusal.must_take",
                                 secret=True)
         return None

@@ -26,7 +26,7 @@ def pack(game: "Game") -> tuple[int, ...]:
 
 def _victim(game: "Game", value: Answer) -> int | None:
     seat = answers.seat(game, value, optional=True)
-    if seat is not None and game.is_werewolf(seat):
+    if seat is not None and game.is_werewolf(seat) and not game.rules.werewolves_may_eat_werewolves:
         raise IllegalAnswer(f"seat {seat} is a werewolf", key="refusal.werewolf_target", secret=True,
                             seat=seat)
     return seat

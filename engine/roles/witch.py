@@ -29,6 +29,9 @@ def _potions(game: "Game", value: Answer) -> tuple[bool, int | None]:
         raise IllegalAnswer("the werewolves chose no victim tonight", key="refusal.no_victim", secret=True)
     if poison is not None and "witch.poison" in game.used:
         raise IllegalAnswer("the poison potion is spent", key="refusal.poison_spent", secret=True)
+    if heal and poison is not None and game.rules.witch_potions == 1:
+        raise IllegalAnswer("the Witch has one potion in all: heal or poison", key="refusal.one_potion",
+                            secret=True)
     return heal, poison
 
 
@@ -51,6 +54,8 @@ def witch(game: "Game") -> Flow:
     if poison is not None:
         game.used.add("witch.poison")
         game.attacks.append((poison, "poison"))
+    if (heal or poison is not None) and game.rules.witch_potions == 1:
+        game.used |= {"witch.heal", "witch.poison"}  # the French rules' variant: one potion in all
 
 
 ROLE = Witch()
