@@ -325,6 +325,8 @@ class KeypadAnswers:
             heal = self._choice("prompt.heal", {1: (True, self.text("answer.yes")),
                                                 0: (False, self.text("answer.no"))}) is True
         poison = None
+        if heal and shown.get("one_in_all"):
+            return {"heal": True, "poison": None}  # the one-potion Witch has used hers
         if "poison" in potions:
             try:
                 poison = self._seat(optional=True, prompt_key="prompt.poison")

@@ -39,6 +39,8 @@ def keys_for(call: Call, value: Any) -> list[str]:
         keys: list[str] = []
         if "heal" in potions and shown.get("seat") is not None:
             keys += ["1" if value.get("heal") else "0", "enter", "enter"]
+        if value.get("heal") and shown.get("one_in_all"):
+            return keys
         if "poison" in potions:
             keys += seat(value.get("poison"))
         return keys

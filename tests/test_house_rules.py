@@ -112,3 +112,26 @@ def test_check_lists_the_house_rules_with_their_defaults(capsys: pytest.CaptureF
     for key in ("witch_potions", "hunter_shoots_when_poisoned", "guard_same_twice", "werewolves_may_eat_werewolves"):
         assert key in shown
     assert "default" in shown
+
+
+def test_the_keypad_asks_the_one_potion_witch_no_second_question(tmp_path: pytest.TempPathFactory) -> None:
+    """With one potion in all, a Witch who heals is not asked whether to poison as well."""
+    import io
+
+    from engine import Deal, Game, Rules, Table
+    from keystrokes import keys_for
+    from narrator.asking import KeypadAnswers
+    from narrator.keypad import ScriptedKeys
+    from narrator.screen import PlainScreen
+    from narrator.voices import load_voice
+
+    table = Table(8, tuple(WITCH), Rules(sheriff=False, witch_potions=1))
+    game = Game(table, Deal(tuple(WITCH)))
+    drive(game, ("werewolves", 3))
+    call = game.call
+    assert call is not None and call.id == "witch"
+    keys = keys_for(call, {"heal": True, "poison": None})
+    assert keys == ["1", "enter", "enter"]
+    answers = KeypadAnswers(ScriptedKeys(keys), PlainScreen(io.StringIO()), load_voice("en"),
+                            say=lambda k, v: None, repeat=lambda: None)
+    assert answers.answer(call, game) == {"heal": True, "poison": None}

@@ -154,7 +154,7 @@ def test_witch_asked_with_only_the_heal_left_and_no_victim() -> None:
     game = new_game(WITCH)
     drive(game, ("werewolves", 3), ("witch", {"heal": False, "poison": 5}), ("vote", None), ("werewolves", None))
     call = reach(game, "witch")
-    assert call.live and call.facts[0].values == {"seat": None, "potions": ["heal"]}
+    assert call.live and call.facts[0].values == {"seat": None, "potions": ["heal"], "one_in_all": False}
     assert game.legal() == [NO_POTION]
 
 

@@ -44,7 +44,9 @@ def witch(game: "Game") -> Flow:
     victim: int | None = game.tonight.get("victim")
     left = [p for p in ("heal", "poison") if f"witch.{p}" not in game.used]
     heal, poison = yield game.ask("witch", Kind.WITCH, actors=(seat,), optional=True,
-                                  facts=(Fact("victim_shown", {"seat": victim, "potions": left}, secret=True),),
+                                  facts=(Fact("victim_shown", {"seat": victim, "potions": left,
+                                                               "one_in_all": game.rules.witch_potions == 1},
+                                              secret=True),),
                                   check=lambda v: _potions(game, v))
     if heal:
         game.used.add("witch.heal")
