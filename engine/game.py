@@ -312,6 +312,15 @@ class Game:
         if self.rules.call_dead:
             yield self.ask(call_id, kind, live=False, picks=picks)
 
+    def wake(self, call_id: str, awake: Sequence[int], shown: bool = True) -> Flow:
+        """Wakes ``awake`` together, with nothing to answer (the lovers, the sisters, the charmed), each shown
+        the others' seats if ``shown``; with nobody left to wake, makes the call for fair play only."""
+        if not awake:
+            yield from self.idle(call_id, Kind.NONE)
+            return
+        facts = (Fact(call_id, {"seats": list(awake)}, secret=True),) if shown else ()
+        yield self.ask(call_id, Kind.NONE, actors=awake, facts=facts)
+
     def fact(self, key: str, *, secret: bool = False, **values: object) -> None:
         """Records a fact for the narrator to say (public) or show to those awake (secret)."""
         self._facts.append(Fact(key, values, secret))

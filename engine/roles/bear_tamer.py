@@ -27,11 +27,7 @@ class BearTamer(Role):
 
 def bear_tamer(game: "Game") -> Flow:
     """Wakes on the first night so the narrator knows the seat; nothing to answer."""
-    awake = game.holders("bear_tamer")
-    if not awake:
-        yield from game.idle("bear_tamer", Kind.NONE)
-        return
-    yield game.ask("bear_tamer", Kind.NONE, actors=awake)
+    return game.wake("bear_tamer", game.holders("bear_tamer"), shown=False)
 
 
 ROLE = BearTamer()

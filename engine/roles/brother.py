@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..role import CallSpec, Flow, Role
-from ..types import Fact, Kind
+from ..types import Kind
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -18,12 +18,8 @@ class Brother(Role):
 
 
 def brothers(game: "Game") -> Flow:
-    awake = game.holders("brother")
-    if not awake:
-        yield from game.idle("brothers", Kind.NONE)
-        return
-    yield game.ask("brothers", Kind.NONE, actors=awake,
-                   facts=(Fact("brothers", {"seats": list(awake)}, secret=True),))
+    """The brothers wake and recognise each other; nothing to answer."""
+    return game.wake("brothers", game.holders("brother"))
 
 
 ROLE = Brother()

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from .. import answers, deaths
 from ..role import CallSpec, Flow, Role
-from ..types import Fact, Kind
+from ..types import Kind
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -59,11 +59,7 @@ def cupid(game: "Game") -> Flow:
 
 def wake_lovers(game: "Game") -> Flow:
     """The lovers wake and recognise each other; nothing to answer."""
-    pair = tuple(s for s in lovers(game) if game.alive(s))
-    if not pair:
-        yield from game.idle("lovers", Kind.NONE)
-        return
-    yield game.ask("lovers", Kind.NONE, actors=pair, facts=(Fact("lovers", {"seats": list(pair)}, secret=True),))
+    return game.wake("lovers", tuple(s for s in lovers(game) if game.alive(s)))
 
 
 ROLE = Cupid()

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .. import answers
 from ..role import CallSpec, Flow, Role
-from ..types import Answer, Fact, IllegalAnswer, Kind, Team
+from ..types import Answer, IllegalAnswer, Kind, Team
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -61,11 +61,7 @@ def piper(game: "Game") -> Flow:
 
 def charmed(game: "Game") -> Flow:
     """Every charmed player wakes and recognises the others; nothing to answer."""
-    awake = tuple(s for s in game.living() if game.marked(s, "charmed") and s not in game.doomed)
-    if not awake:
-        yield from game.idle("charmed", Kind.NONE)
-        return
-    yield game.ask("charmed", Kind.NONE, actors=awake, facts=(Fact("charmed", {"seats": list(awake)}, secret=True),))
+    return game.wake("charmed", tuple(s for s in game.living() if game.marked(s, "charmed") and s not in game.doomed))
 
 
 ROLE = Piper()

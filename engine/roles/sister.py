@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..role import CallSpec, Flow, Role
-from ..types import Fact, Kind
+from ..types import Kind
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -17,12 +17,8 @@ class Sister(Role):
 
 
 def sisters(game: "Game") -> Flow:
-    awake = game.holders("sister")
-    if not awake:
-        yield from game.idle("sisters", Kind.NONE)
-        return
-    yield game.ask("sisters", Kind.NONE, actors=awake,
-                   facts=(Fact("sisters", {"seats": list(awake)}, secret=True),))
+    """The sisters wake and recognise each other; nothing to answer."""
+    return game.wake("sisters", game.holders("sister"))
 
 
 ROLE = Sister()
