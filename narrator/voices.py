@@ -37,7 +37,7 @@ class Voice:
     last_separator: str
     words: Mapping[str, str]
     causes: Mapping[str, str]
-    speech: Mapping[str, str]
+    speech: tuple[tuple[str, str], ...]
 
     def seat(self, number: int, names: Sequence[str | None] = ()) -> str:
         """Returns how seat ``number`` is said ("seat seven", or "Ann, seat seven" with names)."""
@@ -55,7 +55,7 @@ class Voice:
 
     def spoken(self, text: str) -> str:
         """Returns ``text`` as the speech synthesiser should get it (words it mispronounces replaced)."""
-        for written, said in self.speech.items():
+        for written, said in self.speech:
             text = text.replace(written, said)
         return text
 
@@ -88,6 +88,13 @@ class Voice:
 class _Missing(dict[str, str]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
+
+
+def _pairs(doc_path: str, data: object) -> tuple[tuple[str, str], ...]:
+    if not isinstance(data, list) or not all(isinstance(p, list) and len(p) == 2 and all(isinstance(w, str) for w in p)
+                                             for p in data):
+        raise UserError(f"{doc_path}: 'speech' is a list of [written, said] pairs")
+    return tuple((p[0], p[1]) for p in data)
 
 
 def _strings(doc_path: str, data: object, key: str) -> dict[str, str]:
@@ -132,5 +139,5 @@ def load_voice(language: str) -> Voice:
         last_separator=str(data["list_last"]),
         words={"yes": str(data["yes_word"]), "no": str(data["no_word"])},
         causes=_strings(str(path), data.get("causes", {}), "causes"),
-        speech=_strings(str(path), data.get("speech") or {}, "speech"),
+        speech=_pairs(str(path), data.get("speech") or []),
     )

@@ -99,3 +99,11 @@ def test_a_narrator_line_keeps_its_key_and_channel() -> None:
     Narrator(load_voice("en"), lines.append).line("nightfall.call", "voice")
     assert lines == [Line("nightfall.call", "voice",
                           "It is night, the whole village falls asleep, players close your eyes.")]
+
+
+def test_words_the_synthesiser_mispronounces_are_replaced_for_speech_only() -> None:
+    """zh: espeak-ng reads 长 in 警长 as cháng; the spoken text gets 警掌, the shown text keeps 警长."""
+    voice = load_voice("zh")
+    shown = voice.text("sheriff.elected", {"seat": 3})
+    assert "警长" in shown and "警掌" in voice.spoken(shown) and "警长" not in voice.spoken(shown)
+    assert load_voice("en").spoken("Sheriff") == "Sheriff"
