@@ -10,11 +10,10 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
-from helpers import call_ids, drive, new_game
+from helpers import call_ids, drive, new_game, play_harmlessly
 
-from engine import PROFILES, Game, Phase, night_calls
+from engine import PROFILES, Phase, night_calls
 from engine.order import BESTOF, PACT, When
 from engine.roles import CALLS
 
@@ -124,10 +123,6 @@ EVERYONE = ["thief", "cupid", "seer", "sister", "sister", "wild_child", "wolf_ho
             "knight", "elder", "hunter"]
 CENTRE = ["villager", "villager"]
 
-HARMLESS: dict[str, Any] = {"infected_father": False, "wolf_hound": "village",
-                            "witch": {"heal": False, "poison": None}}
-
-
 def expected(night: int, deck: set[str], sisters_wake: bool = False) -> list[str]:
     """The pact order of ``night`` for the characters in ``deck`` (a call is made only if its character is
     in the deck; an id with no CallSpec is skipped)."""
@@ -135,27 +130,11 @@ def expected(night: int, deck: set[str], sisters_wake: bool = False) -> list[str
                             if c in CALLS and CALLS[c].roles & deck]
 
 
-def play(game: Game, nights: int | None = None, limit: int = 2000) -> None:
-    """Answers every call harmlessly (pass when allowed, else the first legal answer) until the game is
-    over, or night ``nights`` is."""
-    for _ in range(limit):
-        call = game.call
-        if call is None or (nights is not None and call.phase is Phase.NIGHT and call.number > nights):
-            return
-        if not call.needs_answer:
-            game.answer(None)
-        elif call.id in HARMLESS:
-            game.answer(HARMLESS[call.id])
-        elif call.optional:
-            game.answer(None)
-        else:
-            game.answer(game.legal()[0])
-    raise AssertionError("the game did not end")
 
 
 def test_the_engine_calls_the_pact_order_on_nights_one_to_four() -> None:
     game = new_game(EVERYONE, centre=CENTRE, profile="pact")
-    play(game, 4)
+    play_harmlessly(game, 4)
     assert call_ids(game, "night", 1) == [
         "nightfall", "thief", "cupid", "seer", "fox", "lovers", "sisters", "wild_child", "bear_tamer",
         "wolf_hound", "werewolves", "infected_father", "big_bad_wolf", "witch", "piper", "charmed"]
@@ -170,7 +149,7 @@ def test_the_engine_calls_the_pact_order_on_nights_one_to_four() -> None:
 def test_the_sisters_wake_again_on_even_nights_where_the_article_puts_them() -> None:
     """夜晚 6: after the Seer and the Fox, before the werewolves, when the table turns sisters_wake on."""
     game = new_game(EVERYONE, centre=CENTRE, profile="pact", sisters_wake=True)
-    play(game, 2)
+    play_harmlessly(game, 2)
     assert call_ids(game, "night", 2)[:5] == ["nightfall", "seer", "fox", "sisters", "werewolves"]
 
 
@@ -191,7 +170,7 @@ def test_a_whole_game_follows_the_pact_order() -> None:
     deck = set(EVERYONE) | set(CENTRE)
     for sisters_wake in (False, True):
         game = new_game(EVERYONE, centre=CENTRE, profile="pact", sisters_wake=sisters_wake)
-        play(game)
+        play_harmlessly(game)
         assert game.over and game.outcome is not None
         nights = sorted({c.number for c in game.calls if c.phase is Phase.NIGHT})
         assert len(nights) >= 2

@@ -10,7 +10,7 @@ import pytest
 
 from engine import Game
 from engine.types import IllegalAnswer, Phase
-from helpers import call_ids, drive, eliminated, made_once, new_game, reach, refused
+from helpers import call_ids, drive, eliminated, made_once, new_game, play_harmlessly, reach, refused
 
 EIGHT = ["werewolf", "werewolf", "villager", "villager", "villager", "villager", "villager", "villager"]
 
@@ -33,23 +33,6 @@ def outcome(game: Game) -> tuple[str, tuple[int, ...]]:
     return game.outcome.winner, game.outcome.winners
 
 
-HARMLESS: dict[str, Any] = {"infected_father": False, "wolf_hound": "village",
-                            "witch": {"heal": False, "poison": None}}
-
-
-def play_nights(game: Game, nights: int) -> None:
-    """Answers every call harmlessly (pass when allowed, else the first legal answer) until night
-    ``nights`` is over."""
-    while game.call is not None and not (game.call.phase is Phase.NIGHT and game.call.number > nights):
-        call = game.call
-        if not call.needs_answer:
-            game.answer(None)
-        elif call.id in HARMLESS:
-            game.answer(HARMLESS[call.id])
-        elif call.optional:
-            game.answer(None)
-        else:
-            game.answer(game.legal()[0])
 
 
 # -- the Sheriff -----------------------------------------------------------------------------------
@@ -401,7 +384,7 @@ def test_first_night_call_order() -> None:
     """rulings.md, profile bestof, first night: thief, cupid, lovers, seer, sisters, wild_child,
     wolf_hound, bear_tamer, werewolves, infected_father, big_bad_wolf, witch, fox, piper, charmed."""
     game = new_game(EVERYONE, centre=["villager", "villager"])
-    play_nights(game, 1)
+    play_harmlessly(game, 1)
     assert call_ids(game, "night", 1) == [
         "nightfall", "thief", "cupid", "lovers", "seer", "sisters", "wild_child", "wolf_hound", "bear_tamer",
         "werewolves", "infected_father", "big_bad_wolf", "witch", "fox", "piper", "charmed"]
@@ -411,7 +394,7 @@ def test_later_nights_call_order_with_the_white_werewolf_on_even_nights() -> Non
     """rulings.md, every later night: seer, werewolves, white_werewolf (nights 2, 4, 6, …),
     infected_father, big_bad_wolf, witch, fox, piper, charmed."""
     game = new_game(EVERYONE, centre=["villager", "villager"])
-    play_nights(game, 4)
+    play_harmlessly(game, 4)
     with_white = LATER[:3] + ["white_werewolf"] + LATER[3:]
     assert call_ids(game, "night", 2) == with_white
     assert call_ids(game, "night", 3) == LATER
