@@ -14,7 +14,7 @@ from engine import Answer, Call, Deal, Game, Phase, Rules, Step, Table, deal_car
 from .asking import KeypadAnswers
 from .config import TableConfig, config_from_dict, config_to_dict
 from .errors import GameStopped, UserError
-from .hearing import PushbackKeys as PushbackKeysType
+from .hearing import PushbackKeys, VoiceAnswers, open_listener
 from .identify import identify
 from .journal import Entry, Journal, default_folder
 from .keypad import Keys
@@ -22,7 +22,6 @@ from .narration import SCREEN, VOICE, Line, Narrator, run
 from .replay import Replay
 from .screen import Screen
 from .voices import Voice, load_voice
-
 
 STARTER = TableConfig(
     language="en",
@@ -176,9 +175,7 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     narrator = TableNarrator(voice, screen, speaker, config.names)
     if listener is not None:
-        from .hearing import PushbackKeys
-
-        keys = PushbackKeys(keys)
+        keys = PushbackKeys(keys)  # a key pressed while listening is read again by the keypad
 
     def say(key: str, values: dict[str, object]) -> None:
         narrator.line(key, VOICE, **values)
@@ -193,9 +190,7 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
     answers = KeypadAnswers(keys, screen, voice, say=say, repeat=narrator.repeat, names=config.names,
                             pause=config.pause, rng=rng, sleep=sleep, debate_timer=config.debate_timer)
     if listener is not None and vocabulary is not None and config.voice_phases():
-        from .hearing import VoiceAnswers
-
-        assert isinstance(keys, PushbackKeysType)
+        assert isinstance(keys, PushbackKeys)
         narrator.listener = listener
         answers.voice_answers = VoiceAnswers(
             listener, vocabulary, keys, say=say, repeat=narrator.repeat,
@@ -303,8 +298,6 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
         speaker = QuietSpeaker()  # the full screen already shows every line said; printing would tear it
     listener, vocabulary = None, None
     if config.voice_phases():
-        from .hearing import open_listener
-
         try:
             listener, vocabulary = open_listener(config.language, model or config.model, config.microphone, warn)
         except UserError:
