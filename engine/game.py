@@ -22,13 +22,9 @@ from .types import (Answer, Call, Elimination, Fact, IllegalAnswer, Kind, Outcom
                     Team)
 
 
-@lru_cache(maxsize=64)
-def _specs(profile: str, night: int, sisters_wake: bool) -> tuple[CallSpec, ...]:
-    return tuple(CALLS[i] for i in night_calls(profile, night, sisters_wake) if i in CALLS)
-
-
-def _order(profile: str, night: int, sisters_wake: bool, deck: frozenset[str]) -> tuple[CallSpec, ...]:
-    return tuple(spec for spec in _specs(profile, night, sisters_wake) if not spec.roles.isdisjoint(deck))
+@lru_cache(maxsize=256)
+def _order(calls: tuple[str, ...], deck: frozenset[str]) -> tuple[CallSpec, ...]:
+    return tuple(CALLS[i] for i in calls if i in CALLS and not CALLS[i].roles.isdisjoint(deck))
 
 
 DEATH_HOOKS = frozenset({"survives", "on_mark", "on_death", "ballot", "on_vote"})
@@ -245,13 +241,18 @@ class Game:
 
     def _play(self) -> Flow:
         try:
-            if self.rules.sheriff:
+            # The election opens the game, or the first day (before its vote) when the table says so.
+            elect = self.rules.sheriff
+            if elect and self.rules.sheriff_elected == "start":
                 yield from sheriff.election(self)
+                elect = False
             if any(r.opening_day for r in self.roles_in_deck):
-                yield from self._day()
+                yield from self._day(elect)
+                elect = False
             while True:
                 yield from self._night()
-                yield from self._day()
+                yield from self._day(elect)
+                elect = False
         except GameOver as over:
             self.outcome = over.outcome
 
@@ -271,12 +272,13 @@ class Game:
 
     def _night_order(self, night: int) -> tuple[CallSpec, ...]:
         """Returns the calls of ``night`` whose characters are in the deck, in the profile's order."""
-        key = 1 if night == 1 else 2 + night % 2  # after the first, a night's order depends on its parity
-        if key not in self._orders:
-            self._orders[key] = _order(self.rules.profile, key, self.rules.sisters_wake, self.in_deck)
-        return self._orders[key]
+        if night not in self._orders:
+            rules = self.rules
+            calls = night_calls(rules.profile, night, rules.sisters_wake, rules.intervals())
+            self._orders[night] = _order(calls, self.in_deck)
+        return self._orders[night]
 
-    def _day(self) -> Flow:
+    def _day(self, elect: bool = False) -> Flow:
         self.phase = Phase.DAY
         if self.night:
             yield from deaths.dawn(self)
@@ -284,6 +286,8 @@ class Game:
             for role in self.hooked["after_dawn"]:
                 yield from role.after_dawn(self)
             self.step_done()
+        if elect:
+            yield from sheriff.election(self)
         yield self.ask("debate", Kind.NONE)
         yield from votes.village_vote(self)
         self.step_done()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Mapping
 
 
 class When(str, Enum):
@@ -18,21 +19,31 @@ class When(str, Enum):
     LATER = "later"  # every night but the first
     EVEN = "even"  # nights 2, 4, 6, ...
     EVEN_IF_RULE = "even_if_rule"  # nights 2, 4, ... when the table turns Rules.sisters_wake on
+    NTH = "nth"  # nights N, 2N, 3N, ...: N is the Rules field the entry names (0: never)
+    LATER_NTH = "later_nth"  # likewise, but never the first night (a first-night entry has it)
+
+
+INTERVALS = {"white_werewolf_interval": 2, "sisters_interval": 0}
+"""The Rules fields that set an entry's interval (When.NTH, When.LATER_NTH), with the rulebook's values."""
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One line of a call order: a call id and the nights it is made."""
+    """One line of a call order: a call id, the nights it is made, and for an entry made every N nights
+    the Rules field that sets N (``every``)."""
 
     call: str
     when: When
+    every: str = ""
 
-    def made_on(self, night: int, sisters_wake: bool) -> bool:
+    def made_on(self, night: int, sisters_wake: bool, intervals: Mapping[str, int] | None = None) -> bool:
         """Returns whether this entry is called on ``night``.
 
-        >>> Entry("white_werewolf", When.EVEN).made_on(2, False)
+        >>> Entry("white_werewolf", When.NTH, "white_werewolf_interval").made_on(2, False)
         True
-        >>> Entry("sisters", When.EVEN_IF_RULE).made_on(2, False)
+        >>> Entry("white_werewolf", When.NTH, "white_werewolf_interval").made_on(3, False, {"white_werewolf_interval": 3})
+        True
+        >>> Entry("sisters", When.LATER_NTH, "sisters_interval").made_on(2, False)
         False
         """
         if self.when is When.FIRST:
@@ -43,14 +54,33 @@ class Entry:
             return night > 1
         if self.when is When.EVEN:
             return night % 2 == 0
-        return sisters_wake and night % 2 == 0
+        if self.when is When.EVEN_IF_RULE:
+            return sisters_wake and night % 2 == 0
+        n = interval(self.every, sisters_wake, intervals)
+        return n > 0 and night % n == 0 and (self.when is When.NTH or night > 1)
 
 
-def _profile(*rows: tuple[str, When]) -> tuple[Entry, ...]:
-    return tuple(Entry(call, when) for call, when in rows)
+def interval(rule: str, sisters_wake: bool = False, intervals: Mapping[str, int] | None = None) -> int:
+    """Returns the interval the Rules field ``rule`` sets; ``sisters_wake`` (the older switch) is interval 2.
+
+    >>> interval("sisters_interval", True), interval("sisters_interval", False, {"sisters_interval": 3})
+    (2, 3)
+    """
+    n = (intervals or {}).get(rule, INTERVALS[rule])
+    if rule == "sisters_interval" and not n and sisters_wake:
+        return 2
+    return n
 
 
-F, E, L, EVEN, OPT = When.FIRST, When.EVERY, When.LATER, When.EVEN, When.EVEN_IF_RULE
+def _profile(*rows: tuple[str, When] | tuple[str, When, str]) -> tuple[Entry, ...]:
+    return tuple(Entry(*row) for row in rows)
+
+
+F, E, L = When.FIRST, When.EVERY, When.LATER
+# The White Werewolf every Rules.white_werewolf_interval nights (the rulebook: 2); the Sisters and the
+# Brothers again every Rules.sisters_interval nights (the rulebook: never; sisters_wake: every 2).
+WHITE = (When.NTH, "white_werewolf_interval")
+OPT = (When.LATER_NTH, "sisters_interval")
 
 # rulings.md, profile `bestof`: the Best Of order, expansion characters slotted
 # in where The Pact puts them. One list serves first and later nights: the
@@ -70,11 +100,11 @@ BESTOF: tuple[Entry, ...] = _profile(
     ("bear_tamer", F),
     ("raven", E),
     ("pyromaniac", E),
-    ("sisters", OPT),
-    ("brothers", OPT),
+    ("sisters", *OPT),
+    ("brothers", *OPT),
     ("guard", E),
     ("werewolves", E),
-    ("white_werewolf", EVEN),
+    ("white_werewolf", *WHITE),
     ("infected_father", E),
     ("big_bad_wolf", E),
     ("witch", E),
@@ -107,15 +137,15 @@ PACT: tuple[Entry, ...] = _profile(
     ("bear_tamer", F),  # 第一夜 11. 叫醒驯熊人
     ("raven", E),  # 第一夜 12. / 夜晚 4. 叫醒乌鸦
     ("pyromaniac", E),  # 第一夜 13. / 夜晚 5. 叫醒纵火狂
-    ("sisters", OPT),  # 夜晚 6. （每偶数个夜晚，或适当时间）叫醒双胞胎姐妹
-    ("brothers", OPT),  # 夜晚 7. （每偶数个夜晚，或适当时间）叫醒三兄弟
+    ("sisters", *OPT),  # 夜晚 6. （每偶数个夜晚，或适当时间）叫醒双胞胎姐妹
+    ("brothers", *OPT),  # 夜晚 7. （每偶数个夜晚，或适当时间）叫醒三兄弟
     ("guard", E),  # 第一夜 14. / 夜晚 8. 叫醒守卫
     # 第一夜 15. 叫醒所有狼人，如果猎狼犬也选择睁眼则视为他选择加入狼人阵营: the
     # Wolf Hound's choice is made as the pack wakes, so his call comes just before.
     ("wolf_hound", F),
     ("werewolves", E),  # 第一夜 15.-16. / 夜晚 9.-10. 叫醒所有狼人; 小女孩可以偷看
     ("baker", E),  # 第一夜 17. / 夜晚 11. 面包师快速睁眼，然后闭眼
-    ("white_werewolf", EVEN),  # 夜晚 12. （每偶数个夜晚）叫醒白狼人
+    ("white_werewolf", *WHITE),  # 夜晚 12. （每偶数个夜晚）叫醒白狼人
     ("infected_father", E),  # 第一夜 18. / 夜晚 13. 叫醒施咒的狼教父
     ("big_bad_wolf", E),  # 第一夜 19. / 夜晚 14. 叫醒大野狼
     ("witch", E),  # 第一夜 20. / 夜晚 15. 叫醒女巫
@@ -128,7 +158,8 @@ PROFILES: dict[str, tuple[Entry, ...]] = {"bestof": BESTOF, "pact": PACT}
 """Call orders by name; the table's rules choose one."""
 
 
-def night_calls(profile: str, night: int, sisters_wake: bool = False) -> tuple[str, ...]:
+def night_calls(profile: str, night: int, sisters_wake: bool = False,
+                intervals: Mapping[str, int] | None = None) -> tuple[str, ...]:
     """Returns the call ids of a night in order, before the deck is taken into account.
 
     >>> night_calls("bestof", 1)[:4]
@@ -136,4 +167,4 @@ def night_calls(profile: str, night: int, sisters_wake: bool = False) -> tuple[s
     >>> night_calls("bestof", 2)[:3]
     ('actor', 'seer', 'raven')
     """
-    return tuple(e.call for e in PROFILES[profile] if e.made_on(night, sisters_wake))
+    return tuple(e.call for e in PROFILES[profile] if e.made_on(night, sisters_wake, intervals))

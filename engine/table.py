@@ -85,6 +85,30 @@ class Rules:
     guard_protects_little_girl: bool = False
     thief_must_take_werewolf: bool = True
     werewolves_may_eat_werewolves: bool = False
+    # The Sheriff, votes, calls and characters' house rules (issue 6). ``sheriff_elected``: "start" (before
+    # night 1) or "first_day" (on the first day, before its vote). ``votes_may_be_skipped`` False: the
+    # village must eliminate someone (nobody only after a second tie). ``skip_idle_calls``: every call with
+    # nothing to do is skipped, the dead's (as call_dead False) and those where passing is all that is left.
+    # ``sisters_interval`` 0 follows ``sisters_wake`` (2 when on). The rest say what they change.
+    sheriff_elected: str = "start"
+    sheriff_double_vote: bool = True
+    sheriff_breaks_ties: bool = True
+    votes_may_be_skipped: bool = True
+    skip_idle_calls: bool = False
+    big_bad_wolf_loses_power: bool = True
+    white_werewolf_interval: int = 2
+    sisters_interval: int = 0
+    elder_lives: int = 2
+    elder_revenge: bool = True
+    idiot_dies_with_elder: bool = False
+    infected_bear_tamer_growls: bool = True
+    wolf_hound_random: bool = False
+    piper_charms: int = 2
+    piper_keeps_power_if_infected: bool = False
+
+    def intervals(self) -> dict[str, int]:
+        """Returns the intervals of the call order's entries made every N nights (see engine.order)."""
+        return {"white_werewolf_interval": self.white_werewolf_interval, "sisters_interval": self.sisters_interval}
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ class Tally:
 
 def weight(game: "Game", voter: int) -> int:
     """Returns how many votes a ballot of ``voter`` counts for (the Sheriff's counts double)."""
-    w = 2 if voter == game.sheriff else 1
+    w = 2 if voter == game.sheriff and game.rules.sheriff_double_vote else 1
     for role in game.hooked["ballot"]:
         w = role.ballot(game, voter, w)
     return w
@@ -80,11 +80,20 @@ def _ballots(game: "Game", value: object, among: Sequence[int]) -> dict[int, int
     return ballots
 
 
+def _cast(game: "Game", value: Answer, among: Sequence[int]) -> Tally:
+    """Reads a vote, refusing nobody (null, or a roll call of abstentions) when the village must vote."""
+    tally = read(game, value, among)
+    if tally.seat is None and not tally.tied and not game.rules.votes_may_be_skipped:
+        raise IllegalAnswer("the village must eliminate someone", key="refusal.must_vote")
+    return tally
+
+
 def village_vote(game: "Game") -> Flow:
     """Runs the day's vote: the result, then a tie-break or a run-off, then the elimination."""
     living = game.living()
-    tally: Tally = yield game.ask("vote", Kind.VOTE, seats=living, optional=True,
-                                  check=lambda v: read(game, v, living))
+    skip = game.rules.votes_may_be_skipped
+    tally: Tally = yield game.ask("vote", Kind.VOTE, seats=living, optional=skip,
+                                  check=lambda v: _cast(game, v, living))
     yield from settle(game, tally)
 
 
@@ -94,15 +103,15 @@ def settle(game: "Game", tally: Tally) -> Flow:
         tally = yield from role.on_vote(game, tally)
     if tally.tied:
         game.fact("vote.tie", seats=list(tally.tied))
-        if game.sheriff is not None and game.alive(game.sheriff):
+        if game.sheriff is not None and game.alive(game.sheriff) and game.rules.sheriff_breaks_ties:
             tied = tally.tied
             chosen = yield game.ask("sheriff_tiebreak", Kind.SEAT, actors=(game.sheriff,), seats=tied,
                                     check=lambda v: answers.seat(game, v, among=tied))
             tally = Tally(chosen)
         else:
             tied = tally.tied
-            tally = yield game.ask("revote", Kind.VOTE, seats=tied, optional=True,
-                                   check=lambda v: read(game, v, tied))
+            tally = yield game.ask("revote", Kind.VOTE, seats=tied, optional=game.rules.votes_may_be_skipped,
+                                   check=lambda v: _cast(game, v, tied))
             if tally.tied:
                 game.fact("vote.tie_again", seats=list(tally.tied))
                 tally = Tally()

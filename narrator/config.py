@@ -44,6 +44,33 @@ KEYS: dict[str, str] = {
     "guard_protects_little_girl": "true or false: the Guard's protection covers the Little Girl (default false)",
     "thief_must_take_werewolf": "true or false: shown two werewolf cards, the Thief must take one (default true)",
     "werewolves_may_eat_werewolves": "true or false: the werewolves may devour one of their own (default false)",
+    # The Sheriff, votes, calls and characters' house rules (issue 6).
+    "sheriff_elected": "start or first_day: when the Sheriff is elected, before the first night or on the first "
+                       "day before its vote (default start)",
+    "sheriff_double_vote": "true or false: the Sheriff's vote counts double (default true)",
+    "sheriff_breaks_ties": "true or false: the Sheriff chooses among the tied (false: a run-off among the "
+                           "tied; default true)",
+    "votes_may_be_skipped": "true or false: a vote may end with nobody eliminated (false: the village must name "
+                            "someone, except after a second tie; default true)",
+    "skip_idle_calls": "true or false: skip every call with nothing to do, for the dead and for those who could "
+                       "only pass (it gives secrets away; default false)",
+    "big_bad_wolf_loses_power": "true or false: the Big Bad Wolf loses his second victim once a werewolf is "
+                                "eliminated (default true)",
+    "white_werewolf_interval": "a number of nights, 1 to 10: the White Werewolf wakes every that many nights "
+                               "(default 2: nights 2, 4, 6...)",
+    "sisters_interval": "a number of nights, 0 to 10: the Two Sisters and the Three Brothers wake again every that "
+                        "many nights (0: never, or every 2 with sisters_wake; default 0)",
+    "elder_lives": "a number, 1 to 5: the werewolf attacks it takes to kill the Elder (default 2)",
+    "elder_revenge": "true or false: killed by the village, the Elder takes the villagers' special powers "
+                     "(default true)",
+    "idiot_dies_with_elder": "true or false: a revealed Village Idiot dies when the Elder's penalty strikes "
+                             "(the Chinese article's option; default false)",
+    "infected_bear_tamer_growls": "true or false: an infected Bear Tamer's bear growls every morning (false: only "
+                                  "for a werewolf neighbour; default true)",
+    "wolf_hound_random": "true or false: the Wolf Hound's side is drawn at random instead of chosen (default false)",
+    "piper_charms": "a number, 1 to 3: the players the Piper charms each night (default 2)",
+    "piper_keeps_power_if_infected": "true or false: an infected Piper still charms, his goal lost all the same "
+                                     "(default false: he becomes a simple werewolf)",
     "speaker": "auto, pyttsx3 or console: how lines are said (default auto: speech if this machine can)",
     "voice": "a speech voice id or part of its name, to override the one chosen for the language",
     "rate": "the speech rate in words a minute (80 to 400)",
@@ -59,8 +86,15 @@ KEYS: dict[str, str] = {
 
 RULE_KEYS = ("sheriff", "call_dead", "reveal_roles", "sisters_wake", "hunter_shoots_when_poisoned",
              "fox_loses_power_on_miss", "cupid_wins_with_lovers", "guard_same_twice", "guard_protects_little_girl",
-             "thief_must_take_werewolf", "werewolves_may_eat_werewolves")
+             "thief_must_take_werewolf", "werewolves_may_eat_werewolves",
+             "sheriff_double_vote", "sheriff_breaks_ties", "votes_may_be_skipped", "skip_idle_calls",
+             "big_bad_wolf_loses_power", "elder_revenge", "idiot_dies_with_elder", "infected_bear_tamer_growls",
+             "wolf_hound_random", "piper_keeps_power_if_infected")
 """The house rules that are true or false (engine.Rules fields of the same names)."""
+
+NUMBER_RULES = {"white_werewolf_interval": (1, 10), "sisters_interval": (0, 10), "elder_lives": (1, 5),
+                "piper_charms": (1, 3)}
+"""The house rules that are whole numbers, with their bounds (engine.Rules fields of the same names)."""
 
 
 @dataclass(frozen=True)
@@ -218,6 +252,18 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
             flags["witch_potions"] = data["witch_potions"]
         else:
             bad("witch_potions", data["witch_potions"])
+    for key, (low, high) in NUMBER_RULES.items():
+        if key in data:
+            value = data[key]
+            if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
+                flags[key] = value
+            else:
+                bad(key, value)
+    if "sheriff_elected" in data:
+        if data["sheriff_elected"] in ("start", "first_day"):
+            flags["sheriff_elected"] = data["sheriff_elected"]
+        else:
+            bad("sheriff_elected", data["sheriff_elected"])
 
     speaker = data.get("speaker", "auto")
     if speaker not in ("auto", "pyttsx3", "console"):

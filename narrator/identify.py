@@ -31,7 +31,7 @@ def identification_order(table: Table) -> list[str]:
     ['cupid', 'seer', 'werewolf', 'hunter']
     """
     deck = set(table.deck) - {"villager"}
-    first_night = night_calls(table.rules.profile, 1, table.rules.sisters_wake)
+    first_night = night_calls(table.rules.profile, 1, table.rules.sisters_wake, table.rules.intervals())
     called = [r for r in deck if CALL_OF.get(r, r) in first_night]
     called.sort(key=lambda r: first_night.index(CALL_OF.get(r, r)))
     return called + [r for r in ROLES if r in deck and r not in called]

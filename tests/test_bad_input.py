@@ -111,6 +111,12 @@ def test_an_unknown_key_is_named_with_a_suggestion(tmp_path: Path) -> None:
     refused(result, "table.yaml:2", "'sherif'", "did you mean 'sheriff'?")
 
 
+def test_an_unknown_house_rule_is_named_with_a_suggestion(tmp_path: Path) -> None:
+    """A misspelt house rule is named at its line, with the rule it looks like."""
+    result = check(tmp_path, f"deck: {DECK6}\nwhite_werewolf_intervall: 3\n")
+    refused(result, "table.yaml:2", "'white_werewolf_intervall'", "did you mean 'white_werewolf_interval'?")
+
+
 @pytest.mark.parametrize(("key", "value", "expected"), [
     ("seats", "six", "6 to 47"),
     ("seats", "true", "6 to 47"),
@@ -134,6 +140,16 @@ def test_an_unknown_key_is_named_with_a_suggestion(tmp_path: Path) -> None:
     ("debate_timer", "soon", "seconds"),
     ("inputs", "keypad", "keypad"),
     ("inputs", "{night: [[keypad]]}", "keypad"),
+    ("white_werewolf_interval", "zero", "1 to 10"),
+    ("white_werewolf_interval", "0", "1 to 10"),
+    ("sisters_interval", "-1", "0 to 10"),
+    ("elder_lives", "true", "1 to 5"),
+    ("piper_charms", "4", "1 to 3"),
+    ("sheriff_elected", "dawn", "first_day"),
+    ("sheriff_double_vote", "twice", "true or false"),
+    ("votes_may_be_skipped", "0", "true or false"),
+    ("skip_idle_calls", "'yes'", "true or false"),
+    ("wolf_hound_random", "[true]", "true or false"),
 ])
 def test_a_key_of_the_wrong_type_says_what_it_expects(tmp_path: Path, key: str, value: str, expected: str) -> None:
     """A value of the wrong type is named with its file:line and key, and what the key expects."""

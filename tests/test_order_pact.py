@@ -107,13 +107,13 @@ def test_the_fox_follows_the_seer_and_the_lovers_the_fox() -> None:
 
 
 def test_first_night_only_calls_are_made_on_the_first_night_only() -> None:
-    """The calls the article lists only under 第一夜 are FIRST; those of 夜晚 only, EVEN or EVEN_IF_RULE."""
+    """The calls the article lists only under 第一夜 are FIRST; those of 夜晚 only, NTH or LATER_NTH."""
     whens = {(e.call, e.when) for e in PACT}
     for call in ("thief", "cupid", "lovers", "stuttering_judge", "wild_child", "bear_tamer", "wolf_hound"):
         assert (call, When.FIRST) in whens
-    assert ("white_werewolf", When.EVEN) in whens
-    assert {("sisters", When.FIRST), ("sisters", When.EVEN_IF_RULE)} <= whens
-    assert {("brothers", When.FIRST), ("brothers", When.EVEN_IF_RULE)} <= whens
+    assert ("white_werewolf", When.NTH) in whens  # every Rules.white_werewolf_interval nights (2: even)
+    assert {("sisters", When.FIRST), ("sisters", When.LATER_NTH)} <= whens  # again every sisters_interval
+    assert {("brothers", When.FIRST), ("brothers", When.LATER_NTH)} <= whens
 
 
 # -- a game under Rules(profile="pact") ------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The Bear Tamer: each morning the bear growls if a werewolf is one of his two living neighbours
-(every morning, if the Bear Tamer himself is infected)."""
+(every morning, if the Bear Tamer himself is infected, unless the table's infected_bear_tamer_growls is
+false: then only for his neighbours)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ class BearTamer(Role):
 
     def after_dawn(self, game: "Game") -> Flow:
         for seat in game.holders(self.id):
-            growls = game.marked(seat, "infected") or (
+            infected = game.marked(seat, "infected") and game.rules.infected_bear_tamer_growls
+            growls = infected or (
                 game.keeps_power(seat) and any(game.is_werewolf(s) for s in game.neighbours(seat)))
             if growls:
                 yield game.ask("growl", Kind.NONE)

@@ -19,7 +19,10 @@ class BigBadWolf(Role):
 
 
 def has_power(game: "Game") -> bool:
-    """Returns whether no werewolf has fallen yet (the rust's doomed, dead at nightfall, counts)."""
+    """Returns whether no werewolf has fallen yet (the rust's doomed, dead at nightfall, counts); always,
+    if the table's Big Bad Wolf never loses his second victim."""
+    if not game.rules.big_bad_wolf_loses_power:
+        return True
     return not game.doomed and not any(game.is_werewolf(e.seat) for e in game.eliminated)
 
 

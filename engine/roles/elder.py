@@ -1,5 +1,6 @@
 """The Elder: survives the first werewolf attack; killed by the village (vote, poison, the Hunter),
-he costs every villager their special power."""
+he costs every villager their special power. House rules: how many lives (``elder_lives``), and whether
+the village pays for his death (``elder_revenge``)."""
 
 from __future__ import annotations
 
@@ -21,14 +22,15 @@ class Elder(Role):
     def survives(self, game: "Game", seat: int, cause: str) -> bool:
         if game.card(seat) != self.id or cause not in ATTACKS:
             return False
-        lives = game.counters.get("elder.lives", 2)
+        lives = game.counters.get("elder.lives", game.rules.elder_lives)
         if lives > 1:
             game.counters["elder.lives"] = lives - 1
             return True
         return False
 
     def on_mark(self, game: "Game", seat: int, cause: str) -> None:
-        if game.card(seat) == self.id and cause in PENALTY_CAUSES and not game.penalty:
+        if (game.card(seat) == self.id and cause in PENALTY_CAUSES and not game.penalty
+                and game.rules.elder_revenge):
             game.penalty = True
             if game.rules.reveal_roles:
                 game.fact("elder.penalty")

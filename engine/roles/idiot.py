@@ -1,11 +1,13 @@
 """The Village Idiot: voted out by the village, he reveals his card and stays in the game, but never
-votes again; a second vote, a vote after the Elder's penalty, or any other cause eliminates him."""
+votes again; a second vote, a vote after the Elder's penalty, or any other cause eliminates him. With the
+Chinese article's optional rule (idiot_dies_with_elder), a revealed Idiot dies when the Elder's penalty strikes."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..role import Role
+from .. import deaths
+from ..role import Flow, Role
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -28,6 +30,14 @@ class Idiot(Role):
             game.sheriff = None  # the office ends for good: no successor is named
             game.fact("sheriff.office_ends", seat=seat)
         return True
+
+    def on_death(self, game: "Game", seat: int, cause: str) -> Flow:
+        # 001_…: "（可选）如果傻瓜在身份已经暴露的情况下因为长老的缘故而失去特殊效果，则他立即死亡。"
+        if not (game.rules.idiot_dies_with_elder and game.penalty):
+            return
+        for player in game.players:
+            if player.alive and player.card == self.id and REVEALED in player.marks:
+                yield from deaths.kill(game, player.seat, "elder")
 
     def ballot(self, game: "Game", voter: int, weight: int) -> int:
         return 0 if self.revealed(game, voter) else weight

@@ -1,5 +1,6 @@
 """The Piper: charms two new players each night; wins the moment every other living player is charmed.
-Infected, he becomes a simple werewolf and gives up his goal."""
+Infected, he becomes a simple werewolf and gives up his goal. House rules: how many he charms a night
+(``piper_charms``), and whether, infected, he still charms (``piper_keeps_power_if_infected``)."""
 
 from __future__ import annotations
 
@@ -33,9 +34,9 @@ def _charm(game: "Game", me: int, count: int, value: Answer) -> tuple[int, ...]:
     try:
         chosen = answers.seats(game, value, count)
     except IllegalAnswer as error:
-        if error.key != "refusal.count" or count == 2:
+        if error.key != "refusal.count" or count == game.rules.piper_charms:
             raise
-        # Fewer than two left to charm tells how many are charmed: the screen only.
+        # Fewer than his number left to charm tells how many are charmed: the screen only.
         raise IllegalAnswer(error.reason, key=error.key, secret=True, **error.values) from None
     for seat in chosen:
         if seat == me:
@@ -47,12 +48,18 @@ def _charm(game: "Game", me: int, count: int, value: Answer) -> tuple[int, ...]:
 
 def piper(game: "Game") -> Flow:
     seat = game.actor("piper")
-    if seat is None or game.marked(seat, "infected"):
-        yield from game.idle("piper", Kind.SEATS, picks=2)
+    charms = game.rules.piper_charms
+    # The rulebook: infected, "he becomes a Simple Werewolf": his power goes with his goal, unless the table
+    # lets him keep charming (his goal stays lost either way).
+    if seat is None or (game.marked(seat, "infected") and not game.rules.piper_keeps_power_if_infected):
+        yield from game.idle("piper", Kind.SEATS, picks=charms)
         return
     me = seat
     free = [s for s in game.living() if s != me and not game.marked(s, "charmed")]
-    count = min(2, len(free))
+    count = min(charms, len(free))
+    if not count:  # an infected Piper who charmed everyone: nothing left to charm, nothing to answer
+        yield from game.idle("piper", Kind.SEATS, picks=charms)
+        return
     chosen = yield game.ask("piper", Kind.SEATS, actors=(me,), picks=count,
                             check=lambda v: _charm(game, me, count, v))
     for s in chosen:
