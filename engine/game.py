@@ -27,6 +27,12 @@ def _order(calls: tuple[str, ...], deck: frozenset[str]) -> tuple[CallSpec, ...]
     return tuple(CALLS[i] for i in calls if i in CALLS and not CALLS[i].roles.isdisjoint(deck))
 
 
+SKIP = object()
+"""Not a pass: the call has something to do (see Game._passing)."""
+
+PASSES: tuple[Answer, ...] = (None, False, {"heal": False, "poison": None})
+"""The answers that do nothing: no one, no, no potion."""
+
 DEATH_HOOKS = frozenset({"survives", "on_mark", "on_death", "ballot", "on_vote"})
 """The hooks the Sheriff's office (not a card) also answers, in death order; the others go in deck order."""
 
@@ -189,9 +195,10 @@ class Game:
             ok.append(value)
         return ok
 
-    def candidates(self) -> list[Answer]:
-        """Lists the answers of the running call's shape, before the rules are applied (see legal)."""
-        call = self._call
+    def candidates(self, call: Call | None = None) -> list[Answer]:
+        """Lists the answers of the running call's (or ``call``'s) shape, before the rules are applied
+        (see legal)."""
+        call = call or self._call
         if call is None:
             return []
         if not call.needs_answer:
@@ -267,8 +274,41 @@ class Game:
             role.at_nightfall(self)
         self.step_done()  # a Wild Child who turns at nightfall may give the werewolves the game
         for spec in self._night_order(self.night):
-            yield from spec.run(self)
+            flow = spec.run(self)
+            yield from self._skipping(flow) if self.rules.skip_idle_calls else flow
             self.step_done()
+
+    def _skipping(self, flow: Flow) -> Flow:
+        """Runs a night call's flow, answering itself every call with nothing to do (Rules.skip_idle_calls):
+        one made for the dead or powerless, or one where passing is all the rules allow (rulings.md's
+        "asked even with nothing to do", which this house rule gives up, secrets and all)."""
+        try:
+            call = next(flow)
+            while True:
+                passing = self._passing(call)
+                if passing is SKIP:
+                    value = yield call
+                else:
+                    value = None if call.check is None else call.check(passing)
+                call = flow.send(value)
+        except StopIteration:
+            return
+
+    def _passing(self, call: Call) -> object:
+        """Returns the pass a call with nothing to do takes (None, False, no potion), or SKIP if it has more."""
+        if not call.live:
+            return None
+        if not call.needs_answer or call.check is None:
+            return SKIP
+        legal = []
+        for value in self.candidates(call):
+            try:
+                call.check(value)
+            except IllegalAnswer:
+                continue
+            legal.append(value)
+        passes = [v for v in legal if v in PASSES]
+        return passes[0] if passes and len(passes) == len(legal) else SKIP
 
     def _night_order(self, night: int) -> tuple[CallSpec, ...]:
         """Returns the calls of ``night`` whose characters are in the deck, in the profile's order."""
@@ -313,7 +353,7 @@ class Game:
 
     def idle(self, call_id: str, kind: Kind, picks: int = 0) -> Flow:
         """Makes a call for fair play only (its character is eliminated or powerless), if the table wants it."""
-        if self.rules.call_dead:
+        if self.rules.call_dead and not self.rules.skip_idle_calls:
             yield self.ask(call_id, kind, live=False, picks=picks)
 
     def wake(self, call_id: str, awake: Sequence[int], shown: bool = True) -> Flow:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine import Game, IllegalAnswer, Phase, Rules
-from helpers import call_ids, drive, eliminated, made_once, new_game, play_harmlessly, reach, refused
+from helpers import call_ids, drive, eliminated, made, made_once, new_game, play_harmlessly, reach, refused
 from narrator.cli import main
 
 WITCH = ["werewolf", "witch", "villager", "villager", "werewolf", "villager", "villager", "villager"]
@@ -352,3 +352,21 @@ def test_the_house_rules_are_read_from_the_config_and_journalled(tmp_path: Path)
     assert (rules.skip_idle_calls and rules.idiot_dies_with_elder and rules.wolf_hound_random
             and rules.piper_keeps_power_if_infected)
     assert config_from_dict(config_to_dict(config), "journal").table.rules == rules
+
+
+def test_skip_idle_calls() -> None:
+    """skip_idle_calls: true: no call for the dead (as call_dead: false) and none where passing is all that is
+    left (the White Werewolf with no other werewolf); by default both are made, for fair play."""
+    roles = ["white_werewolf", "werewolf", "seer"] + ["villager"] * 7
+    for rule in (False, True):
+        game = new_game(roles, skip_idle_calls=rule)
+        drive(game, ("seer", None), ("werewolves", 3), ("vote", 2), ("werewolves", 4))
+        seer, white = made(game, "seer", 2), made(game, "white_werewolf", 2)
+        if rule:
+            assert seer is None and white is None
+        else:
+            assert seer is not None and not seer.live and white is not None and white.live
+        assert eliminated(game)[:2] == [(3, "werewolves"), (2, "vote")]
+    game = new_game(roles, skip_idle_calls=True)
+    drive(game, ("seer", 5), ("werewolves", 4), ("vote", 9), ("seer", 6), ("werewolves", 7), ("white_werewolf", 2))
+    assert (2, "white_werewolf") in eliminated(game)  # with another werewolf alive, he is asked
