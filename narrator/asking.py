@@ -76,6 +76,11 @@ class KeypadAnswers:
             # Fair play: nobody is awake to answer; wait as long as an answer might take.
             self.sleep(self.rng.uniform(*self.pause))
             return None
+        if call.id == "wolf_hound" and game.rules.wolf_hound_random:
+            # The house rule draws his side: the draw is the answer, journaled like any other, so a resumed
+            # game replays it; it takes as long as a call for the dead, so its speed tells nothing.
+            self.sleep(self.rng.uniform(*self.pause))
+            return self.rng.choice(("village", "wolf"))
         if self.voice_answers is not None and call.phase.value in self.voice_phases:
             heard = self._by_voice(call)
             if heard is not KEYPAD:

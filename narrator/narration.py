@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
-from engine import Answer, Call, Elimination, Fact, Game, IllegalAnswer, Phase, Step
+from engine import Answer, Call, Elimination, Fact, Game, IllegalAnswer, Phase, Rules, Step
 
 from .voices import Voice
 
@@ -70,6 +70,7 @@ class Narrator:
         self.voice = voice
         self.emit = emit
         self.names = tuple(names)
+        self.rules = Rules()  # the table's house rules, for the lines that depend on them
 
     def line(self, key: str, channel: str, **values: object) -> Line:
         """Emits the line ``key`` on ``channel``, filled with ``values``, and returns it."""
@@ -80,7 +81,8 @@ class Narrator:
     def begin(self, call: Call) -> None:
         """Says (and shows) what opens a call."""
         if wakes(call):
-            self.line(f"{call.id}.wake", VOICE)
+            drawn = call.id == "wolf_hound" and self.rules.wolf_hound_random  # the same, called for the dead
+            self.line("wolf_hound.wake_drawn" if drawn else f"{call.id}.wake", VOICE)
         elif call.id in ("revote", "sheriff_tiebreak", "sheriff_runoff"):
             self.line(f"{call.id}.call", VOICE, seats=list(call.seats))
         else:
@@ -110,6 +112,8 @@ class Narrator:
             if isinstance(potions, list):
                 names = [self.voice.lines[f"screen.potion.{p}"] for p in potions]
                 self.line("screen.potions", SCREEN, potions=self.voice.join(names))
+        elif key == "wolf_hound.drawn":
+            self.line(f"screen.wolf_hound_drawn_{values['side']}", SCREEN)
         elif key == "fox.sign":
             self.line("screen.fox_yes" if values["werewolf"] else "screen.fox_no", SCREEN, seat=values["seat"])
         elif key == "centre":

@@ -174,6 +174,7 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
     voice = load_voice(config.language)
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     narrator = TableNarrator(voice, screen, speaker, config.names)
+    narrator.rules = config.table.rules
     if listener is not None:
         keys = PushbackKeys(keys)  # a key pressed while listening is read again by the keypad
 

@@ -148,6 +148,7 @@ def dry_run(script: Script, emit: Callable[[Line], None] | None = None, *, journ
     game = Game(script.config.table, script.deal)
     answers = ScriptAnswers(script)
     narrator = PracticeNarrator(voice, keep, script.config.names, lines)
+    narrator.rules = script.config.table.rules
 
     def skip(call: Call, entry: Entry) -> None:
         if entry.needs:

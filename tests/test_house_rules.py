@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 import re
 from pathlib import Path
 
@@ -370,3 +371,49 @@ def test_skip_idle_calls() -> None:
     game = new_game(roles, skip_idle_calls=True)
     drive(game, ("seer", 5), ("werewolves", 4), ("vote", 9), ("seer", 6), ("werewolves", 7), ("white_werewolf", 2))
     assert (2, "white_werewolf") in eliminated(game)  # with another werewolf alive, he is asked
+
+
+WOLF_HOUND = ["wolf_hound", "werewolf", "villager", "villager", "villager", "villager", "villager", "villager"]
+
+
+def test_wolf_hound_random_draws_his_side_and_shows_it_to_him_alone(tmp_path: Path) -> None:
+    """wolf_hound_random: true: the narrator draws the side and gives the draw as the answer (journaled, so a
+    replay is exact); the Wolf Hound reads it on the screen; the wake line says it is drawn, for the living
+    and the dead alike; no key is pressed."""
+    import io
+
+    from engine import Deal, Table
+    from narrator.asking import KeypadAnswers
+    from narrator.keypad import ScriptedKeys
+    from narrator.practice import dry_run
+    from narrator.screen import PlainScreen
+    from narrator.script import load_script
+    from narrator.voices import load_voice
+
+    table = Table(8, tuple(WOLF_HOUND), Rules(sheriff=False, wolf_hound_random=True))
+    sides = set()
+    for seed in range(12):
+        game = Game(table, Deal(tuple(WOLF_HOUND)))
+        call = reach(game, "wolf_hound")
+        answers = KeypadAnswers(ScriptedKeys([]), PlainScreen(io.StringIO()), load_voice("en"),
+                                say=lambda k, v: None, repeat=lambda: None, rng=random.Random(seed),
+                                sleep=lambda s: None)
+        side = answers.answer(call, game)
+        step = game.answer(side)
+        assert [(f.key, f.secret) for f in step.facts] == [("wolf_hound.drawn", True)]
+        assert Game(table, game.deal, game.journal).choices == game.choices == {"wolf_hound": side}
+        sides.add(side)
+    assert sides == {"wolf", "village"}
+
+    script = tmp_path / "drawn.yaml"
+    script.write_text("table: {deck: [wolf_hound, werewolf, villager, villager, villager, villager, villager, "
+                      "villager], sheriff: false, wolf_hound_random: true}\n"
+                      "deal: {1: wolf_hound, 2: werewolf, 3: villager, 4: villager, 5: villager, 6: villager, "
+                      "7: villager, 8: villager}\n"
+                      "answers: [wolf_hound: wolf, werewolves: 3, vote: 4, werewolves: 5, vote: 6, werewolves: 7, vote: 8]\n",
+                      encoding="utf-8")
+    game, lines = dry_run(load_script(str(script))[0])
+    keys = [line.key for line in lines]
+    assert keys.count("wolf_hound.wake_drawn") == 1 and "wolf_hound.wake" not in keys
+    assert ("screen.wolf_hound_drawn_wolf", "screen") in [(line.key, line.channel) for line in lines]
+    assert game.outcome is not None and game.outcome.winner == "werewolves"

@@ -1,4 +1,6 @@
-"""The Wolf Hound: chooses on the first night, for good, to be a villager or a werewolf."""
+"""The Wolf Hound: chooses on the first night, for good, to be a villager or a werewolf. With the house rule
+wolf_hound_random, his side is drawn instead: the narrator draws it and gives the draw as the call's answer
+(journaled like any answer, so a game replays exactly), and the Wolf Hound reads it on the screen."""
 
 from __future__ import annotations
 
@@ -32,6 +34,8 @@ def wolf_hound(game: "Game") -> Flow:
         return
     side = yield game.ask("wolf_hound", Kind.SIDE, actors=(seat,), check=_side)
     game.choose("wolf_hound", side)
+    if game.rules.wolf_hound_random:
+        game.fact("wolf_hound.drawn", secret=True, side=side)
 
 
 ROLE = WolfHound()
