@@ -30,10 +30,11 @@ KEYS: dict[str, str] = {
     "deck": "a list of character ids, one card a player (plus the Thief's two centre cards)",
     "preset": "a deck preset for the number of seats: " + ", ".join(sorted(PRESETS)),
     "deal": "app (the program shuffles and deals) or cards (real cards are dealt)",
-    "sheriff": "true or false: elect a Sheriff before the first night (default true)",
+    "sheriff": "true or false: elect a Sheriff, when sheriff_elected says (default true)",
     "call_dead": "true or false: call eliminated or powerless characters anyway, for fair play (default true)",
     "reveal_roles": "true or false: reveal an eliminated player's card (default true)",
-    "sisters_wake": "true or false: the Two Sisters wake again on even nights (default false)",
+    "sisters_wake": "true or false: the Two Sisters (and the Three Brothers) wake again on even nights, as "
+                    "sisters_interval: 2 (default false)",
     "profile": "the call order: " + ", ".join(sorted(PROFILES)) + " (default bestof)",
     "witch_potions": "2, or 1 for the French rules' one-potion Witch (one potion in all, heal or poison; default 2)",
     "hunter_shoots_when_poisoned": "true or false: the Hunter shoots even when poisoned (false: the Chinese "

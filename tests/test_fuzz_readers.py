@@ -104,6 +104,11 @@ def table_values() -> dict[str, st.SearchStrategy[Any]]:
         "debate_timer": st.integers(-1, 4000),
         "inputs": st.dictionaries(st.sampled_from(["night", "day", "dusk"]),
                                   st.lists(maybe(st.sampled_from(["keypad", "voice"]), junk), max_size=2), max_size=2),
+        "sheriff_elected": st.sampled_from(["start", "first_day", "dawn"]),
+        "votes_may_be_skipped": st.booleans(), "skip_idle_calls": st.booleans(),
+        "wolf_hound_random": st.booleans(), "idiot_dies_with_elder": st.booleans(),
+        "white_werewolf_interval": st.integers(-1, 12), "sisters_interval": st.integers(-1, 12),
+        "elder_lives": st.integers(0, 6), "piper_charms": st.integers(0, 4),
     }
     return {key: maybe(good.get(key, junk), junk) for key in KEYS}
 
