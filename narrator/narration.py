@@ -83,6 +83,8 @@ class Narrator:
         if wakes(call):
             drawn = call.id == "wolf_hound" and self.rules.wolf_hound_random  # the same, called for the dead
             self.line("wolf_hound.wake_drawn" if drawn else f"{call.id}.wake", VOICE)
+        elif call.id == "sheriff_election" and not self.rules.sheriff_double_vote:
+            self.line("sheriff_election.call_single", VOICE)  # the table's Sheriff votes once
         elif call.id in ("revote", "sheriff_tiebreak", "sheriff_runoff"):
             self.line(f"{call.id}.call", VOICE, seats=list(call.seats))
         else:

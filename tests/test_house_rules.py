@@ -417,3 +417,18 @@ def test_wolf_hound_random_draws_his_side_and_shows_it_to_him_alone(tmp_path: Pa
     assert keys.count("wolf_hound.wake_drawn") == 1 and "wolf_hound.wake" not in keys
     assert ("screen.wolf_hound_drawn_wolf", "screen") in [(line.key, line.channel) for line in lines]
     assert game.outcome is not None and game.outcome.winner == "werewolves"
+
+
+def test_the_sheriff_election_does_not_promise_a_double_vote_the_table_has_turned_off(tmp_path: Path) -> None:
+    """sheriff_double_vote: false: the election's call leaves out "the Sheriff's vote counts double"."""
+    from narrator.practice import dry_run
+    from narrator.script import load_script
+
+    for rule, key in ((True, "sheriff_election.call"), (False, "sheriff_election.call_single")):
+        script = tmp_path / f"{rule}.yaml"
+        script.write_text("table: {deck: [werewolf, villager, villager, villager, villager, villager], "
+                          f"sheriff_double_vote: {str(rule).lower()}}}\n"
+                          "deal: {1: werewolf, 2: villager, 3: villager, 4: villager, 5: villager, 6: villager}\n"
+                          "answers: [sheriff_election: 2, werewolves: 3, vote: 1]\n", encoding="utf-8")
+        _, lines = dry_run(load_script(str(script))[0])
+        assert [line.key for line in lines if line.key.startswith("sheriff_election")] == [key]
