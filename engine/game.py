@@ -198,7 +198,7 @@ class Game:
     def candidates(self, call: Call | None = None) -> list[Answer]:
         """Lists the answers of the running call's (or ``call``'s) shape, before the rules are applied
         (see legal)."""
-        call = call or self._call
+        call = self._call if call is None else call
         if call is None:
             return []
         if not call.needs_answer:
