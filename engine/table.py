@@ -90,6 +90,10 @@ class Rules:
     # village must eliminate someone (nobody only after a second tie). ``skip_idle_calls``: every call with
     # nothing to do is skipped, the dead's (as call_dead False) and those where passing is all that is left.
     # ``sisters_interval`` 0 follows ``sisters_wake`` (2 when on). The rest say what they change.
+    # Rulings taken where the seeds are silent: a vote may end with nobody by default, as rulings.md lets the
+    # table report; an infected Piper keeps no power by default, as his own paragraph in the Best Of says ("he
+    # becomes a Simple Werewolf"), over the Infected Father's general "they keep their night power"; the White
+    # Werewolf at interval 1 wakes on night 1 too; a revealed Idiot who dies with the Elder dies of "elder".
     sheriff_elected: str = "start"
     sheriff_double_vote: bool = True
     sheriff_breaks_ties: bool = True
