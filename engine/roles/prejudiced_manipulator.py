@@ -19,6 +19,7 @@ class PrejudicedManipulator(Role):
     # before the village and the werewolves: his goal, reached at the same moment as theirs, is the rarer.
     win_order = 4
     win_name = "prejudiced_manipulator"
+    asks = {"groups": Kind.NONE}
 
     def at_start(self, game: "Game") -> Flow:
         """The groups are public (001_…, 准备阶段 3. 公开分组结果): said aloud before anything else."""
