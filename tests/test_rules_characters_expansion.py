@@ -111,6 +111,20 @@ def test_stuttering_judge_second_vote_keeps_the_tie_rules() -> None:
     assert made_once(game, "revote", 1, Phase.DAY).seats == (5, 6)
 
 
+def test_stuttering_judge_second_vote_is_open_to_all_after_the_scapegoats_vote() -> None:
+    """Ruling taken: the Scapegoat's voters vote in the next vote and its run-off; the Judge's second vote
+    that day is another vote, open to all."""
+    game = new_game(["stuttering_judge", "werewolf", "scapegoat", "villager", "villager", "villager",
+                     "villager", "villager", "villager"])
+    drive(game, ("werewolves", 4), ("vote", {"tie": [5, 6]}), ("scapegoat", [1]), ("stuttering_judge", False),
+          ("werewolves", 5))
+    reach(game, "vote")
+    assert refused(game, {"ballots": {6: 7}}).key == "refusal.not_a_voter"
+    drive(game, ("vote", {"ballots": {1: 7}}), ("stuttering_judge", True),
+          ("vote", {"ballots": {6: 8, 8: 6, 9: 8}}))
+    assert eliminated(game)[-2:] == [(7, "vote"), (8, "vote")]
+
+
 def test_stuttering_judge_is_not_asked_once_the_game_is_over() -> None:
     """'if the game is not over': the vote that ends the game ends it before the Judge's call."""
     game = new_game(JUDGE)

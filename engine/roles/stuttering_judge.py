@@ -38,6 +38,10 @@ class StutteringJudge(Role):
             return
         game.used.add(USED)
         game.fact("stuttering_judge.second_vote")
+        # Ruling taken: the Scapegoat names the voters of "the next vote" (and its run-off), which is the
+        # one just held; the Judge's second vote is another vote, open to every player who may vote.
+        if game.counters.get("scapegoat.day") == game.number:
+            del game.counters["scapegoat.day"]
         # A second vote at once, without debate; its ties, the Scapegoat and the Servant as in any vote.
         yield from votes.village_vote(game)
 
