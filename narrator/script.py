@@ -193,7 +193,7 @@ def read_script(doc: Document) -> tuple[Script | None, Findings]:
         found.errors += [f"{doc.where('deal')}: deal: {e}" for e in errors]
         found.warnings += [f"{doc.where('deal')}: {w}" for w in warnings]
         if not errors:
-            found.errors += [f"{doc.where('deal')}: groups: {e}"
+            found.errors += [f"{doc.where('table', 'groups')}: table: groups: {e}"
                              for e in check_groups(len(roles), deck, table.groups)]
         table = replace(table, seats=len(roles), deck=deck)
         config = replace(config, table=table)

@@ -427,3 +427,17 @@ def test_characters_practice_game_plays_to_its_expected_end(tmp_path: Path) -> N
 
     path = Path(__file__).parent / "games" / "characters_judge_servant_manipulator.yaml"
     assert main(["dry-run", str(path), "--silent", "--report", str(tmp_path / "r.json")]) == 0
+
+
+def test_practice_script_with_the_manipulator_and_no_groups_is_refused(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A script whose deal (not its table) brings the Manipulator still needs the groups: `check` says so."""
+    from narrator.cli import main
+
+    path = tmp_path / "script.yaml"
+    path.write_text("table:\n  language: en\n  sheriff: false\n"
+                    "deal: {1: prejudiced_manipulator, 2: werewolf, 3: villager, 4: villager, 5: villager, "
+                    "6: villager}\nanswers: []\n", encoding="utf-8")
+    assert main(["check", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "script.yaml:1: table: groups:" in err and "Prejudiced Manipulator" in err
