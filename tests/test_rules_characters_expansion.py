@@ -164,6 +164,27 @@ def test_stuttering_judge_answer_is_read_back_on_the_screen_only() -> None:
     assert answers.answer(call, game) is True and said == []
 
 
+def test_stuttering_judge_answer_is_never_asked_of_the_microphone() -> None:
+    """With eyes closed nobody answers aloud: the microphone, live by day, is not asked for the Judge's answer."""
+    from keystrokes import keys_for
+    from narrator.asking import KeypadAnswers
+    from narrator.keypad import ScriptedKeys
+    from narrator.screen import PlainScreen
+
+    class Deaf:
+        def answer(self, call: Call) -> Answer:
+            raise AssertionError(f"the microphone was asked for {call.id}")
+
+    game = new_game(JUDGE)
+    drive(game, ("werewolves", 3), ("vote", 4))
+    call = reach(game, "stuttering_judge")
+    answers = KeypadAnswers(ScriptedKeys(keys_for(call, False)), PlainScreen(io.StringIO()), load_voice("en"),
+                            say=lambda k, v: None, repeat=lambda: None)
+    answers.voice_answers = Deaf()
+    answers.voice_phases = frozenset({"day"})
+    assert answers.answer(call, game) is False
+
+
 def test_stuttering_judge_loses_his_power_after_the_elder_penalty() -> None:
     """rulings.md: after the Elder's penalty every villager loses their special power; his call is idle."""
     game = new_game(["stuttering_judge", "werewolf", "elder", "villager", "villager", "villager", "villager",
