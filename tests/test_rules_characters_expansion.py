@@ -340,6 +340,26 @@ def test_devoted_servant_new_stuttering_judge_has_his_power_back() -> None:
     assert call.live and call.actors == (1,)
 
 
+def test_devoted_servant_who_takes_the_hunters_card_shoots_when_she_falls() -> None:
+    """The condemned leaves holding her card, so he does not shoot; she is the Hunter now, and shoots."""
+    game = new_game(["devoted_servant", "werewolf", "hunter", "villager", "villager", "villager", "villager",
+                     "villager"])
+    drive(game, ("werewolves", 4), ("vote", 3), ("devoted_servant", 1))
+    assert game.card(1) == "hunter" and made(game, "hunter", 1, Phase.DAY) is None
+    drive(game, ("werewolves", 1), ("hunter", 2))
+    assert eliminated(game)[-2:] == [(1, "werewolves"), (2, "hunter")]
+
+
+def test_devoted_servant_who_takes_the_elders_card_spares_the_village_the_penalty() -> None:
+    """Ruling taken: the player voted out leaves holding the Servant's card, and the Elder's card plays on,
+    secret, in her hands: the village has not eliminated its Elder, so nobody loses a power."""
+    game = new_game(["devoted_servant", "werewolf", "elder", "seer", "villager", "villager", "villager",
+                     "villager"])
+    drive(game, ("seer", 2), ("werewolves", 5), ("vote", 3), ("devoted_servant", 1))
+    assert not game.penalty and game.card(1) == "elder"
+    assert made_once(game, "seer", 2).live
+
+
 def test_devoted_servant_who_becomes_the_angel_is_a_simple_villager() -> None:
     """'天使：他现在只能作为普通的村民继续游戏了': devoured on the first night, she does not win."""
     game = new_game(["devoted_servant", "werewolf", "angel", "villager", "villager", "villager", "villager",
