@@ -360,6 +360,17 @@ def test_devoted_servant_who_takes_the_elders_card_spares_the_village_the_penalt
     assert made_once(game, "seer", 2).live
 
 
+def test_devoted_servant_who_takes_the_judges_card_has_it_from_the_next_night() -> None:
+    """'并继续游戏' from the next night: the day she takes the Judge's card, his question that day is made for
+    fair play only; the next day it is hers."""
+    game = new_game(["devoted_servant", "werewolf", "stuttering_judge", "villager", "villager", "villager",
+                     "villager", "villager", "villager"])
+    drive(game, ("werewolves", 5), ("vote", 3), ("devoted_servant", 1))
+    assert not made_once(game, "stuttering_judge", 1, Phase.DAY).live
+    drive(game, ("werewolves", 6), ("vote", 7))
+    assert reach(game, "stuttering_judge").actors == (1,)
+
+
 def test_devoted_servant_who_becomes_the_angel_is_a_simple_villager() -> None:
     """'天使：他现在只能作为普通的村民继续游戏了': devoured on the first night, she does not win."""
     game = new_game(["devoted_servant", "werewolf", "angel", "villager", "villager", "villager", "villager",

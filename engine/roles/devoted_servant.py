@@ -23,6 +23,9 @@ DEVOTED = "devoted"
 """The mark of the player who took a card as the Servant (public: she flipped hers). The Angel she may
 become is a simple villager (seed: 天使：他现在只能作为普通的村民继续游戏了)."""
 
+TAKEN_ON = "devoted_servant.day"
+"""The day the Servant took a card: she plays it from the next night (the Judge's question that day is not hers)."""
+
 FRESH: dict[str, tuple[str, ...]] = {
     "witch": ("witch.heal", "witch.poison"),  # 新的女巫只会有1瓶毒药和1瓶治疗药水
     "fox": ("fox",),  # 即使原来的狐狸已经失去了能力
@@ -74,6 +77,7 @@ def take_place(game: "Game", servant: int, condemned: int) -> Flow:
     game.give(servant, card)
     game.players[servant - 1].marks.discard("charmed")  # she loses her charm (the mark below counts the change)
     game.mark(servant, DEVOTED)
+    game.counters[TAKEN_ON] = game.number
     game.used -= set(FRESH.get(card, ()))
     if card == "elder":
         game.counters.pop("elder.lives", None)  # a new Elder, with both his lives

@@ -30,7 +30,10 @@ class StutteringJudge(Role):
 
     def after_vote(self, game: "Game") -> Flow:
         seat = game.actor(self.id)
-        if seat is None or USED in game.used:
+        # A Devoted Servant who took his card today plays it from the next night (001_…): not asked today.
+        new = (seat is not None and game.marked(seat, "devoted")
+               and game.counters.get("devoted_servant.day") == game.number)
+        if seat is None or USED in game.used or new:
             yield from game.idle("stuttering_judge", Kind.YES_NO)
             return
         wanted = yield game.ask("stuttering_judge", Kind.YES_NO, actors=(seat,), check=answers.yes_no)
