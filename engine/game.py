@@ -17,7 +17,7 @@ from . import deaths, sheriff, victory, votes
 from .order import night_calls
 from .role import HOOKS, CallSpec, Flow, Role
 from .roles import CALLS, ROLES
-from .table import Deal, Table, check_deck
+from .table import Deal, Table, check_deck, check_groups
 from .types import (Answer, Call, Elimination, Fact, IllegalAnswer, Kind, Outcome, Phase, Step,
                     Team)
 
@@ -88,6 +88,9 @@ class Game:
             raise ValueError("; ".join(errors))
         if deal.seats != table.seats or sorted(deal.roles + deal.centre) != sorted(table.deck):
             raise ValueError("the deal does not match the table's deck")
+        group_errors = check_groups(table.seats, table.deck, table.groups)
+        if group_errors:
+            raise ValueError("; ".join(group_errors))
         self.table = table
         self.deal = deal
         self.rules = table.rules
@@ -248,6 +251,8 @@ class Game:
 
     def _play(self) -> Flow:
         try:
+            for role in self.hooked["at_start"]:
+                yield from role.at_start(self)
             # The election opens the game, or the first day (before its vote) when the table says so.
             elect = self.rules.sheriff
             if elect and self.rules.sheriff_elected == "start":
@@ -331,6 +336,9 @@ class Game:
         yield self.ask("debate", Kind.NONE)
         yield from votes.village_vote(self)
         self.step_done()
+        for role in self.hooked["after_vote"]:
+            yield from role.after_vote(self)
+            self.step_done()
 
     def step_done(self) -> None:
         """Ends the game if a side has won; called between steps, never inside one."""

@@ -39,7 +39,7 @@ class CallSpec:
 
 
 HOOKS = ("at_nightfall", "survives", "on_mark", "on_death", "ballot", "on_vote", "after_dawn", "abandons_side",
-         "may_lead")
+         "may_lead", "at_start", "on_condemned", "after_vote")
 """The methods through which a role takes part in the game beyond its own calls."""
 
 
@@ -102,6 +102,18 @@ class Role:
         """Returns the vote's result once this role has had its say (the Scapegoat takes a tie)."""
         return tally
         yield  # pragma: no cover  (makes this a generator)
+
+    def at_start(self, game: "Game") -> Flow:
+        """Runs once before anything else, the Sheriff's election included (the Manipulator's groups)."""
+        return nothing()
+
+    def on_condemned(self, game: "Game", seat: int) -> Flow:
+        """Runs when a vote condemns the living player at ``seat``, before the elimination (the Servant)."""
+        return nothing()
+
+    def after_vote(self, game: "Game") -> Flow:
+        """Runs after the day's vote and all its consequences, the game not over (the Stuttering Judge)."""
+        return nothing()
 
     def after_dawn(self, game: "Game") -> Flow:
         """Runs after the dawn's victims and their consequences (the bear's growl)."""

@@ -117,11 +117,16 @@ class Rules:
 
 @dataclass(frozen=True)
 class Table:
-    """The seats (1..N, clockwise), the whole deck (the Thief's centre cards included) and the rules."""
+    """The seats (1..N, clockwise), the whole deck (the Thief's centre cards included) and the rules.
+
+    ``groups``: the two public groups the host splits the players into before the game, for the
+    Prejudiced Manipulator (two tuples of seats covering every seat once); () without him.
+    """
 
     seats: int
     deck: tuple[str, ...]
     rules: Rules = field(default_factory=Rules)
+    groups: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -175,6 +180,44 @@ def check_deck(seats: int, deck: Sequence[str]) -> tuple[list[str], list[str]]:
         warnings.append(f"{wolves} werewolves for {seats} players: "
                         f"the rulebook advises no more than a quarter ({seats // 4})")
     return errors, warnings
+
+
+MANIPULATOR = "prejudiced_manipulator"
+"""The card that needs the table's two groups."""
+
+
+def check_groups(seats: int, deck: Sequence[str], groups: Sequence[Sequence[int]]) -> list[str]:
+    """Returns the errors of the Prejudiced Manipulator's two groups at a table of ``seats``.
+
+    >>> check_groups(6, ["werewolf"], ())
+    []
+    >>> check_groups(6, [MANIPULATOR], ())
+    ['the Prejudiced Manipulator plays: give the two groups of players (groups: [[1, 2, 3], [4, 5, 6]])']
+    >>> check_groups(6, [MANIPULATOR], ((1, 2, 3), (4, 5)))
+    ['the groups leave out seat 6: every seat is in one group']
+    """
+    if not groups:
+        if MANIPULATOR in deck:
+            half = seats // 2
+            example = [list(range(1, half + 1)), list(range(half + 1, seats + 1))]
+            return [f"the Prejudiced Manipulator plays: give the two groups of players (groups: {example})"]
+        return []
+    if len(groups) != 2 or not all(groups):
+        return ["groups: give exactly two groups, neither empty"]
+    errors: list[str] = []
+    seen: Counter[int] = Counter(s for g in groups for s in g)
+    bad = sorted(s for s in seen if not 1 <= s <= seats)
+    if bad:
+        errors.append(f"the groups name seats that are not at this table of {seats}: {bad}")
+    twice = sorted(s for s, n in seen.items() if n > 1)
+    if twice:
+        errors.append(f"the groups name {'seat' if len(twice) == 1 else 'seats'} "
+                      f"{', '.join(map(str, twice))} more than once: each seat is in one group")
+    missing = sorted(set(range(1, seats + 1)) - set(seen))
+    if missing:
+        errors.append(f"the groups leave out {'seat' if len(missing) == 1 else 'seats'} "
+                      f"{', '.join(map(str, missing))}: every seat is in one group")
+    return errors
 
 
 def deal_cards(table: Table, seed: int) -> Deal:

@@ -21,6 +21,7 @@ class Team(str, Enum):
     WEREWOLVES = "werewolves"
     WHITE_WEREWOLF = "white_werewolf"
     PIPER = "piper"
+    MANIPULATOR = "prejudiced_manipulator"
 
 
 class Kind(str, Enum):

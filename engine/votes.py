@@ -118,4 +118,7 @@ def settle(game: "Game", tally: Tally) -> Flow:
     if tally.seat is None:
         game.fact("vote.nobody")
         return
+    if game.alive(tally.seat):  # not the Scapegoat, already out
+        for role in game.hooked["on_condemned"]:
+            yield from role.on_condemned(game, tally.seat)
     yield from deaths.kill(game, tally.seat, "vote")

@@ -15,7 +15,7 @@ from typing import Any, Callable, Sequence
 from engine import Answer, Call, Game, IllegalAnswer, Kind, Phase
 
 from .keypad import Keys
-from .narration import StepBack
+from .narration import StepBack, eyes_closed
 from .screen import Screen
 from .voices import Voice
 
@@ -71,7 +71,7 @@ class KeypadAnswers:
     # -- the Answers protocol ---------------------------------------------
 
     def answer(self, call: Call, game: Game) -> Answer:
-        self.day = call.phase is Phase.DAY
+        self.day = call.phase is Phase.DAY and not eyes_closed(call)  # the Judge's answer: screen only
         if not call.live:
             # Fair play: nobody is awake to answer; wait as long as an answer might take.
             self.sleep(self.rng.uniform(*self.pause))
@@ -81,7 +81,8 @@ class KeypadAnswers:
             # game replays it; it takes as long as a call for the dead, so its speed tells nothing.
             self.sleep(self.rng.uniform(*self.pause))
             return self.rng.choice(("village", "wolf"))
-        if self.voice_answers is not None and call.phase.value in self.voice_phases:
+        if (self.voice_answers is not None and call.phase.value in self.voice_phases
+                and not eyes_closed(call)):
             heard = self._by_voice(call)
             if heard is not KEYPAD:
                 return heard

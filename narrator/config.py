@@ -16,6 +16,7 @@ from engine import (
     Rules,
     Table,
     check_deck,
+    check_groups,
     preset,
 )
 from engine.answers import shown
@@ -72,6 +73,8 @@ KEYS: dict[str, str] = {
     "piper_charms": "a number, 1 to 3: the players the Piper charms each night (default 2)",
     "piper_keeps_power_if_infected": "true or false: an infected Piper still charms, his goal lost all the same "
                                      "(default false: he becomes a simple werewolf)",
+    "groups": "the Prejudiced Manipulator's two public groups: two lists of seats that hold every seat once, "
+              "e.g. [[1, 2, 3, 4], [5, 6, 7, 8]] (needed when he is in the deck; default: none)",
     "speaker": "auto, pyttsx3 or console: how lines are said (default auto: speech if this machine can)",
     "voice": "a speech voice id or part of its name, to override the one chosen for the language",
     "rate": "the speech rate in words a minute (80 to 400)",
@@ -266,6 +269,11 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
         else:
             bad("sheriff_elected", data["sheriff_elected"])
 
+    groups = read_groups(data.get("groups"))
+    if groups is None:
+        bad("groups", data.get("groups"))
+        groups = ()
+
     speaker = data.get("speaker", "auto")
     if speaker not in ("auto", "pyttsx3", "console"):
         bad("speaker", speaker)
@@ -309,14 +317,31 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
         errors, warnings = check_deck(seats, deck)
         found.errors += [f"{at('deck') if 'deck' in data else at('preset')}: deck: {e}" for e in errors]
         found.warnings += [f"{at('deck') if 'deck' in data else at('preset')}: {w}" for w in warnings]
+        place = at("groups") if "groups" in data else at("deck") if "deck" in data else at("preset")
+        found.errors += [f"{place}: groups: {e}" for e in check_groups(seats, deck, groups)]
+        if groups and "prejudiced_manipulator" not in deck:
+            found.warnings.append(f"{at('groups')}: groups: only the Prejudiced Manipulator uses the groups, "
+                                  "and he is not in the deck")
     if len(found.errors) > start or seats is None:
         return None
-    table = Table(seats, deck or (), Rules(profile=str(profile), **flags))
+    table = Table(seats, deck or (), Rules(profile=str(profile), **flags), groups)
     return TableConfig(language=str(language), table=table, names=names, deal=str(deal), source=doc.path,
                        speaker=str(speaker), voice=voice, rate=rate, device=device,
                        pause=(float(pause[0]), float(pause[1])), debate_timer=timer,
                        inputs=tuple((k, tuple(v)) for k, v in sorted(inputs.items())),
                        model=model, microphone=microphone)
+
+
+def read_groups(raw: Any) -> tuple[tuple[int, ...], ...] | None:
+    """Returns the ``groups`` key as two tuples of seats (() when absent), or None when it is not that shape;
+    which seats they hold is checked against the table by engine.check_groups."""
+    if raw is None:
+        return ()
+    if (not isinstance(raw, list) or len(raw) != 2
+            or not all(isinstance(g, list) and g and all(isinstance(s, int) and not isinstance(s, bool) for s in g)
+                       for g in raw)):
+        return None
+    return tuple(tuple(g) for g in raw)
 
 
 def load_config(path: str) -> tuple[TableConfig, list[str]]:
@@ -336,7 +361,8 @@ def config_to_dict(config: TableConfig) -> dict[str, Any]:
     """Returns a config as plain data (for a game's journal)."""
     table = config.table
     return {"language": config.language, "names": list(config.names), "seats": table.seats,
-            "deck": list(table.deck), "rules": dataclasses.asdict(table.rules), "deal_mode": config.deal,
+            "deck": list(table.deck), "groups": [list(g) for g in table.groups],
+            "rules": dataclasses.asdict(table.rules), "deal_mode": config.deal,
             "source": config.source, "speaker": config.speaker, "voice": config.voice, "rate": config.rate,
             "device": config.device, "pause": list(config.pause), "debate_timer": config.debate_timer,
             "inputs": {k: list(v) for k, v in config.inputs}, "model": config.model,
@@ -346,7 +372,8 @@ def config_to_dict(config: TableConfig) -> dict[str, Any]:
 def config_from_dict(data: dict[str, Any], where: str) -> TableConfig:
     """Returns the config a journal saved; a damaged one is a UserError naming ``where``."""
     try:
-        table = Table(int(data["seats"]), tuple(data["deck"]), Rules(**data["rules"]))
+        table = Table(int(data["seats"]), tuple(data["deck"]), Rules(**data["rules"]),
+                      tuple(tuple(int(s) for s in g) for g in data.get("groups", [])))
         return TableConfig(language=str(data["language"]), table=table, names=tuple(data["names"]),
                            deal=str(data["deal_mode"]), source=str(data["source"]), speaker=str(data["speaker"]),
                            voice=data["voice"], rate=data["rate"], device=data["device"],

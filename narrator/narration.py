@@ -28,10 +28,12 @@ SCREEN_FACTS = {
     "sisters": "screen.sisters",
     "charmed": "screen.charmed",
     "brothers": "screen.brothers",
+    "stuttering_judge.sign": "screen.stuttering_judge_sign",
 }
 # Public facts said aloud as they are.
 SAID_FACTS = ("vote.tie", "vote.tie_again", "vote.nobody", "sheriff.elected", "sheriff.none",
-              "sheriff.successor", "elder.penalty", "idiot.revealed", "sheriff.office_ends", "scapegoat.voters")
+              "sheriff.successor", "elder.penalty", "idiot.revealed", "sheriff.office_ends", "scapegoat.voters",
+              "stuttering_judge.second_vote", "devoted_servant.takes", "groups.first", "groups.second")
 DEATH_CAUSES_SAID = ("vote", "grief", "hunter", "scapegoat")
 
 
@@ -56,6 +58,16 @@ class Answers(Protocol):
 
     def refused(self, call: Call, value: Answer, error: IllegalAnswer) -> None:
         """Learns that ``value`` was refused; may raise to stop the game."""
+
+
+EYES_CLOSED = frozenset({"stuttering_judge"})
+"""Day calls made with every eye closed (the Stuttering Judge's question, so that nobody sees who answers):
+their answer is typed on the keypad and read back on the screen only, never heard nor said aloud."""
+
+
+def eyes_closed(call: Call) -> bool:
+    """Returns whether ``call`` is a day call answered while everyone's eyes are closed."""
+    return call.phase is Phase.DAY and call.id in EYES_CLOSED
 
 
 def wakes(call: Call) -> bool:
@@ -94,6 +106,8 @@ class Narrator:
 
     def end(self, call: Call, step: Step) -> None:
         """Says and shows what the answer brought, then closes the call."""
+        if eyes_closed(call):
+            self.line(f"{call.id}.open", VOICE)  # "Everyone open your eyes", before what the answer brought
         for fact in step.facts:
             self.fact(fact)
         if wakes(call):

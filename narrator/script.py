@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from engine import MAX_SEATS, ROLES, Deal, Kind, call_kinds
+from engine import MAX_SEATS, ROLES, Deal, Kind, call_kinds, check_groups
 from engine.answers import shown
 
 from .config import Findings, TableConfig, read_table, suggest
@@ -15,7 +15,8 @@ from .errors import UserError
 from .yamlfile import Document, YamlError, load
 
 TOP_KEYS = ("table", "config", "deal", "answers", "expect")
-WINNERS = ("village", "werewolves", "lovers", "white_werewolf", "piper", "angel", "nobody")
+WINNERS = ("village", "werewolves", "lovers", "white_werewolf", "piper", "angel", "prejudiced_manipulator",
+           "nobody")
 
 
 @dataclass(frozen=True)
@@ -191,7 +192,10 @@ def read_script(doc: Document) -> tuple[Script | None, Findings]:
         errors, warnings = _check(len(roles), deck)
         found.errors += [f"{doc.where('deal')}: deal: {e}" for e in errors]
         found.warnings += [f"{doc.where('deal')}: {w}" for w in warnings]
-        table = type(table)(len(roles), deck, table.rules)
+        if not errors:
+            found.errors += [f"{doc.where('table', 'groups')}: table: groups: {e}"
+                             for e in check_groups(len(roles), deck, table.groups)]
+        table = replace(table, seats=len(roles), deck=deck)
         config = replace(config, table=table)
     elif Counter(roles + tuple(centre)) != Counter(table.deck):
         dealt_more = Counter(roles + tuple(centre)) - Counter(table.deck)

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 GAMES = sorted((Path(__file__).resolve().parent / "games").glob("*.yaml"))
-WINNERS = {"village", "werewolves", "lovers", "white_werewolf", "piper", "angel", "nobody"}
+WINNERS = {"village", "werewolves", "lovers", "white_werewolf", "piper", "angel", "prejudiced_manipulator", "nobody"}
 PHASES = ("night", "day")
 
 

@@ -16,7 +16,8 @@ from helpers import new_game
 from narrator.narration import VOICE, Line, Narrator, run
 from narrator.voices import load_voice
 
-WINNERS = ("village", "werewolves", "lovers", "white_werewolf", "piper", "angel", "nobody")
+WINNERS = ("village", "werewolves", "lovers", "white_werewolf", "piper", "angel", "prejudiced_manipulator",
+           "nobody")
 MAX_CALLS = 2000
 GAMES = 3  # games played from each generated table: a new deal and new answers each time
 
@@ -28,7 +29,7 @@ PAIRED = tuple(sorted(r for r, role in ROLES.items() if role.copies == (0, 2)))
 OWNERS: dict[str, frozenset[str]] = {
     **{call: frozenset({call}) for call in ("thief", "cupid", "seer", "wild_child", "wolf_hound", "bear_tamer",
                                             "white_werewolf", "infected_father", "big_bad_wolf", "witch", "fox",
-                                            "piper", "guard")},
+                                            "piper", "guard", "stuttering_judge")},
     "lovers": frozenset({"cupid"}), "sisters": frozenset({"sister"}), "werewolves": WOLF_CARDS,
     "charmed": frozenset({"piper"}), "brothers": frozenset({"brother"}),
 }
@@ -78,7 +79,12 @@ def tables(draw: st.DrawFn, call_dead: bool | None = None) -> Table:
                   elder_revenge=draw(st.booleans()), idiot_dies_with_elder=draw(st.booleans()),
                   infected_bear_tamer_growls=draw(st.booleans()), wolf_hound_random=draw(st.booleans()),
                   piper_charms=draw(st.integers(1, 3)), piper_keeps_power_if_infected=draw(st.booleans()))
-    return Table(seats, deck, rules)
+    groups: tuple[tuple[int, ...], ...] = ()
+    if "prejudiced_manipulator" in deck:  # the host's two public groups, any split of the seats
+        order = draw(st.permutations(range(1, seats + 1)))
+        cut = draw(st.integers(1, seats - 1))
+        groups = (tuple(sorted(order[:cut])), tuple(sorted(order[cut:])))
+    return Table(seats, deck, rules, groups)
 
 
 def guess(game: Game, call: Call, rng: random.Random) -> Answer:
@@ -284,6 +290,10 @@ def test_winners_are_consistent_with_the_outcome(table: Table, seed: int) -> Non
             assert not any(game.marked(s, "infected") for s in winners)
             if winner == "white_werewolf":
                 assert living == tuple(winners)
+            elif winner == "prejudiced_manipulator":
+                (seat,) = winners
+                other = next(g for g in table.groups if seat not in g)
+                assert not any(game.alive(s) for s in other)
             else:
                 assert all(game.marked(s, "charmed") for s in living if s not in winners)
 

@@ -1,0 +1,97 @@
+"""The Devoted Servant (忠诚的仆人, Characters expansion): when the vote condemns a player, before the
+elimination, she may reveal her card and take the condemned's place: the condemned is eliminated holding
+her card, and she takes his card, kept secret, and plays it from the next night with fresh powers.
+
+She inherits neither his lovers, his charm, his infection nor his office of Sheriff; she loses her own
+charm and her office (she names a successor) but keeps her infection; a Servant who is a lover cannot
+use her power (001_…, 关于忠诚的仆人的详细说明). She is asked publicly after every vote that condemns a
+player, while her card is in the deck; dead or with her power used, for fair play only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import answers
+from ..role import Flow, Role
+from ..types import Answer, IllegalAnswer, Kind
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+DEVOTED = "devoted"
+"""The mark of the player who took a card as the Servant (public: she flipped hers). The Angel she may
+become is a simple villager (seed: 天使：他现在只能作为普通的村民继续游戏了)."""
+
+TAKEN_ON = "devoted_servant.day"
+"""The day the Servant took a card: she plays it from the next night (the Judge's question that day is not hers)."""
+
+FRESH: dict[str, tuple[str, ...]] = {
+    "witch": ("witch.heal", "witch.poison"),  # 新的女巫只会有1瓶毒药和1瓶治疗药水
+    "fox": ("fox",),  # 即使原来的狐狸已经失去了能力
+    "stuttering_judge": ("stuttering_judge",),  # 他将和主持人重新约定一个手势
+}
+"""The spent powers the card gets back in her hands. Not the Infected Father's (the seed: the new one may
+infect only if the old one had not)."""
+
+
+class DevotedServant(Role):
+    id = "devoted_servant"
+    villager_power = True  # the Elder's penalty takes every villager's special power
+    asks = {"devoted_servant": Kind.SEAT, "servant_successor": Kind.SEAT}
+
+    def on_condemned(self, game: "Game", seat: int) -> Flow:
+        servant = game.actor(self.id)
+        if servant is None:
+            yield from game.idle("devoted_servant", Kind.SEAT)
+            return
+        condemned = seat
+        revealed = yield game.ask("devoted_servant", Kind.SEAT, optional=True,
+                                  check=lambda v: _reveal(game, condemned, v))
+        if revealed is None:
+            return
+        yield from take_place(game, revealed, condemned)
+
+
+def _reveal(game: "Game", condemned: int, value: Answer) -> int | None:
+    """Reads the seat of the Servant who reveals herself, or null; her card is shown, so most refusals are public."""
+    seat = answers.seat(game, value, optional=True)
+    if seat is None:
+        return None
+    if game.card(seat) != "devoted_servant":
+        raise IllegalAnswer(f"seat {seat} does not hold the Devoted Servant card", key="refusal.not_servant",
+                            seat=seat)
+    if seat == condemned:
+        raise IllegalAnswer("the Devoted Servant cannot take her own place", key="refusal.servant_condemned")
+    if seat in game.links.get("lovers", ()):
+        # Whether she is a lover is secret: refused on the screen only.
+        raise IllegalAnswer("a lover cannot give up her card", key="refusal.servant_lover", secret=True)
+    return seat
+
+
+def take_place(game: "Game", servant: int, condemned: int) -> Flow:
+    """The exchange of cards, then the Servant's lost office; the vote's elimination follows."""
+    card = game.card(condemned)
+    game.fact("devoted_servant.takes", seat=servant)
+    game.give(condemned, "devoted_servant")
+    game.give(servant, card)
+    game.players[servant - 1].marks.discard("charmed")  # she loses her charm (the mark below counts the change)
+    game.mark(servant, DEVOTED)
+    game.counters[TAKEN_ON] = game.number
+    game.used -= set(FRESH.get(card, ()))
+    if card == "elder":
+        game.counters.pop("elder.lives", None)  # a new Elder, with both his lives
+    if card == "guard":
+        game.links.pop("guarded", None)  # 他可能会选中原来的守卫在前一晚保护过的人，但此次保护依然生效
+    if game.sheriff == servant:
+        game.sheriff = None
+        living = tuple(s for s in game.living() if s not in (servant, condemned)
+                       and all(r.may_lead(game, s) for r in game.hooked["may_lead"]))
+        if living:
+            successor = yield game.ask("servant_successor", Kind.SEAT, actors=(servant,), seats=living,
+                                       check=lambda v: answers.seat(game, v, among=living))
+            game.sheriff = successor
+            game.fact("sheriff.successor", seat=successor)
+
+
+ROLE = DevotedServant()
