@@ -69,7 +69,8 @@ class Rules:
     Brothers) wake again on even nights. The others are house rules from the
     seeds: ``witch_potions`` 1 is the French rules' one-potion Witch (one potion
     in all, heal or poison); ``hunter_shoots_when_poisoned`` False is the Chinese
-    rules' Hunter; the rest say what they change.
+    rules' Hunter; ``town_crier``: the Sheriff names a Town Crier (New Moon event
+    cards; needs ``sheriff``); the rest say what they change.
     """
 
     profile: str = "bestof"
@@ -85,15 +86,22 @@ class Rules:
     guard_protects_little_girl: bool = False
     thief_must_take_werewolf: bool = True
     werewolves_may_eat_werewolves: bool = False
+    town_crier: bool = False
 
 
 @dataclass(frozen=True)
 class Table:
-    """The seats (1..N, clockwise), the whole deck (the Thief's centre cards included) and the rules."""
+    """The seats (1..N, clockwise), the whole deck (the Thief's centre cards included) and the rules.
+
+    ``actor_cards``: the three face-up cards in the middle for the Actor (public). ``seance_cards``: the
+    questions of the Gypsy's five séance cards, in the table's language, if the table gives them (public).
+    """
 
     seats: int
     deck: tuple[str, ...]
     rules: Rules = field(default_factory=Rules)
+    actor_cards: tuple[str, ...] = ()
+    seance_cards: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -147,6 +155,16 @@ def check_deck(seats: int, deck: Sequence[str]) -> tuple[list[str], list[str]]:
         warnings.append(f"{wolves} werewolves for {seats} players: "
                         f"the rulebook advises no more than a quarter ({seats // 4})")
     return errors, warnings
+
+
+def check_extras(table: Table) -> list[str]:
+    """Returns the problems of what a table adds to its deck: the Actor's cards, the séance cards, the Crier."""
+    from .roles import actor, gypsy
+
+    errors = actor.check_cards(table.deck, table.actor_cards) + gypsy.check_cards(table.seance_cards)
+    if table.rules.town_crier and not table.rules.sheriff:
+        errors.append("town_crier needs sheriff: the Sheriff names the Town Crier")
+    return errors
 
 
 def deal_cards(table: Table, seed: int) -> Deal:
