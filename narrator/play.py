@@ -84,6 +84,9 @@ class TableNarrator(Narrator):
         text = self.voice.text("screen.alive", {"seats": alive})
         if self.game.sheriff:
             text += " · " + self.voice.text("screen.sheriff", {"number": self.game.sheriff})
+        crier = self.game.links.get("town_crier")  # public: named aloud by the Sheriff
+        if crier and self.game.alive(crier[0]):
+            text += " · " + self.voice.text("screen.town_crier", {"number": crier[0]})
         return text
 
     def go_live(self, call: Call) -> None:

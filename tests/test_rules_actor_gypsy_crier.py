@@ -544,3 +544,23 @@ def test_the_seance_and_the_crier_are_said_in_every_language(language: str) -> N
     seance = next(line.text for line in lines if line.key == "seance.numbers")
     assert voice.seat(5).lower() in seance.lower() and voice.seat(4) in seance and "{" not in seance
     assert made(game, "seance", 2, Phase.DAY) is None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_whole_keypad_game_with_the_actor_the_gypsy_and_the_town_crier(seed: int, tmp_path: Any) -> None:
+    """Deal, every call (the Actor's place, the Gypsy's three numbers, the Crier's card), the winner: the
+    keypad game ends exactly as the same answers do in the engine."""
+    from keystrokes import Recorder, plan_keys
+
+    from engine import Rules, Table
+    from narrator.config import TableConfig
+    from narrator.play import play
+
+    table = Table(10, ("actor", "gypsy", "werewolf", "werewolf", "seer", "villager", "villager", "villager",
+                       "villager", "villager"), Rules(town_crier=True), ("hunter", "witch", "guard"))
+    config = TableConfig("fr", table, pause=(0.0, 0.0))
+    keys, ahead = plan_keys(config, seed)
+    game = play(config, ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder(), seed=seed,
+                journal_dir=tmp_path, sleep=lambda s: None, out=io.StringIO())
+    assert game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
+    assert {"actor", "gypsy", "town_crier_appoint"} <= {c.id for c in game.calls}
