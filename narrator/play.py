@@ -198,7 +198,8 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
         answers.voice_answers = VoiceAnswers(
             listener, vocabulary, keys, say=say, repeat=narrator.repeat,
             seat_words=lambda seat: voice.seat(seat, config.names),
-            word=lambda word: voice.text(f"answer.{word}", {}))
+            word=lambda word: voice.text(f"answer.{word}", {}),
+            card_words=lambda number: voice.text("answer.card", {"number": number}))
         answers.voice_phases = config.voice_phases()
 
         def microphone_lost() -> None:

@@ -564,3 +564,32 @@ def test_a_whole_keypad_game_with_the_actor_the_gypsy_and_the_town_crier(seed: i
                 journal_dir=tmp_path, sleep=lambda s: None, out=io.StringIO())
     assert game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
     assert {"actor", "gypsy", "town_crier_appoint"} <= {c.id for c in game.calls}
+
+
+def test_the_town_crier_may_answer_aloud() -> None:
+    """A day answer may be spoken: "twelve" is read back as a card, not a seat; "nobody" announces none."""
+    from narrator.hearing import PushbackKeys, VoiceAnswers
+    from narrator.listen.understand import load_vocabulary
+
+    class Hears:
+        def __init__(self, heard: list[str]) -> None:
+            self.heard = heard
+
+        def listen(self, phrases: Any, timeout: float) -> str | None:
+            return self.heard.pop(0) if self.heard else None
+
+    game = crier_game()
+    drive(game, ("sheriff_election", 3), ("town_crier_appoint", 5), ("werewolves", 4))
+    call = reach(game, "town_crier")
+    voice = load_voice("en")
+    said: list[str] = []
+
+    def answers(heard: list[str]) -> VoiceAnswers:
+        return VoiceAnswers(Hears(heard), load_vocabulary("en"), PushbackKeys(ScriptedKeys([])),  # type: ignore[arg-type]
+                            say=lambda key, values: said.append(voice.text(key, values)), repeat=lambda: None,
+                            seat_words=voice.seat, word=lambda w: voice.text(f"answer.{w}", {}),
+                            card_words=lambda n: voice.text("answer.card", {"number": n}))
+
+    assert answers(["twelve", "yes"]).answer(call) == 12
+    assert said == ["Card 12?"]
+    assert answers(["nobody", "yes"]).answer(call) is None
