@@ -161,7 +161,7 @@ def check_extras(table: Table) -> list[str]:
     """Returns the problems of what a table adds to its deck: the Actor's cards, the séance cards, the Crier."""
     from .roles import actor, gypsy
 
-    errors = actor.check_cards(table.deck, table.actor_cards) + gypsy.check_cards(table.seance_cards)
+    errors = actor.check_cards(table.deck, table.actor_cards) + gypsy.check_cards(table.deck, table.seance_cards)
     if table.rules.town_crier and not table.rules.sheriff:
         errors.append("town_crier needs sheriff: the Sheriff names the Town Crier")
     return errors

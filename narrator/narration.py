@@ -125,7 +125,7 @@ class Narrator:
             assert isinstance(cards, list)
             shown = [self.voice.text("screen.actor_card" if c else "screen.actor_gone", {"number": n, "role": c})
                      for n, c in enumerate(cards, start=1)]
-            self.line("screen.actor_middle", SCREEN, cards="; ".join(shown))
+            self.line("screen.actor_middle", SCREEN, cards=self.voice.join(shown))
         elif key in SEANCE_FACTS:
             for seat in ("asker", "spirit"):
                 number = values[seat]

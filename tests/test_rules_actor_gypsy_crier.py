@@ -494,6 +494,8 @@ def test_config_reads_the_actor_cards_the_seance_cards_and_the_town_crier() -> N
      "actor_cards: seer\n", "table.yaml:2", "actor_cards: expected"),
     ("deck: [gypsy, werewolf, werewolf, villager, villager, villager, villager, villager]\n"
      "seance_cards: [[a], [b]]\n", "table.yaml:2", "5 cards are needed"),
+    ("deck: [seer, werewolf, werewolf, villager, villager, villager, villager, villager]\n"
+     "seance_cards: [[a], [b], [c], [d], [e]]\n", "table.yaml:2", "no Gypsy"),
     ("deck: [gypsy, werewolf, werewolf, villager, villager, villager, villager, villager]\n"
      "sheriff: false\ntown_crier: true\n", "table.yaml:3", "town_crier needs sheriff"),
     ("deck: [gypsy, werewolf, werewolf, villager, villager, villager, villager, villager]\n"

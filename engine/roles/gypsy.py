@@ -59,11 +59,13 @@ def _seance(game: "Game", card: int, question: int, asker: int) -> Flow:
     yield game.ask("seance", Kind.NONE, facts=(Fact(key, values),))
 
 
-def check_cards(cards: Sequence[Sequence[str]]) -> list[str]:
-    """Returns the problems of the séance cards' texts: five cards, each a list of questions."""
+def check_cards(deck: Sequence[str], cards: Sequence[Sequence[str]]) -> list[str]:
+    """Returns the problems of the séance cards' texts: five cards, each a list of questions, for a Gypsy."""
     if not cards:
         return []
     errors = []
+    if "gypsy" not in deck:
+        errors.append("seance_cards: there is no Gypsy (gypsy) in the deck to use them")
     if len(cards) != CARDS:
         errors.append(f"seance_cards: {CARDS} cards are needed, each a list of questions; got {len(cards)}")
     for n, questions in enumerate(cards, start=1):
