@@ -595,3 +595,14 @@ def test_the_town_crier_may_answer_aloud() -> None:
     assert answers(["twelve", "yes"]).answer(call) == 12
     assert said == ["Card 12?"]
     assert answers(["nobody", "yes"]).answer(call) is None
+
+
+def test_the_pact_order_calls_the_actor_second_and_the_gypsy_after_the_witch() -> None:
+    """profile pact (the article's 第一夜 2. 叫醒演员 … 21. 叫醒吉普赛人): the same places as bestof's."""
+    roles = ["thief", "actor", "gypsy", "werewolf", "villager", "villager", "witch", "werewolf", "villager"]
+    game = new_game(roles, ["villager", "villager"], actor_cards=["seer", "fox", "guard"], profile="pact")
+    drive(game, ("thief", None), ("actor", None), ("werewolves", 5), ("witch", NO_POTION), ("gypsy", None))
+    night = call_ids(game, "night", 1)
+    assert night[:3] == ["nightfall", "thief", "actor"]
+    assert night.index("witch") + 1 == night.index("gypsy")
+    assert night.index("seer") + 1 == night.index("fox")  # the pact: the Fox follows the Seer
