@@ -606,3 +606,19 @@ def test_the_pact_order_calls_the_actor_second_and_the_gypsy_after_the_witch() -
     assert night[:3] == ["nightfall", "thief", "actor"]
     assert night.index("witch") + 1 == night.index("gypsy")
     assert night.index("seer") + 1 == night.index("fox")  # the pact: the Fox follows the Seer
+
+
+def test_actor_as_knight_dooms_a_werewolf_when_devoured_that_night() -> None:
+    """The Knight's card: devoured the night he took it, the first werewolf to his left dies of the rust."""
+    game = new_game(ACTING, actor_cards=["knight", "bear_tamer", "seer"])
+    drive(game, ("actor", 1), ("werewolves", 1), ("vote", None), ("werewolves", 4))
+    assert eliminated(game) == [(1, "werewolves"), (2, "rust"), (4, "werewolves")]
+
+
+def test_actor_as_bear_tamer_makes_the_bear_growl_the_next_morning() -> None:
+    """The Bear Tamer's card: the next morning the bear growls if a werewolf is his neighbour; not after."""
+    game = new_game(ACTING, actor_cards=["knight", "bear_tamer", "seer"])
+    drive(game, ("actor", 2), ("werewolves", 4))
+    assert made(game, "growl", 1, Phase.DAY) is not None
+    drive(game, ("vote", None), ("actor", None), ("werewolves", 5))
+    assert made(game, "growl", 2, Phase.DAY) is None

@@ -16,15 +16,16 @@ if TYPE_CHECKING:
 CARDS = 3
 """The seed: the narrator puts three cards in the middle."""
 
-LENDABLE = ("fox", "guard", "hunter", "seer", "witch")
+LENDABLE = ("bear_tamer", "fox", "guard", "hunter", "knight", "seer", "witch")
 """The cards whose power the engine can lend for one night and the day after: a night call of the card's
-own (the Actor, called first, is called at it that same night) or the Hunter's shot. Refused: werewolf-type
-cards (the seed); cards without a power (villagers, Villager-Villager, Sisters, Brothers); first-night
-powers and choices of side or goal (Thief, Cupid, Wild Child, Wolf Hound, Piper, Angel); lasting powers
-tied to the holder's own card (the Elder's lives, the Knight's rust, the Idiot's and the Scapegoat's
-votes, the Bear Tamer's growl, the Little Girl's spying), which one day of loan cannot carry; and the
-Actor and the Gypsy themselves. The Witch lent to the Actor comes with her own two fresh potions (the
-card is not in the deck, so nobody else has spent them)."""
+own (the Actor, called first, is called at it that same night), the Hunter's shot, the Knight's rust when
+devoured that night, the bear's growl the next morning. Refused: werewolf-type cards (the seed); cards
+without a power (villagers, Villager-Villager, Sisters, Brothers); first-night powers and choices of side
+or goal (Thief, Cupid, Wild Child, Wolf Hound, Piper, Angel); powers whose effect outlasts the loan (the
+Elder's lives and the penalty of his death, the Idiot's revealed card, the Scapegoat's vote) or that the
+rules tie to the card itself (the Little Girl, whom the Guard cannot protect); and the Actor and the Gypsy
+themselves. The Witch lent to the Actor comes with her own two fresh potions (the card is not in the deck,
+so nobody else has spent them)."""
 
 
 class Actor(Role):
