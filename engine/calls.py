@@ -15,8 +15,10 @@ CORE: dict[str, Kind] = {
     "sheriff_election": Kind.ELECTION,
     "sheriff_runoff": Kind.SEAT,
     "sheriff_successor": Kind.SEAT,
+    "town_crier_appoint": Kind.SEAT,
+    "town_crier": Kind.NUMBER,
 }
-"""The calls of the game's frame: night and day, the vote, the Sheriff."""
+"""The calls of the game's frame: night and day, the vote, the Sheriff and his Town Crier."""
 
 
 def call_kinds() -> dict[str, Kind]:

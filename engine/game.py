@@ -13,11 +13,11 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, Callable, Iterable, Sequence
 
-from . import deaths, sheriff, victory, votes
+from . import crier, deaths, sheriff, victory, votes
 from .order import night_calls
 from .role import HOOKS, CallSpec, Flow, Role
 from .roles import CALLS, ROLES
-from .table import Deal, Table, check_deck, check_groups
+from .table import Deal, Table, check_deck, check_extras, check_groups
 from .types import (Answer, Call, Elimination, Fact, IllegalAnswer, Kind, Outcome, Phase, Step,
                     Team)
 
@@ -84,6 +84,7 @@ class Game:
 
     def __init__(self, table: Table, deal: Deal, answers: Iterable[Answer] = ()) -> None:
         errors, _ = _checked_deck(table.seats, table.deck)
+        errors = errors + check_extras(table)
         if errors:
             raise ValueError("; ".join(errors))
         if deal.seats != table.seats or sorted(deal.roles + deal.centre) != sorted(table.deck):
@@ -100,8 +101,15 @@ class Game:
             self._dealt.setdefault(p.card, []).append(p.seat)
         self.centre = list(deal.centre)
         self.in_deck = frozenset(table.deck)
-        in_order = [r for r in ROLES.values() if r.id in self.in_deck]
-        hooks: list[Role] = in_order + ([sheriff.OFFICE] if self.rules.sheriff else [])
+        self.middle: list[str | None] = list(table.actor_cards)  # the Actor's cards; None: taken
+        self.lent: dict[str, int] = {}  # card -> the Actor's seat, while he has that card's power
+        # The Actor's cards make their calls and hooks too: he may hold their power.
+        self._called = self.in_deck | frozenset(table.actor_cards)
+        in_order = [r for r in ROLES.values() if r.id in self._called]
+        offices: list[Role] = [sheriff.OFFICE] if self.rules.sheriff else []
+        if self.rules.sheriff and self.rules.town_crier:
+            offices.append(crier.OFFICE)
+        hooks: list[Role] = in_order + offices
         self.hooks: tuple[Role, ...] = tuple(sorted(hooks, key=lambda r: r.death_order))
         self.roles_in_deck: tuple[Role, ...] = tuple(in_order)
         # Per hook, only the roles that override it: most roles have nothing to say at most hooks,
@@ -110,6 +118,8 @@ class Game:
             name: tuple(r for r in (self.hooks if name in DEATH_HOOKS else self.roles_in_deck)
                         if name in r.overrides)
             for name in HOOKS}
+        if crier.OFFICE in offices:  # the Crier speaks after every card's morning (day order 4.)
+            self.hooked["after_dawn"] += (crier.OFFICE,)
         self.goals: tuple[Role, ...] = tuple(sorted((r for r in in_order if r.win_name), key=lambda r: r.win_order))
         self.phase = Phase.DAY
         self.number = 0
@@ -219,6 +229,10 @@ class Game:
             candidates = ["wolf", "village"]
         elif call.kind is Kind.CARD:
             candidates = [1, 2, None]
+        elif call.kind is Kind.NUMBER:
+            candidates = [*range(1, call.picks + 1), None]
+        elif call.kind is Kind.SEANCE:
+            candidates = [None, *({"card": c, "question": 1, "asker": s} for c in range(1, 6) for s in call.seats)]
         else:
             candidates = [{"heal": h, "poison": p} for h in (False, True) for p in (None, *call.seats)]
         return candidates
@@ -258,6 +272,8 @@ class Game:
             if elect and self.rules.sheriff_elected == "start":
                 yield from sheriff.election(self)
                 elect = False
+                if self.rules.town_crier:
+                    yield from crier.appoint(self)
             if any(r.opening_day for r in self.roles_in_deck):
                 yield from self._day(elect)
                 elect = False
@@ -320,7 +336,7 @@ class Game:
         if night not in self._orders:
             rules = self.rules
             calls = night_calls(rules.profile, night, rules.sisters_wake, rules.intervals())
-            self._orders[night] = _order(calls, self.in_deck)
+            self._orders[night] = _order(calls, self._called)
         return self._orders[night]
 
     def _day(self, elect: bool = False) -> Flow:
@@ -333,6 +349,8 @@ class Game:
             self.step_done()
         if elect:
             yield from sheriff.election(self)
+            if self.rules.town_crier:
+                yield from crier.appoint(self)
         yield self.ask("debate", Kind.NONE)
         yield from votes.village_vote(self)
         self.step_done()
@@ -424,7 +442,16 @@ class Game:
     def holders(self, card: str) -> tuple[int, ...]:
         """Returns the living seats holding ``card`` that may act tonight (the rust's doomed may not)."""
         players = self.players
-        return tuple(s for s in self._dealt.get(card, ()) if players[s - 1].alive and s not in self.doomed)
+        found = tuple(s for s in self._dealt.get(card, ()) if players[s - 1].alive and s not in self.doomed)
+        if self.lent:
+            lent = self.lent.get(card)  # the Actor, while he has this card's power
+            if lent is not None and players[lent - 1].alive and lent not in self.doomed:
+                found += (lent,)
+        return found
+
+    def plays(self, seat: int, card: str) -> bool:
+        """Returns whether the player at ``seat`` has the power of ``card``: holds it, or the Actor has it now."""
+        return self.players[seat - 1].card == card or self.lent.get(card) == seat
 
     def actor(self, card: str) -> int | None:
         """Returns the seat of the living holder of ``card`` who may use its power tonight, or None."""

@@ -69,7 +69,8 @@ class Rules:
     Brothers) wake again on even nights. The others are house rules from the
     seeds: ``witch_potions`` 1 is the French rules' one-potion Witch (one potion
     in all, heal or poison); ``hunter_shoots_when_poisoned`` False is the Chinese
-    rules' Hunter; the rest say what they change.
+    rules' Hunter; ``town_crier``: the Sheriff names a Town Crier (New Moon event
+    cards; needs ``sheriff``); the rest say what they change.
     """
 
     profile: str = "bestof"
@@ -113,6 +114,7 @@ class Rules:
     def intervals(self) -> dict[str, int]:
         """Returns the intervals of the call order's entries made every N nights (see engine.order)."""
         return {"white_werewolf_interval": self.white_werewolf_interval, "sisters_interval": self.sisters_interval}
+    town_crier: bool = False
 
 
 @dataclass(frozen=True)
@@ -121,12 +123,16 @@ class Table:
 
     ``groups``: the two public groups the host splits the players into before the game, for the
     Prejudiced Manipulator (two tuples of seats covering every seat once); () without him.
+    ``actor_cards``: the three face-up cards in the middle for the Actor (public). ``seance_cards``: the
+    questions of the Gypsy's five séance cards, in the table's language, if the table gives them (public).
     """
 
     seats: int
     deck: tuple[str, ...]
     rules: Rules = field(default_factory=Rules)
     groups: tuple[tuple[int, ...], ...] = ()
+    actor_cards: tuple[str, ...] = ()
+    seance_cards: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -217,6 +223,16 @@ def check_groups(seats: int, deck: Sequence[str], groups: Sequence[Sequence[int]
     if missing:
         errors.append(f"the groups leave out {'seat' if len(missing) == 1 else 'seats'} "
                       f"{', '.join(map(str, missing))}: every seat is in one group")
+    return errors
+
+
+def check_extras(table: Table) -> list[str]:
+    """Returns the problems of what a table adds to its deck: the Actor's cards, the séance cards, the Crier."""
+    from .roles import actor, gypsy
+
+    errors = actor.check_cards(table.deck, table.actor_cards) + gypsy.check_cards(table.deck, table.seance_cards)
+    if table.rules.town_crier and not table.rules.sheriff:
+        errors.append("town_crier needs sheriff: the Sheriff names the Town Crier")
     return errors
 
 

@@ -36,6 +36,8 @@ class Kind(str, Enum):
     WITCH = "witch"  # {heal: bool, poison: seat|null}
     VOTE = "vote"  # seat | null | {tie: [...]} | {ballots: {...}}
     ELECTION = "election"  # seat | {tie: [...]}
+    NUMBER = "number"  # 1 .. Call.picks, or null (the Actor's card in the middle, the Town Crier's event card)
+    SEANCE = "seance"  # {card, question, asker} or null (the Gypsy)
 
 
 Answer = object

@@ -372,4 +372,44 @@ class KeypadAnswers:
                                                 0: (None, self.text("answer.keep"))})
         if call.kind is Kind.WITCH:
             return self._witch(call)
+        if call.kind is Kind.NUMBER:
+            return self._numbered(call.picks)
+        if call.kind is Kind.SEANCE:
+            return self._seance()
         return self._vote(call.optional)
+
+    def _numbered(self, largest: int) -> Answer:
+        """Reads a number from 1 to ``largest`` (a card in the middle, an event card), or 0 for none."""
+        while True:
+            number = self._number(self.text("prompt.number", largest=largest), allow_zero=True)
+            assert isinstance(number, int)
+            if number > largest:
+                continue
+            said = self.text("answer.card", number=number) if number else self.text("answer.no_card")
+            if self._confirm(said):
+                return number or None
+
+    def _seance(self) -> Answer:
+        """Reads the Gypsy's three numbers: the séance card (0: none), the question, the asker's seat;
+        undo takes back the number before."""
+        while True:
+            chosen: list[int] = []
+            prompts = ("prompt.seance_card", "prompt.seance_question", "prompt.seance_asker")
+            while len(chosen) < 3:
+                try:
+                    number = self._number(self.text(prompts[len(chosen)]) + self._so_far(chosen),
+                                          allow_zero=not chosen)
+                except Undo:
+                    if chosen:
+                        chosen.pop()
+                    continue
+                assert isinstance(number, int)
+                if not chosen and number == 0:
+                    if self._confirm(self.text("answer.no_card")):
+                        return None
+                    continue
+                chosen.append(number)
+            card, question, asker = chosen
+            said = self.text("answer.seance", card=card, question=question, seat=asker)
+            if self._confirm(said):
+                return {"card": card, "question": question, "asker": asker}

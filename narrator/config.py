@@ -20,6 +20,8 @@ from engine import (
     preset,
 )
 from engine.answers import shown
+from engine.roles.actor import LENDABLE
+from engine.table import check_extras
 
 from .errors import UserError
 from .voices import languages
@@ -75,6 +77,12 @@ KEYS: dict[str, str] = {
                                      "(default false: he becomes a simple werewolf)",
     "groups": "the Prejudiced Manipulator's two public groups: two lists of seats that hold every seat once, "
               "e.g. [[1, 2, 3, 4], [5, 6, 7, 8]] (needed when he is in the deck; default: none)",
+    "actor_cards": "with the Actor in the deck: the 3 face-up cards in the middle, character ids not in the deck, "
+                   "from " + ", ".join(LENDABLE) + " (no default: the Actor needs them)",
+    "seance_cards": "the questions of the Gypsy's 5 séance cards, in the table's language: a list of 5 lists of "
+                    "texts (default: none; the narrator then names the card and the question by number)",
+    "town_crier": "true or false: the Sheriff names a Town Crier who announces the New Moon's event cards "
+                  "(needs sheriff; default false)",
     "speaker": "auto, pyttsx3 or console: how lines are said (default auto: speech if this machine can)",
     "voice": "a speech voice id or part of its name, to override the one chosen for the language",
     "rate": "the speech rate in words a minute (80 to 400)",
@@ -93,7 +101,7 @@ RULE_KEYS = ("sheriff", "call_dead", "reveal_roles", "sisters_wake", "hunter_sho
              "thief_must_take_werewolf", "werewolves_may_eat_werewolves",
              "sheriff_double_vote", "sheriff_breaks_ties", "votes_may_be_skipped", "skip_idle_calls",
              "big_bad_wolf_loses_power", "elder_revenge", "idiot_dies_with_elder", "infected_bear_tamer_growls",
-             "wolf_hound_random", "piper_keeps_power_if_infected")
+             "wolf_hound_random", "piper_keeps_power_if_infected", "town_crier")
 """The house rules that are true or false (engine.Rules fields of the same names)."""
 
 NUMBER_RULES = {"white_werewolf_interval": (1, 10), "sisters_interval": (0, 10), "elder_lives": (1, 5),
@@ -313,6 +321,20 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
         bad("microphone", microphone)
         microphone = None
 
+    actor_cards: tuple[str, ...] = ()
+    raw_cards = data.get("actor_cards", [])
+    if not isinstance(raw_cards, list) or not all(isinstance(c, str) for c in raw_cards):
+        bad("actor_cards", raw_cards)
+    else:
+        actor_cards = tuple(raw_cards)
+    seance_cards: tuple[tuple[str, ...], ...] = ()
+    raw_seance = data.get("seance_cards", [])
+    if (not isinstance(raw_seance, list)
+            or not all(isinstance(c, list) and all(isinstance(q, str) for q in c) for c in raw_seance)):
+        bad("seance_cards", raw_seance)
+    else:
+        seance_cards = tuple(tuple(c) for c in raw_seance)
+
     if deck is not None and seats is not None and len(found.errors) == start:
         errors, warnings = check_deck(seats, deck)
         found.errors += [f"{at('deck') if 'deck' in data else at('preset')}: deck: {e}" for e in errors]
@@ -324,7 +346,13 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
                                   "and he is not in the deck")
     if len(found.errors) > start or seats is None:
         return None
-    table = Table(seats, deck or (), Rules(profile=str(profile), **flags), groups)
+    table = Table(seats, deck or (), Rules(profile=str(profile), **flags), groups=groups,
+                  actor_cards=actor_cards, seance_cards=seance_cards)
+    for problem in check_extras(table):
+        key = next((k for k in ("town_crier", "seance_cards") if problem.startswith(k)), "actor_cards")
+        found.errors.append(f"{at(key) if key in data else at('deck')}: {problem}")
+    if len(found.errors) > start:
+        return None
     return TableConfig(language=str(language), table=table, names=names, deal=str(deal), source=doc.path,
                        speaker=str(speaker), voice=voice, rate=rate, device=device,
                        pause=(float(pause[0]), float(pause[1])), debate_timer=timer,
@@ -363,6 +391,7 @@ def config_to_dict(config: TableConfig) -> dict[str, Any]:
     return {"language": config.language, "names": list(config.names), "seats": table.seats,
             "deck": list(table.deck), "groups": [list(g) for g in table.groups],
             "rules": dataclasses.asdict(table.rules), "deal_mode": config.deal,
+            "actor_cards": list(table.actor_cards), "seance_cards": [list(c) for c in table.seance_cards],
             "source": config.source, "speaker": config.speaker, "voice": config.voice, "rate": config.rate,
             "device": config.device, "pause": list(config.pause), "debate_timer": config.debate_timer,
             "inputs": {k: list(v) for k, v in config.inputs}, "model": config.model,
@@ -373,7 +402,9 @@ def config_from_dict(data: dict[str, Any], where: str) -> TableConfig:
     """Returns the config a journal saved; a damaged one is a UserError naming ``where``."""
     try:
         table = Table(int(data["seats"]), tuple(data["deck"]), Rules(**data["rules"]),
-                      tuple(tuple(int(s) for s in g) for g in data.get("groups", [])))
+                      groups=tuple(tuple(int(s) for s in g) for g in data.get("groups", [])),
+                      actor_cards=tuple(data.get("actor_cards", ())),
+                      seance_cards=tuple(tuple(c) for c in data.get("seance_cards", ())))
         return TableConfig(language=str(data["language"]), table=table, names=tuple(data["names"]),
                            deal=str(data["deal_mode"]), source=str(data["source"]), speaker=str(data["speaker"]),
                            voice=data["voice"], rate=data["rate"], device=data["device"],

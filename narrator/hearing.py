@@ -18,7 +18,8 @@ from .listen import Listener
 from .listen.understand import Allowed, Vocabulary, phrases, understand
 
 WORDS_BY_KIND = {Kind.SEAT: ("undo", "repeat"), Kind.VOTE: ("undo", "repeat"), Kind.ELECTION: ("undo", "repeat"),
-                 Kind.YES_NO: ("yes", "no", "undo", "repeat"), Kind.NONE: ("done", "repeat")}
+                 Kind.YES_NO: ("yes", "no", "undo", "repeat"), Kind.NONE: ("done", "repeat"),
+                 Kind.NUMBER: ("undo", "repeat")}
 """The calls a voice may answer, and the words it may use besides seats."""
 
 
@@ -52,13 +53,15 @@ class VoiceAnswers:
 
     def __init__(self, listener: Listener, vocabulary: Vocabulary, keys: PushbackKeys,
                  say: Callable[[str, dict[str, object]], None], repeat: Callable[[], None],
-                 seat_words: Callable[[int], str], word: Callable[[str], str], timeout: float = 8.0) -> None:
+                 seat_words: Callable[[int], str], word: Callable[[str], str], timeout: float = 8.0,
+                 card_words: Callable[[int], str] = str) -> None:
         self.listener = listener
         self.vocabulary = vocabulary
         self.keys = keys
         self.say = say
         self.repeat = repeat
         self.seat_words = seat_words
+        self.card_words = card_words  # how a numbered card is read back (the Town Crier's event card)
         self.word = word
         self.timeout = timeout
         self._busy: threading.Thread | None = None
@@ -71,6 +74,10 @@ class VoiceAnswers:
         seats: tuple[int, ...] = ()
         if call.kind in (Kind.SEAT, Kind.VOTE, Kind.ELECTION):
             seats = tuple(call.seats)
+            if call.optional:
+                words.append("none")
+        elif call.kind is Kind.NUMBER:  # a card's number, said as a number ("twelve")
+            seats = tuple(range(1, min(call.picks, max(self.vocabulary.numbers)) + 1))
             if call.optional:
                 words.append("none")
         return Allowed(seats, tuple(words))
@@ -139,7 +146,8 @@ class VoiceAnswers:
                     value, said = None, self.word("none")
                 else:
                     assert isinstance(heard, int)
-                    value, said = heard, self.seat_words(heard)
+                    value = heard
+                    said = self.card_words(heard) if call.kind is Kind.NUMBER else self.seat_words(heard)
                 if self._confirmed(said):
                     return value
         except KeyPressed:

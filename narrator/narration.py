@@ -29,11 +29,15 @@ SCREEN_FACTS = {
     "charmed": "screen.charmed",
     "brothers": "screen.brothers",
     "stuttering_judge.sign": "screen.stuttering_judge_sign",
+    "actor.takes": "screen.actor_takes",
 }
 # Public facts said aloud as they are.
 SAID_FACTS = ("vote.tie", "vote.tie_again", "vote.nobody", "sheriff.elected", "sheriff.none",
               "sheriff.successor", "elder.penalty", "idiot.revealed", "sheriff.office_ends", "scapegoat.voters",
-              "stuttering_judge.second_vote", "devoted_servant.takes", "groups.first", "groups.second")
+              "stuttering_judge.second_vote", "devoted_servant.takes", "groups.first", "groups.second",
+              "town_crier.named", "town_crier.announces", "town_crier.veto", "seance.no_spirit")
+# The séance, said aloud: its two seats (the asker, the first eliminated) said as seats.
+SEANCE_FACTS = ("seance.read", "seance.numbers")
 DEATH_CAUSES_SAID = ("vote", "grief", "hunter", "scapegoat")
 
 
@@ -136,6 +140,18 @@ class Narrator:
             cards = values["cards"]
             assert isinstance(cards, list) and len(cards) == 2
             self.line("screen.centre", SCREEN, first=cards[0], second=cards[1])
+        elif key == "actor.middle":
+            cards = values["cards"]
+            assert isinstance(cards, list)
+            shown = [self.voice.text("screen.actor_card" if c else "screen.actor_gone", {"number": n, "role": c})
+                     for n, c in enumerate(cards, start=1)]
+            self.line("screen.actor_middle", SCREEN, cards=self.voice.join(shown))
+        elif key in SEANCE_FACTS:
+            for seat in ("asker", "spirit"):
+                number = values[seat]
+                assert isinstance(number, int)
+                values[seat] = self.voice.seat(number, self.names)
+            self.line(key, VOICE, **values)
         elif key == "victim":
             self.line("dawn.victim" if values.get("role") else "dawn.victim_hidden", VOICE, **values)
         elif key == "no_victim":

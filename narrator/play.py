@@ -84,6 +84,9 @@ class TableNarrator(Narrator):
         text = self.voice.text("screen.alive", {"seats": alive})
         if self.game.sheriff:
             text += " · " + self.voice.text("screen.sheriff", {"number": self.game.sheriff})
+        crier = self.game.links.get("town_crier")  # public: named aloud by the Sheriff
+        if crier and self.game.alive(crier[0]):
+            text += " · " + self.voice.text("screen.town_crier", {"number": crier[0]})
         return text
 
     def go_live(self, call: Call) -> None:
@@ -196,7 +199,8 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
         answers.voice_answers = VoiceAnswers(
             listener, vocabulary, keys, say=say, repeat=narrator.repeat,
             seat_words=lambda seat: voice.seat(seat, config.names),
-            word=lambda word: voice.text(f"answer.{word}", {}))
+            word=lambda word: voice.text(f"answer.{word}", {}),
+            card_words=lambda number: voice.text("answer.card", {"number": number}))
         answers.voice_phases = config.voice_phases()
 
         def microphone_lost() -> None:

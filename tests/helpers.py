@@ -9,12 +9,15 @@ import pytest
 from engine import Call, Deal, Game, IllegalAnswer, Phase, Rules, Step, Table
 
 
-def new_game(roles: Sequence[str], centre: Sequence[str] = (), **rules: Any) -> Game:
+def new_game(roles: Sequence[str], centre: Sequence[str] = (), *, actor_cards: Sequence[str] = (),
+             seance_cards: Sequence[Sequence[str]] = (), **rules: Any) -> Game:
     """Returns a game where seat i+1 holds roles[i]; rules default to the rulebook but with no Sheriff
-    (tests that need one pass sheriff=True)."""
+    (tests that need one pass sheriff=True); the Actor's cards and the séance cards' texts if given."""
     rules.setdefault("sheriff", False)
     deck = tuple(roles) + tuple(centre)
-    return Game(Table(len(roles), deck, Rules(**rules)), Deal(tuple(roles), tuple(centre)))
+    table = Table(len(roles), deck, Rules(**rules), actor_cards=tuple(actor_cards),
+                  seance_cards=tuple(tuple(c) for c in seance_cards))
+    return Game(table, Deal(tuple(roles), tuple(centre)))
 
 
 def confirm_quiet(game: Game) -> None:

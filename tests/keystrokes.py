@@ -33,6 +33,13 @@ def keys_for(call: Call, value: Any) -> list[str]:
         return ["2" if value == "wolf" else "1", "enter", "enter"]
     if call.kind is Kind.CARD:
         return [str(value or 0), "enter", "enter"]
+    if call.kind is Kind.NUMBER:
+        return [*str(value or 0), "enter", "enter"]
+    if call.kind is Kind.SEANCE:
+        if value is None:
+            return ["0", "enter", "enter"]
+        numbers = (value["card"], value["question"], value["asker"])
+        return [k for n in numbers for k in (*str(n), "enter")] + ["enter"]
     if call.kind is Kind.WITCH:
         shown = next((dict(f.values) for f in call.facts if f.key == "victim_shown"), {})
         potions: Any = shown.get("potions") or []

@@ -350,13 +350,16 @@ SETUPS: list[dict[str, Any]] = [
     {"roles": ["wolf_hound", "wild_child", "fox", "big_bad_wolf", "white_werewolf", "piper", "bear_tamer", "elder",
                "knight", "little_girl", "sister", "sister", "werewolf", "villager", "angel"], "sheriff": False},
     {"roles": ["werewolf", "seer", "witch", "hunter", "villager", "villager"], "sheriff": True},
+    {"roles": ["actor", "gypsy", "werewolf", "villager", "villager", "villager", "werewolf", "villager"],
+     "actor_cards": ["seer", "witch", "hunter"], "sheriff": True, "town_crier": True},
 ]
 """Decks whose games make every kind of call (see test_the_setups_make_every_kind_of_call)."""
 
 
 def start(setup: dict[str, Any]) -> Game:
     """Returns a new game of a setup."""
-    return new_game(setup["roles"], setup.get("centre", ()), sheriff=setup["sheriff"])
+    return new_game(setup["roles"], setup.get("centre", ()), sheriff=setup["sheriff"],
+                    actor_cards=setup.get("actor_cards", ()), town_crier=setup.get("town_crier", False))
 
 
 def test_the_setups_make_every_kind_of_call() -> None:

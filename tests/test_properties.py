@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from engine import (ROLES, Answer, Call, Game, IllegalAnswer, Kind, Phase, Rules, Table, Team, check_deck,
                     deal_cards, night_calls)
+from engine.roles.actor import LENDABLE
 from helpers import new_game
 from narrator.narration import VOICE, Line, Narrator, run
 from narrator.voices import load_voice
@@ -29,7 +30,7 @@ PAIRED = tuple(sorted(r for r, role in ROLES.items() if role.copies == (0, 2)))
 OWNERS: dict[str, frozenset[str]] = {
     **{call: frozenset({call}) for call in ("thief", "cupid", "seer", "wild_child", "wolf_hound", "bear_tamer",
                                             "white_werewolf", "infected_father", "big_bad_wolf", "witch", "fox",
-                                            "piper", "guard", "stuttering_judge")},
+                                            "piper", "guard", "stuttering_judge", "actor", "gypsy")},
     "lovers": frozenset({"cupid"}), "sisters": frozenset({"sister"}), "werewolves": WOLF_CARDS,
     "charmed": frozenset({"piper"}), "brothers": frozenset({"brother"}),
 }
@@ -62,10 +63,15 @@ def tables(draw: st.DrawFn, call_dead: bool | None = None) -> Table:
     free = cards() - len(specials) - 2 * len(paired)
     least = 0 if WOLF_CARDS & set(specials) else 1
     wolves = draw(st.integers(least, max(least, free // 3)))
+    spare = [c for c in LENDABLE if c not in specials]  # the Actor's cards come from the unused ones
+    if "actor" in specials and len(spare) < 3:
+        specials[specials.index("actor")] = "villager"
+    actor_cards = tuple(draw(st.permutations(spare))[:3]) if "actor" in specials else ()
     deck = tuple(specials + [r for r in paired for _ in range(2)]
                  + ["werewolf"] * wolves + ["villager"] * (free - wolves))
     assert check_deck(seats, deck)[0] == []
-    rules = Rules(sheriff=draw(st.booleans()),
+    sheriff = draw(st.booleans())
+    rules = Rules(sheriff=sheriff, town_crier=sheriff and draw(st.booleans()),
                   call_dead=draw(st.booleans()) if call_dead is None else call_dead,
                   reveal_roles=draw(st.booleans()), sisters_wake=draw(st.booleans()),
                   sheriff_elected=draw(st.sampled_from(("start", "first_day"))),
@@ -84,7 +90,7 @@ def tables(draw: st.DrawFn, call_dead: bool | None = None) -> Table:
         order = draw(st.permutations(range(1, seats + 1)))
         cut = draw(st.integers(1, seats - 1))
         groups = (tuple(sorted(order[:cut])), tuple(sorted(order[cut:])))
-    return Table(seats, deck, rules, groups)
+    return Table(seats, deck, rules, groups=groups, actor_cards=actor_cards)
 
 
 def guess(game: Game, call: Call, rng: random.Random) -> Answer:
@@ -232,7 +238,7 @@ def test_the_rusts_doomed_werewolf_wakes_for_no_call(table: Table, seed: int) ->
 @given(tables(call_dead=True), seeds)
 def test_every_night_makes_the_profiles_calls_in_order(table: Table, seed: int) -> None:
     """Each night makes, in the bestof order, the call of every character in the deck, dead or not (rulings.md)."""
-    deck = set(table.deck)
+    deck = set(table.deck) | set(table.actor_cards)  # the Actor may hold his cards' powers: they are called
     for game in games(table, seed):
         nights = sorted({c.number for c in game.calls if c.phase is Phase.NIGHT})
         last = game.calls[-1]

@@ -19,7 +19,7 @@ class Hunter(Role):
     asks = {"hunter": Kind.SEAT}
 
     def on_death(self, game: "Game", seat: int, cause: str) -> Flow:
-        if game.card(seat) != self.id or not game.keeps_power(seat) or not game.living():
+        if not game.plays(seat, self.id) or not game.keeps_power(seat) or not game.living():
             return
         if cause == "poison" and not game.rules.hunter_shoots_when_poisoned:
             return  # the Chinese rules: a poisoned Hunter cannot shoot

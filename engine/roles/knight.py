@@ -18,7 +18,7 @@ class Knight(Role):
     villager_power = True
 
     def on_mark(self, game: "Game", seat: int, cause: str) -> None:
-        if game.card(seat) != self.id or cause not in BITES or not game.keeps_power(seat):
+        if not game.plays(seat, self.id) or cause not in BITES or not game.keeps_power(seat):
             return
         devourers = game.tonight.get(BITES[cause])
         if not devourers:
