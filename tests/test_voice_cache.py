@@ -241,3 +241,36 @@ def test_voices_render_needs_a_language_of_the_table(capsys: pytest.CaptureFixtu
     assert "speaks 'fr', not 'en'" in capsys.readouterr().err
     assert main(["voices", "render", "xx"]) == 1
     assert "no voice file for language 'xx'" in capsys.readouterr().err
+
+
+class PreparingSpeaker:
+    """A speaker that notes what it is asked to say and to render ahead."""
+
+    name = "fake"
+
+    def __init__(self) -> None:
+        self.ahead: list[str] = []
+        self.said: list[str] = []
+
+    def prepare(self, texts: Any) -> int:
+        self.ahead += list(texts)
+        return len(self.ahead)
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_dry_run_renders_the_tables_lines_ahead_before_the_first_line(monkeypatch: pytest.MonkeyPatch,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    import narrator.speak
+
+    speaker = PreparingSpeaker()
+    monkeypatch.setattr(narrator.speak, "make_speaker", lambda *args, **kwargs: speaker)
+    assert main(["dry-run", str(EXAMPLES / "practice-zh.yaml")]) == 0
+    capsys.readouterr()
+    assert speaker.said and speaker.said[0] in speaker.ahead
+    assert load_voice("zh").spoken(load_voice("zh").lines["nightfall.call"]) in speaker.ahead
+    assert sum(line in speaker.ahead for line in speaker.said) >= 0.8 * len(speaker.said)

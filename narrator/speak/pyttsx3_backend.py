@@ -286,22 +286,16 @@ class _Renderer:
 
 
 def _engine_version() -> str:
-    """Returns pyttsx3's version and its engine's (espeak-ng's), so that a new engine renders lines anew."""
-    parts = ["pyttsx3"]
-    try:
-        from importlib.metadata import version
-
-        parts.append(version("pyttsx3"))
-    except Exception:  # not installed as a distribution: the cache key simply lacks it
-        pass
+    """Returns the speech engine's version (espeak-ng's), so that a new engine renders lines anew."""
+    # Not pyttsx3's own version: importlib.metadata would cost ~30 ms of the start on one core.
     info = getattr(sys.modules.get("pyttsx3.drivers._espeak"), "Info", None)
     if info is not None:
         try:
             raw = info()
-            parts.append("espeak-ng " + (raw.decode("ascii", "replace") if isinstance(raw, bytes) else str(raw)))
+            return "espeak-ng " + (raw.decode("ascii", "replace") if isinstance(raw, bytes) else str(raw))
         except Exception:
             pass
-    return " ".join(parts)
+    return "pyttsx3"
 
 
 # The process's renderer, started by the first speaker (see _Renderer for why only one).
