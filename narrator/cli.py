@@ -325,7 +325,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "describes with its names and characters), so that no line waits for its voice.")
     p.add_argument("action", nargs="?", choices=("render",), help="render: render the lines of LANG ahead")
     p.add_argument("language", nargs="?", metavar="LANG", help="en, fr or zh")
-    p.add_argument("--config", metavar="FILE", help="a table config: its seats, names, characters, voice and rate")
+    p.add_argument("--config", metavar="FILE",
+                   help="a table config (or a practice script): its seats, names, characters, voice and rate")
     p.set_defaults(func=cmd_voices)
     p = sub.add_parser("understand", help="show how the narrator understands recognised text, as JSON lines")
     p.add_argument("--lang", required=True, help="en, fr or zh")

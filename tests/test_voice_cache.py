@@ -274,3 +274,36 @@ def test_a_dry_run_renders_the_tables_lines_ahead_before_the_first_line(monkeypa
     assert speaker.said and speaker.said[0] in speaker.ahead
     assert load_voice("zh").spoken(load_voice("zh").lines["nightfall.call"]) in speaker.ahead
     assert sum(line in speaker.ahead for line in speaker.said) >= 0.8 * len(speaker.said)
+
+
+@needs_engine
+def test_a_line_to_be_said_now_goes_before_the_lines_rendered_ahead(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    warnings: list[str] = []
+    speaker, counting = speaker_with(tmp_path, warnings)
+    inner = counting.inner
+    order: list[str] = []
+    real = inner._render
+
+    def noting(text: str, voice: str, rate: int) -> Sound:
+        order.append(text)
+        return real(text, voice, rate)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(inner, "_render", noting)
+    gate = threading.Event()
+    busy = inner.submit(lambda: gate.wait(60), pyttsx3_backend.NOW)  # the engine is busy with a line
+    ahead = [f"Seat {n}, wake up." for n in range(1, 11)]
+    assert speaker.prepare(ahead) == 10
+    said = threading.Thread(target=speaker.say, args=("The village wakes up.",))
+    said.start()
+    for _ in range(6000):  # until the line to say now is queued, behind the ten lines ahead
+        if inner._jobs.qsize() >= 11:
+            break
+        threading.Event().wait(0.01)
+    gate.set()
+    said.join(60)
+    busy.result(60)
+    wait_ahead(speaker)
+    assert order[0] == "The village wakes up." and sorted(order[1:]) == sorted(ahead)
