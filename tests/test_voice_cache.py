@@ -307,3 +307,18 @@ def test_a_line_to_be_said_now_goes_before_the_lines_rendered_ahead(tmp_path: Pa
     busy.result(60)
     wait_ahead(speaker)
     assert order[0] == "The village wakes up." and sorted(order[1:]) == sorted(ahead)
+
+
+def test_the_cache_keeps_lines_on_the_disk_and_the_last_ones_said_in_memory(tmp_path: Path) -> None:
+    sound = Sound(b"\1\0\2\0" * 100, 22050, 1, 2)
+    cache = VoiceCache(tmp_path, memory_lines=2)
+    cache.put("said", sound)
+    cache.put("ahead", sound, remember=False)
+    assert cache.path("said").is_file() and cache.path("ahead").is_file()
+    assert "said" in cache._memory and "ahead" not in cache._memory
+    assert VoiceCache(tmp_path).get("ahead") == sound  # another game reads it from the disk
+    for key in ("a", "b", "c"):
+        cache.put(key, sound)
+    assert list(cache._memory) == ["b", "c"]
+    assert not list(tmp_path.glob(".*.part"))  # written whole, then renamed
+    assert cache.get("missing") is None and not cache.has("missing")

@@ -104,9 +104,14 @@ class VoiceCache:
         self._remember(key, sound)
         return sound
 
-    def put(self, key: str, sound: Sound) -> None:
-        """Keeps the line ``key``; a disk that refuses it costs one warning, and the cache stays in memory only."""
-        self._remember(key, sound)
+    def put(self, key: str, sound: Sound, *, remember: bool = True) -> None:
+        """Keeps the line ``key``; a disk that refuses it costs one warning, and the cache stays in memory only.
+
+        ``remember=False`` (a line rendered ahead, maybe said much later) keeps it on the disk only,
+        unless the disk refuses it.
+        """
+        if remember or not self._writable:
+            self._remember(key, sound)
         if not self._writable:
             return
         path = self.path(key)
@@ -117,6 +122,7 @@ class VoiceCache:
             os.replace(partial, path)
         except (OSError, wave.Error) as exc:
             self._writable = False
+            self._remember(key, sound)
             try:
                 partial.unlink()
             except OSError:

@@ -396,7 +396,7 @@ class Pyttsx3Speaker:
             def keep(future: Future[Sound | None], key: str = key) -> None:
                 if not future.cancelled() and future.exception() is None and (sound := future.result()):
                     if cache is not None:
-                        cache.put(key, sound)
+                        cache.put(key, sound, remember=False)  # the memory keeps the lines said lately
 
             renderer.render_ahead(text, self.voice.id, self.rate, wanted).add_done_callback(keep)
             queued += 1
