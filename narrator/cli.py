@@ -45,7 +45,7 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
 
         speakers.append(WavDirSpeaker(Path(args.audio_dir), config.language, config.voice, config.rate))
     if not args.silent:
-        from .speak import make_speaker
+        from .speak import make_speaker, prepare_table
 
         speaker = make_speaker(config.speaker, config.language, config.voice, config.rate, config.device,
                                warn=_warn)
@@ -53,6 +53,7 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
             speaker.close()  # the lines are printed anyway
         else:
             speakers.append(speaker)
+            prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck)
 
     def emit(line: Line) -> None:
         _print_line(line)
@@ -129,6 +130,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_voices(args: argparse.Namespace) -> int:
     from .speak import describe_voices
 
+    if args.action == "render":
+        return _render_voices(args)
+    if args.language or args.config:
+        raise UsageError("`voices` alone lists the voices; `voices render LANG [--config FILE]` renders a language")
     for entry in describe_voices():
         voice = entry.get("voice")
         if voice:
@@ -136,6 +141,72 @@ def cmd_voices(args: argparse.Namespace) -> int:
         else:
             print(f"{entry['language']}: no voice on this machine; {entry.get('hint', '')}".rstrip("; "))
     return 0
+
+
+class UsageError(Exception):
+    """A mistake on the command line that argparse cannot see: exit status 2."""
+
+
+def _render_voices(args: argparse.Namespace) -> int:
+    """Renders every line of a language (and of a table, with --config) into the voice cache."""
+    from .speak import Pyttsx3Speaker, lines_ahead
+
+    if not args.language:
+        raise UsageError("`voices render` needs a language: voices render LANG [--config FILE]")
+    language = args.language
+    voice = load_voice(language)
+    seats, voice_id, rate = RENDER_SEATS, None, None
+    names: tuple[str | None, ...] = ()
+    roles: tuple[str, ...] = ()
+    if args.config:
+        try:
+            is_script = _is_script(load(args.config).data)
+        except YamlError as exc:
+            raise UserError(str(exc)) from None
+        if is_script:
+            script, warnings = load_script(args.config)
+            config = script.config  # a practice script's table
+        else:
+            config, warnings = load_config(args.config)
+        for warning in warnings:
+            _warn(warning)
+        if config.language != language:
+            raise UserError(f"{args.config}: the table speaks {config.language!r}, not {language!r}: "
+                            f"voices render {config.language} --config {args.config}")
+        seats, names, roles = config.table.seats, config.names, config.table.deck
+        voice_id, rate = config.voice, config.rate
+    speaker = Pyttsx3Speaker(language, voice_id, rate, warn=_warn)
+    texts = list(lines_ahead(voice, seats, names, roles))
+    rendered = reused = failed = 0
+    progress = sys.stderr.isatty()
+    try:
+        for i, text in enumerate(texts, start=1):
+            if speaker.cached(text):
+                reused += 1
+            else:
+                try:
+                    speaker.sound(text)
+                    rendered += 1
+                except Exception as exc:  # one line the engine refuses does not stop the others
+                    failed += 1
+                    if failed == 1:
+                        _warn(f"a line could not be rendered ({exc or type(exc).__name__}): {text}")
+            if progress and (i % 10 == 0 or i == len(texts)):
+                print(f"\rrendering {language}: {i}/{len(texts)}", end="", file=sys.stderr, flush=True)
+    finally:
+        speaker.close()
+        if progress:
+            print(file=sys.stderr)
+    assert speaker.cache is not None
+    where = f"{seats} seats" + (f", {len(set(roles))} characters" if roles else "")
+    print(f"{language}: {len(texts)} lines ({where}) with {speaker.voice.name} [{speaker.voice.id}]: "
+          f"{rendered} rendered, {reused} already there" + (f", {failed} failed" if failed else "")
+          + f", in {speaker.cache.folder}")
+    return 1 if failed else 0
+
+
+# Seats whose lines `voices render` renders without a config: the classic preset's largest table.
+RENDER_SEATS = 18
 
 
 def cmd_understand(args: argparse.Namespace) -> int:
@@ -171,6 +242,13 @@ def cmd_devices(args: argparse.Namespace) -> int:
     return 0
 
 
+def _is_script(data: object) -> bool:
+    """Returns whether a YAML file's data is a practice script rather than a table config."""
+    # A table config has a `deal` mode (app or cards); a script's `deal` is a map of seats.
+    return isinstance(data, dict) and (any(k in data for k in ("answers", "table", "config"))
+                                       or isinstance(data.get("deal"), dict))
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     status = 0
     for path in args.files:
@@ -181,9 +259,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             status = 1
             continue
         data = doc.data
-        # A table config has a `deal` mode (app or cards); a script's `deal` is a map of seats.
-        is_script = isinstance(data, dict) and (any(k in data for k in ("answers", "table", "config"))
-                                                or isinstance(data.get("deal"), dict))
+        is_script = _is_script(data)
         if is_script:
             script, found = read_script(doc)
             what = "practice script"
@@ -241,7 +317,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plain", action="store_true", help="print the screen line by line instead of full-screen")
     p.add_argument("--model", metavar="DIR", help="the speech recognition model's folder (see `models`)")
     p.set_defaults(func=cmd_play)
-    p = sub.add_parser("voices", help="which speech voice each language gets on this machine")
+    p = sub.add_parser("voices", help="which speech voice each language gets on this machine; "
+                       "`voices render LANG` renders its lines ahead",
+                       description="With no action: which speech voice each language gets on this machine. "
+                       "`voices render LANG [--config FILE]`: renders every line of LANG ahead into the voice "
+                       "cache (the fixed lines, and every seat's lines for 18 seats, or for the table FILE "
+                       "describes with its names and characters), so that no line waits for its voice.")
+    p.add_argument("action", nargs="?", choices=("render",), help="render: render the lines of LANG ahead")
+    p.add_argument("language", nargs="?", metavar="LANG", help="en, fr or zh")
+    p.add_argument("--config", metavar="FILE",
+                   help="a table config (or a practice script): its seats, names, characters, voice and rate")
     p.set_defaults(func=cmd_voices)
     p = sub.add_parser("understand", help="show how the narrator understands recognised text, as JSON lines")
     p.add_argument("--lang", required=True, help="en, fr or zh")
@@ -279,6 +364,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
+    except UsageError as exc:
+        print(f"werewolf-narrator: error: {exc}", file=sys.stderr)
+        return 2
     except GameStopped as exc:
         print(str(exc), file=sys.stderr)
         return 130

@@ -290,7 +290,7 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
     """Opens the keypad, the loudspeaker (or the console), the screen and, if the table wants it, the microphone."""
     from .keypad import TerminalKeys
     from .screen import PlainScreen, RichScreen
-    from .speak import make_speaker
+    from .speak import make_speaker, prepare_table
 
     try:
         keys = TerminalKeys()
@@ -301,6 +301,8 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
     if full_screen and speaker.name == "console":
         speaker.close()
         speaker = QuietSpeaker()  # the full screen already shows every line said; printing would tear it
+    # While the deal goes on, every line of this table is rendered ahead: no call waits for its voice.
+    prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck)
     listener, vocabulary = None, None
     if config.voice_phases():
         try:

@@ -1,4 +1,13 @@
+import atexit
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+# Rendered voice lines go to a folder of this test run, never to the user's own cache (the
+# subprocesses the tests start inherit it too).
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="werewolf-tests-cache-")
+atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)

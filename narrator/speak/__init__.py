@@ -6,10 +6,12 @@ runs on machines without either.
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from typing import Any, Callable, Protocol, Sequence
 
-from ..voices import languages
+from ..voices import languages, load_voice
+from .ahead import fixed_lines, lines_ahead, table_lines
 from .audio import output_problem
+from .cache import VoiceCache, default_folder
 from .console import ConsoleSpeaker, print_to_stderr
 from .pyttsx3_backend import (
     Pyttsx3Speaker,
@@ -21,8 +23,9 @@ from .pyttsx3_backend import (
 )
 from .wavdir import WavDirSpeaker
 
-__all__ = ["BACKENDS", "ConsoleSpeaker", "Pyttsx3Speaker", "Speaker", "SpeechUnavailable", "VoiceInfo",
-           "WavDirSpeaker", "describe_voices", "make_speaker", "print_to_stderr"]
+__all__ = ["BACKENDS", "ConsoleSpeaker", "Pyttsx3Speaker", "Speaker", "SpeechUnavailable", "VoiceCache", "VoiceInfo",
+           "WavDirSpeaker", "default_folder", "describe_voices", "fixed_lines", "lines_ahead", "make_speaker",
+           "prepare_table", "print_to_stderr", "table_lines"]
 
 BACKENDS = ("auto", "pyttsx3", "console")
 
@@ -66,6 +69,19 @@ def make_speaker(backend: str, language: str, voice: str | None = None, rate: in
         speaker.close()
     warn(f"{'; '.join(problems)}: the narrator's lines are printed instead")
     return ConsoleSpeaker()
+
+
+def prepare_table(speaker: Any, language: str, seats: int, names: Sequence[str | None] = (),
+                  roles: Sequence[str] = ()) -> int:
+    """Has ``speaker`` render ahead, in the background, every line this table may hear; returns how many.
+
+    Speakers that cannot render ahead (the console) are left alone. The fixed lines go first: the
+    calls of the first night are ready within a second or two of the start.
+    """
+    prepare = getattr(speaker, "prepare", None)
+    if prepare is None:
+        return 0
+    return int(prepare(lines_ahead(load_voice(language), seats, names, roles)))
 
 
 def describe_voices() -> list[dict[str, str | None]]:

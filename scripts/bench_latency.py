@@ -1,0 +1,143 @@
+"""Measures the pause after a confirmed answer: from the answer to the first audio frame of the next line.
+
+Plays the practice scripts (en, fr, zh) through the real narration loop, with a real journal
+(written ahead and flushed before the next line, as at the table) and the real pyttsx3 + espeak-ng
+renderer; the loudspeaker is a sink that timestamps the first frame of each line, so no sound card
+is needed. Twice: without the voice cache (every line rendered when said) and with it (the table's
+lines rendered ahead, as `play` does during the deal). Prints p50 and p95 of each, best of a few
+rounds (the machine's load is noisy), ending with ``p95 N ms`` with the cache:
+
+    python scripts/bench_latency.py [--rounds 3] [--games 5] [--lang en fr zh]
+    taskset -c 0 python scripts/bench_latency.py      # one core, the Raspberry Pi's proxy
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from engine import Answer, Call, Game  # noqa: E402
+from narrator.journal import Journal  # noqa: E402
+from narrator.narration import VOICE, Line, Narrator, run  # noqa: E402
+from narrator.practice import ScriptAnswers, journal_header  # noqa: E402
+from narrator.script import Script, load_script  # noqa: E402
+from narrator.speak import Pyttsx3Speaker, VoiceCache, prepare_table  # noqa: E402
+from narrator.speak.audio import Sound  # noqa: E402
+from narrator.voices import load_voice  # noqa: E402
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+class TimestampSink:
+    """The loudspeaker: notes when the first frame of each line arrives (and plays nothing)."""
+
+    def __init__(self) -> None:
+        self.frames_at: list[float] = []
+
+    def __call__(self, sound: Sound) -> None:
+        if sound.frames:
+            self.frames_at.append(time.perf_counter())
+
+
+class TimedAnswers(ScriptAnswers):
+    """The script's answers, noting when each answer that needed one was confirmed."""
+
+    def __init__(self, script: Script) -> None:
+        super().__init__(script)
+        self.confirmed_at: list[float] = []
+
+    def answer(self, call: Call, game: Game) -> Answer:
+        value = super().answer(call, game)
+        if call.needs_answer:
+            self.confirmed_at.append(time.perf_counter())
+        return value
+
+
+def one_game(script: Script, speaker: Pyttsx3Speaker, sink: TimestampSink, folder: Path) -> list[float]:
+    """Plays the script once; returns, for each confirmed answer, the milliseconds to the next line's first frame."""
+    voice = load_voice(script.config.language)
+    timed = TimedAnswers(script)
+    sink.frames_at.clear()
+
+    def emit(line: Line) -> None:
+        if line.channel == VOICE:
+            speaker.say(voice.spoken(line.text))
+
+    game = Game(script.config.table, script.deal)
+    narrator = Narrator(voice, emit, script.config.names)
+    journal = Journal(folder / f"{time.monotonic_ns()}.jsonl", journal_header(script))
+    try:
+        run(game, narrator, timed, record=journal.record)  # the journal is on the disk before the next line
+    finally:
+        journal.close()
+    waits = []
+    for i, at in enumerate(timed.confirmed_at):
+        until = timed.confirmed_at[i + 1] if i + 1 < len(timed.confirmed_at) else float("inf")
+        first = next((t for t in sink.frames_at if at <= t < until), None)
+        if first is not None:
+            waits.append((first - at) * 1000)
+    return waits
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
+
+
+def measure(scripts: list[Script], cached: bool, games: int, folder: Path) -> list[float]:
+    """Plays every script ``games`` times; returns every wait, in milliseconds."""
+    waits: list[float] = []
+    for script in scripts:
+        config = script.config
+        sink = TimestampSink()
+        cache: VoiceCache | bool = False
+        if cached:
+            cache = VoiceCache(folder / f"cache-{config.language}")  # rendered ahead once, then reused
+        speaker = Pyttsx3Speaker(config.language, config.voice, config.rate, cache=cache, sink=sink)
+        try:
+            if cached:
+                prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck)
+                renderer: Any = speaker._renderer
+                renderer.submit(lambda: None).result(600)  # queued after every line rendered ahead
+            for _ in range(games):
+                waits += one_game(script, speaker, sink, folder)
+        finally:
+            speaker.close()
+    return waits
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=3, help="rounds; the best (lowest p95) is kept")
+    parser.add_argument("--games", type=int, default=5, help="games of each practice script per round")
+    parser.add_argument("--lang", nargs="+", default=["en", "fr", "zh"], help="the practice scripts' languages")
+    args = parser.parse_args()
+    scripts = [load_script(str(EXAMPLES / f"practice-{lang}.yaml"))[0] for lang in args.lang]
+    print(f"{len(scripts)} practice scripts x {args.games} games, best of {args.rounds} rounds; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, "
+          f"this process on {len(os.sched_getaffinity(0))} core(s)", flush=True)
+    with tempfile.TemporaryDirectory(prefix="bench-latency-") as tmp:
+        folder = Path(tmp)
+        measure(scripts[:1], False, 1, folder)  # the engine starts once per process: not part of a wait
+        p95 = 0.0
+        for label, cached in (("uncached", False), ("cached", True)):
+            rounds = []
+            for _ in range(args.rounds):
+                waits = measure(scripts, cached, args.games, folder)
+                rounds.append((percentile(waits, 0.95), statistics.median(waits), len(waits)))
+            p95, p50, count = min(rounds)
+            print(f"{label:9} p50 {p50:.1f} ms  p95 {p95:.0f} ms  ({count} answers)", flush=True)
+    print(f"p95 {p95:.0f} ms with the cache")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

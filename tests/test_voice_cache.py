@@ -1,0 +1,324 @@
+"""The voice cache: lines rendered once, rendered ahead, stale or damaged files never used, `voices render`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from narrator.cli import main
+from narrator.practice import dry_run
+from narrator.script import load_script
+from narrator.speak import (
+    Pyttsx3Speaker,
+    SpeechUnavailable,
+    VoiceCache,
+    default_folder,
+    fixed_lines,
+    lines_ahead,
+    pyttsx3_backend,
+    table_lines,
+)
+from narrator.speak.audio import Sound
+from narrator.speak.cache import line_key
+from narrator.voices import load_voice, placeholders
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+LINE = "Seat seven, wake up."
+
+
+def _engine_problem() -> str | None:
+    try:
+        pyttsx3_backend.installed_voices()
+    except SpeechUnavailable as exc:
+        return str(exc)
+    return None
+
+
+ENGINE_PROBLEM = _engine_problem()
+needs_engine = pytest.mark.skipif(ENGINE_PROBLEM is not None, reason=f"no speech engine: {ENGINE_PROBLEM}")
+
+
+class Counting:
+    """A speaker's renderer that counts the lines it renders live."""
+
+    def __init__(self, speaker: Pyttsx3Speaker) -> None:
+        inner: Any = speaker._renderer
+        self.inner = inner
+        self.rendered: list[str] = []
+        self.engine_version: str = inner.engine_version
+
+    def render(self, text: str, voice: str, rate: int | None) -> Sound:
+        self.rendered.append(text)
+        return self.inner.render(text, voice, rate)  # type: ignore[no-any-return]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def speaker_with(folder: Path, warnings: list[str], language: str = "en", rate: int | None = None,
+                 played: list[Sound] | None = None) -> tuple[Pyttsx3Speaker, Counting]:
+    speaker = Pyttsx3Speaker(language, rate=rate, warn=warnings.append,
+                             cache=VoiceCache(folder, warn=warnings.append),
+                             sink=(played if played is not None else []).append)
+    counting = Counting(speaker)
+    speaker._renderer = counting  # type: ignore[assignment]
+    return speaker, counting
+
+
+def wait_ahead(speaker: Pyttsx3Speaker) -> None:
+    """Waits until every line queued ahead is rendered: a job queued after them runs after them."""
+    renderer: Any = speaker._renderer
+    inner = renderer.inner if isinstance(renderer, Counting) else renderer
+    inner.submit(lambda: None).result(120)
+
+
+def test_the_cache_key_changes_with_backend_engine_voice_rate_and_text() -> None:
+    base = ("pyttsx3", "pyttsx3 2.99 espeak-ng 1.51", "gmw/en-us", 175, LINE)
+    key = line_key(*base)
+    assert key == line_key(*base)
+    for i, other in enumerate(("nsss", "pyttsx3 2.99 espeak-ng 1.52", "roa/fr", 180, "Seat eight, wake up.")):
+        changed = list(base)
+        changed[i] = other
+        assert line_key(*changed) != key, changed  # type: ignore[arg-type]
+
+
+def test_the_cache_lives_in_the_users_cache_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    if default_folder().is_relative_to(tmp_path):  # Linux and the other XDG systems
+        assert default_folder() == tmp_path / "werewolf-narrator" / "voices"
+    assert VoiceCache().folder == default_folder()
+
+
+@needs_engine
+def test_a_line_said_twice_is_rendered_once(tmp_path: Path) -> None:
+    warnings: list[str] = []
+    played: list[Sound] = []
+    speaker, counting = speaker_with(tmp_path, warnings, played=played)
+    speaker.say(LINE)
+    speaker.say(LINE)
+    again, again_counting = speaker_with(tmp_path, warnings, played=played)  # a new game: from the disk
+    again.say(LINE)
+    assert counting.rendered == [LINE] and again_counting.rendered == []
+    assert len(played) == 3 and played[0] == played[1] == played[2] and played[0].frames
+    assert [p.name for p in tmp_path.glob("*.wav")] == [f"{speaker.key(LINE)}.wav"]
+    assert not warnings
+
+
+@needs_engine
+def test_a_stale_entry_is_not_used_when_the_voice_or_rate_changes(tmp_path: Path) -> None:
+    warnings: list[str] = []
+    slow, _ = speaker_with(tmp_path, warnings, rate=120)
+    slow.say(LINE)
+    fast, counting = speaker_with(tmp_path, warnings, rate=240)
+    french, french_counting = speaker_with(tmp_path, warnings, language="fr", rate=120)
+    fast.say(LINE)
+    french.say(LINE)
+    assert counting.rendered == [LINE] and french_counting.rendered == [LINE]
+    assert len({slow.key(LINE), fast.key(LINE), french.key(LINE)}) == 3
+    assert len(fast.sound(LINE).frames) < len(slow.sound(LINE).frames)  # really said faster, not the old file
+
+
+@needs_engine
+def test_a_damaged_cache_file_is_rendered_again_with_one_warning(tmp_path: Path) -> None:
+    warnings: list[str] = []
+    played: list[Sound] = []
+    speaker, counting = speaker_with(tmp_path, warnings, played=played)
+    other = "Seat eight, wake up."
+    for text in (LINE, other):
+        speaker.cache.put(speaker.key(text), Sound(b"\0\0", 22050, 1, 2))  # type: ignore[union-attr]
+        speaker.cache.path(speaker.key(text)).write_bytes(b"RIFF\x10\0\0\0WAVEtorn")  # type: ignore[union-attr]
+    speaker.cache = VoiceCache(tmp_path, warn=warnings.append)  # nothing in memory: read from the disk
+    speaker.say(LINE)
+    speaker.say(other)
+    assert counting.rendered == [LINE, other]
+    assert all(p.frames for p in played) and len(played) == 2
+    assert len(warnings) == 1 and "cannot be read" in warnings[0] and str(tmp_path) in warnings[0]
+    assert VoiceCache(tmp_path).get(speaker.key(LINE)) == played[0]  # written again, whole
+
+
+@needs_engine
+def test_a_cache_that_cannot_be_written_falls_back_to_live_rendering_with_one_warning(tmp_path: Path) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the cache folder should be")
+    warnings: list[str] = []
+    played: list[Sound] = []
+    speaker, counting = speaker_with(blocked / "voices", warnings, played=played)
+    speaker.say(LINE)
+    speaker.say("Seat eight, wake up.")
+    speaker.say(LINE)  # still kept in memory
+    assert counting.rendered == [LINE, "Seat eight, wake up."]
+    assert len(played) == 3 and all(p.frames for p in played)
+    assert len(warnings) == 1 and "cannot write rendered lines" in warnings[0]
+
+
+@needs_engine
+def test_lines_rendered_ahead_are_said_without_rendering(tmp_path: Path) -> None:
+    warnings: list[str] = []
+    speaker, counting = speaker_with(tmp_path, warnings)
+    lines = [LINE, "Seat eight, wake up.", LINE, "  "]
+    assert speaker.prepare(lines) == 2
+    wait_ahead(speaker)
+    assert all(speaker.cached(line) for line in lines[:2])
+    assert speaker.prepare(lines) == 0  # all there already
+    speaker.say("Seat eight, wake up.")
+    assert counting.rendered == [] and not warnings
+
+
+@needs_engine
+def test_lines_queued_ahead_are_dropped_when_the_speaker_closes(tmp_path: Path) -> None:
+    warnings: list[str] = []
+    speaker, _ = speaker_with(tmp_path, warnings)
+    renderer: Any = speaker._renderer
+    inner = renderer.inner
+    gate = inner.submit(lambda: __import__("threading").Event().wait(0.5), pyttsx3_backend.NOW)  # keeps it busy
+    speaker.prepare([f"Seat {n}, wake up." for n in range(1, 30)])
+    speaker.close()
+    gate.result(60)
+    inner.submit(lambda: None).result(60)
+    assert len(list(tmp_path.glob("*.wav"))) <= 1  # at most the one under way when it closed
+
+
+def test_fixed_lines_are_said_lines_without_placeholders() -> None:
+    for language in ("en", "fr", "zh"):
+        voice = load_voice(language)
+        lines = fixed_lines(voice)
+        assert voice.spoken(voice.lines["nightfall.call"]) in lines
+        assert all("{" not in line for line in lines)
+        shown = {voice.text(key, {}) for key in voice.lines if key.startswith("screen.")
+                 and not placeholders(voice.lines[key])}
+        assert not shown & set(lines)
+
+
+def test_table_lines_cover_every_seat_name_and_character_of_the_table() -> None:
+    voice = load_voice("en")
+    names = ("Ann", None, "Bob")
+    lines = table_lines(voice, 3, names, ["witch", "werewolf"])
+    assert "The village eliminates Ann, seat one. Their card: Witch." in lines
+    assert "Seat two is the Sheriff." in lines
+    assert "Bob, seat three?" in lines  # the read-back of a day answer
+    assert not any("seat four" in line for line in lines)
+    assert not any("Their card: Hunter" in line for line in lines)
+    assert table_lines(voice, 3) and not any("Their card" in line for line in table_lines(voice, 3))
+
+
+def test_every_line_a_practice_game_says_is_rendered_ahead_but_lists_of_seats() -> None:
+    for language in ("en", "fr", "zh"):
+        script, _ = load_script(str(EXAMPLES / f"practice-{language}.yaml"))
+        _, lines = dry_run(script)
+        voice = load_voice(language)
+        config = script.config
+        ahead = set(lines_ahead(voice, config.table.seats, config.names, config.table.deck))
+        said = [line for line in lines if line.channel == "voice"]
+        missed = [line for line in said if voice.spoken(line.text) not in ahead]
+        assert said and all("seats" in placeholders(voice.lines[line.key]) for line in missed), missed
+
+
+@needs_engine
+def test_voices_render_renders_every_line_once_and_says_where(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    config = EXAMPLES / "practice-fr.yaml"
+    assert main(["voices", "render", "fr", "--config", str(config)]) == 0
+    first = capsys.readouterr().out
+    folder = tmp_path / "werewolf-narrator" / "voices"
+    count = len(list(folder.glob("*.wav")))
+    script, _ = load_script(str(config))
+    expected = len(list(lines_ahead(load_voice("fr"), script.config.table.seats, script.config.names,
+                                    script.config.table.deck)))
+    assert count == expected > 100
+    assert f"{expected} rendered, 0 already there, in {folder}" in first
+    assert main(["voices", "render", "fr", "--config", str(config)]) == 0
+    assert f"0 rendered, {expected} already there" in capsys.readouterr().out
+    assert len(list(folder.glob("*.wav"))) == count
+
+
+def test_voices_render_needs_a_language_of_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["voices", "render"]) == 2
+    assert "needs a language" in capsys.readouterr().err
+    assert main(["voices", "render", "en", "--config", str(EXAMPLES / "starter-fr.yaml")]) == 1
+    assert "speaks 'fr', not 'en'" in capsys.readouterr().err
+    assert main(["voices", "render", "xx"]) == 1
+    assert "no voice file for language 'xx'" in capsys.readouterr().err
+
+
+class PreparingSpeaker:
+    """A speaker that notes what it is asked to say and to render ahead."""
+
+    name = "fake"
+
+    def __init__(self) -> None:
+        self.ahead: list[str] = []
+        self.said: list[str] = []
+
+    def prepare(self, texts: Any) -> int:
+        self.ahead += list(texts)
+        return len(self.ahead)
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_dry_run_renders_the_tables_lines_ahead_before_the_first_line(monkeypatch: pytest.MonkeyPatch,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    import narrator.speak
+
+    speaker = PreparingSpeaker()
+    monkeypatch.setattr(narrator.speak, "make_speaker", lambda *args, **kwargs: speaker)
+    assert main(["dry-run", str(EXAMPLES / "practice-zh.yaml")]) == 0
+    capsys.readouterr()
+    assert speaker.said and speaker.said[0] in speaker.ahead
+    assert load_voice("zh").spoken(load_voice("zh").lines["nightfall.call"]) in speaker.ahead
+    assert sum(line in speaker.ahead for line in speaker.said) >= 0.8 * len(speaker.said)
+
+
+@needs_engine
+def test_a_line_to_be_said_now_goes_before_the_lines_rendered_ahead(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    warnings: list[str] = []
+    speaker, counting = speaker_with(tmp_path, warnings)
+    inner = counting.inner
+    order: list[str] = []
+    real = inner._render
+
+    def noting(text: str, voice: str, rate: int) -> Sound:
+        order.append(text)
+        return real(text, voice, rate)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(inner, "_render", noting)
+    gate = threading.Event()
+    busy = inner.submit(lambda: gate.wait(60), pyttsx3_backend.NOW)  # the engine is busy with a line
+    ahead = [f"Seat {n}, wake up." for n in range(1, 11)]
+    assert speaker.prepare(ahead) == 10
+    said = threading.Thread(target=speaker.say, args=("The village wakes up.",))
+    said.start()
+    for _ in range(6000):  # until the line to say now is queued, behind the ten lines ahead
+        if inner._jobs.qsize() >= 11:
+            break
+        threading.Event().wait(0.01)
+    gate.set()
+    said.join(60)
+    busy.result(60)
+    wait_ahead(speaker)
+    assert order[0] == "The village wakes up." and sorted(order[1:]) == sorted(ahead)
+
+
+def test_the_cache_keeps_lines_on_the_disk_and_the_last_ones_said_in_memory(tmp_path: Path) -> None:
+    sound = Sound(b"\1\0\2\0" * 100, 22050, 1, 2)
+    cache = VoiceCache(tmp_path, memory_lines=2)
+    cache.put("said", sound)
+    cache.put("ahead", sound, remember=False)
+    assert cache.path("said").is_file() and cache.path("ahead").is_file()
+    assert "said" in cache._memory and "ahead" not in cache._memory
+    assert VoiceCache(tmp_path).get("ahead") == sound  # another game reads it from the disk
+    for key in ("a", "b", "c"):
+        cache.put(key, sound)
+    assert list(cache._memory) == ["b", "c"]
+    assert not list(tmp_path.glob(".*.part"))  # written whole, then renamed
+    assert cache.get("missing") is None and not cache.has("missing")
