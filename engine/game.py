@@ -13,7 +13,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, Callable, Iterable, Sequence
 
-from . import deaths, sheriff, victory, votes
+from . import deaths, sheriff, victory, village, votes
 from .order import night_calls
 from .role import HOOKS, CallSpec, Flow, Role
 from .roles import CALLS, ROLES
@@ -24,14 +24,15 @@ from .types import (Answer, Call, Elimination, Fact, IllegalAnswer, Kind, Outcom
 
 @lru_cache(maxsize=64)
 def _specs(profile: str, night: int, sisters_wake: bool) -> tuple[CallSpec, ...]:
-    return tuple(CALLS[i] for i in night_calls(profile, night, sisters_wake) if i in CALLS)
+    calls = {**CALLS, **{spec.id: spec for spec in village.CALLS}}
+    return tuple(calls[i] for i in night_calls(profile, night, sisters_wake) if i in calls)
 
 
 def _order(profile: str, night: int, sisters_wake: bool, deck: frozenset[str]) -> tuple[CallSpec, ...]:
     return tuple(spec for spec in _specs(profile, night, sisters_wake) if not spec.roles.isdisjoint(deck))
 
 
-DEATH_HOOKS = frozenset({"survives", "on_mark", "on_death", "ballot", "on_vote"})
+DEATH_HOOKS = frozenset({"survives", "on_mark", "on_death", "ballot", "on_vote", "condemned"})
 """The hooks the Sheriff's office (not a card) also answers, in death order; the others go in deck order."""
 
 
@@ -86,6 +87,13 @@ class Game:
             raise ValueError("; ".join(errors))
         if deal.seats != table.seats or sorted(deal.roles + deal.centre) != sorted(table.deck):
             raise ValueError("the deal does not match the table's deck")
+        errors = village.check_buildings(table.seats, table.buildings)
+        dealt = [s for s, _ in deal.buildings]
+        if errors:
+            raise ValueError("; ".join(errors))
+        if (sorted(t for _, t in deal.buildings) != sorted(table.buildings) or len(set(dealt)) != len(dealt)
+                or not all(1 <= s <= table.seats for s in dealt)):
+            raise ValueError("the buildings dealt do not match the table's buildings (one a seat at most)")
         self.table = table
         self.deal = deal
         self.rules = table.rules
@@ -95,7 +103,10 @@ class Game:
             self._dealt.setdefault(p.card, []).append(p.seat)
         self.centre = list(deal.centre)
         self.in_deck = frozenset(table.deck)
-        in_order = [r for r in ROLES.values() if r.id in self.in_deck]
+        self.tokens: dict[int, str] = dict(deal.buildings)  # seat -> building token held now (public)
+        self.spent: set[int] = set()  # seats whose token's power is spent or lost (the house kept)
+        self.in_play = self.in_deck | frozenset(self.tokens.values())  # what makes a night call
+        in_order = [r for r in ROLES.values() if r.id in self.in_deck] + ([village.HOLDINGS] if self.tokens else [])
         hooks: list[Role] = in_order + ([sheriff.OFFICE] if self.rules.sheriff else [])
         self.hooks: tuple[Role, ...] = tuple(sorted(hooks, key=lambda r: r.death_order))
         self.roles_in_deck: tuple[Role, ...] = tuple(in_order)
@@ -204,7 +215,7 @@ class Game:
         if call.kind in (Kind.SEAT, Kind.VOTE, Kind.ELECTION):
             candidates = [*call.seats, None]
         elif call.kind is Kind.SEATS and call.picks == 0:  # one or more: each alone, and all of them
-            candidates = [*([s] for s in call.seats), list(call.seats)]
+            candidates = [*([s] for s in call.seats), list(call.seats), *([None] if call.optional else [])]
         elif call.kind is Kind.SEATS:
             candidates = [list(c) for c in combinations(call.seats, call.picks)]
         elif call.kind is Kind.YES_NO:
@@ -245,6 +256,8 @@ class Game:
 
     def _play(self) -> Flow:
         try:
+            if self.tokens:
+                yield from village.announce(self)
             if self.rules.sheriff:
                 yield from sheriff.election(self)
             if any(r.opening_day for r in self.roles_in_deck):
@@ -273,7 +286,7 @@ class Game:
         """Returns the calls of ``night`` whose characters are in the deck, in the profile's order."""
         key = 1 if night == 1 else 2 + night % 2  # after the first, a night's order depends on its parity
         if key not in self._orders:
-            self._orders[key] = _order(self.rules.profile, key, self.rules.sisters_wake, self.in_deck)
+            self._orders[key] = _order(self.rules.profile, key, self.rules.sisters_wake, self.in_play)
         return self._orders[key]
 
     def _day(self) -> Flow:

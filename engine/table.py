@@ -89,19 +89,25 @@ class Rules:
 
 @dataclass(frozen=True)
 class Table:
-    """The seats (1..N, clockwise), the whole deck (the Thief's centre cards included) and the rules."""
+    """The seats (1..N, clockwise), the whole deck (the Thief's centre cards included) and the rules.
+
+    ``buildings``: the Village's building tokens to deal, one a seat at most (public, unlike the cards).
+    """
 
     seats: int
     deck: tuple[str, ...]
     rules: Rules = field(default_factory=Rules)
+    buildings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Deal:
-    """Which card each seat holds (``roles[seat - 1]``) and the Thief's two centre cards."""
+    """Which card each seat holds (``roles[seat - 1]``), the Thief's two centre cards, and which
+    building token each seat holds (``(seat, token)`` pairs by seat; public)."""
 
     roles: tuple[str, ...]
     centre: tuple[str, ...] = ()
+    buildings: tuple[tuple[int, str], ...] = ()
 
     @property
     def seats(self) -> int:
@@ -158,4 +164,17 @@ def deal_cards(table: Table, seed: int) -> Deal:
     """
     cards = list(table.deck)
     random.Random(seed).shuffle(cards)
-    return Deal(tuple(cards[: table.seats]), tuple(cards[table.seats:]))
+    return Deal(tuple(cards[: table.seats]), tuple(cards[table.seats:]), deal_buildings(table, seed))
+
+
+def deal_buildings(table: Table, seed: int) -> tuple[tuple[int, str], ...]:
+    """Deals the table's building tokens at random, at most one a seat, the same for the same ``seed``.
+
+    >>> deal_buildings(Table(6, ("werewolf",) * 6, buildings=("baker", "farmer")), 3)
+    ((1, 'farmer'), (6, 'baker'))
+    """
+    if not table.buildings:
+        return ()
+    rng = random.Random(f"buildings {seed}")  # its own stream: the cards dealt stay as they were
+    seats = rng.sample(range(1, table.seats + 1), min(len(table.buildings), table.seats))
+    return tuple(sorted(zip(seats, table.buildings)))

@@ -36,6 +36,8 @@ def count(game: "Game", ballots: dict[int, int | None]) -> Tally:
     Abstentions (``None``) count for no one; no vote at all elects nobody.
     """
     votes: Counter[int] = Counter()
+    for role in game.hooked["adds_votes"]:
+        role.adds_votes(game, votes)
     for voter, target in ballots.items():
         # A ballot that weighs nothing (a revealed Idiot's) counts for no one, not even as a lone vote.
         if target is not None and (w := weight(game, voter)) > 0:
@@ -82,6 +84,8 @@ def _ballots(game: "Game", value: object, among: Sequence[int]) -> dict[int, int
 
 def village_vote(game: "Game") -> Flow:
     """Runs the day's vote: the result, then a tie-break or a run-off, then the elimination."""
+    for role in game.hooked["before_vote"]:
+        yield from role.before_vote(game)
     living = game.living()
     tally: Tally = yield game.ask("vote", Kind.VOTE, seats=living, optional=True,
                                   check=lambda v: read(game, v, living))
@@ -109,4 +113,7 @@ def settle(game: "Game", tally: Tally) -> Flow:
     if tally.seat is None:
         game.fact("vote.nobody")
         return
+    for role in game.hooked["condemned"]:
+        if (yield from role.condemned(game, tally.seat)):
+            return
     yield from deaths.kill(game, tally.seat, "vote")

@@ -31,8 +31,12 @@ SCREEN_FACTS = {
 }
 # Public facts said aloud as they are.
 SAID_FACTS = ("vote.tie", "vote.tie_again", "vote.nobody", "sheriff.elected", "sheriff.none",
-              "sheriff.successor", "elder.penalty", "idiot.revealed", "sheriff.office_ends", "scapegoat.voters")
-DEATH_CAUSES_SAID = ("vote", "grief", "hunter", "scapegoat")
+              "sheriff.successor", "elder.penalty", "idiot.revealed", "sheriff.office_ends", "scapegoat.voters",
+              # the Village: its buildings are public, and so is all they do
+              "building.dealt", "raven.marked", "pyromaniac.burnt", "confessor.confesses", "bone_setter.restores",
+              "schoolteacher.bars", "barkeeper.spared", "barkeeper.loses", "noble.pardons", "bailiff.house",
+              "bailiff.moves")
+DEATH_CAUSES_SAID = ("vote", "grief", "hunter", "scapegoat", "barber", "execution")
 
 
 @dataclass(frozen=True)
@@ -81,7 +85,7 @@ class Narrator:
         """Says (and shows) what opens a call."""
         if wakes(call):
             self.line(f"{call.id}.wake", VOICE)
-        elif call.id in ("revote", "sheriff_tiebreak", "sheriff_runoff"):
+        elif call.id in ("revote", "sheriff_tiebreak", "sheriff_runoff", "noble"):
             self.line(f"{call.id}.call", VOICE, seats=list(call.seats))
         else:
             self.line(f"{call.id}.call", VOICE)
