@@ -92,7 +92,7 @@ def owns_house(game: "Game", seat: int) -> bool:
 def holder(game: "Game", building: str) -> int | None:
     """Returns the living seat whose token ``building`` can act now (not spent), or None."""
     for seat, held in sorted(game.tokens.items()):
-        if held == building and game.alive(seat) and seat not in game.spent:
+        if held == building and game.alive(seat) and seat not in game.spent and seat not in game.doomed:
             return seat
     return None
 

@@ -113,7 +113,7 @@ def settle(game: "Game", tally: Tally) -> Flow:
     if tally.seat is None:
         game.fact("vote.nobody")
         return
-    for role in game.hooked["condemned"]:
+    for role in game.hooked["condemned"] if game.alive(tally.seat) else ():  # the Scapegoat is already out
         if (yield from role.condemned(game, tally.seat)):
             return
     yield from deaths.kill(game, tally.seat, "vote")

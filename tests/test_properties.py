@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from engine import (ROLES, Answer, Call, Game, IllegalAnswer, Kind, Phase, Rules, Table, Team, check_deck,
                     deal_cards, night_calls)
+from engine.village import MANY, TOKENS
 from helpers import new_game
 from narrator.narration import VOICE, Line, Narrator, run
 from narrator.voices import load_voice
@@ -28,7 +29,7 @@ PAIRED = tuple(sorted(r for r, role in ROLES.items() if role.copies == (0, 2)))
 OWNERS: dict[str, frozenset[str]] = {
     **{call: frozenset({call}) for call in ("thief", "cupid", "seer", "wild_child", "wolf_hound", "bear_tamer",
                                             "white_werewolf", "infected_father", "big_bad_wolf", "witch", "fox",
-                                            "piper", "guard")},
+                                            "piper", "guard", "raven", "pyromaniac", "baker")},
     "lovers": frozenset({"cupid"}), "sisters": frozenset({"sister"}), "werewolves": WOLF_CARDS,
     "charmed": frozenset({"piper"}), "brothers": frozenset({"brother"}),
 }
@@ -67,7 +68,14 @@ def tables(draw: st.DrawFn, call_dead: bool | None = None) -> Table:
     rules = Rules(sheriff=draw(st.booleans()),
                   call_dead=draw(st.booleans()) if call_dead is None else call_dead,
                   reveal_roles=draw(st.booleans()), sisters_wake=draw(st.booleans()))
-    return Table(seats, deck, rules)
+    # The Village's buildings, half the time: some unique tokens, maybe farmers and vagabonds.
+    buildings: list[str] = []
+    if draw(st.booleans()):
+        unique = [t for t in TOKENS if t not in MANY]
+        buildings = list(draw(st.permutations(unique)))[: draw(st.integers(0, len(unique)))]
+        buildings += ["farmer"] * draw(st.integers(0, 3)) + ["vagabond"] * draw(st.integers(0, 2))
+        buildings = buildings[:seats]
+    return Table(seats, deck, rules, tuple(buildings))
 
 
 def guess(game: Game, call: Call, rng: random.Random) -> Answer:
@@ -135,7 +143,8 @@ def state(game: Game) -> tuple[object, ...]:
     """Returns everything a replay must rebuild."""
     return (game.outcome, tuple(game.eliminated), tuple(call_key(c) for c in game.calls), game.sheriff,
             call_key(game.call), tuple(map(repr, game.journal)), game.penalty, sorted(game.used),
-            dict(game.links), tuple((p.card, p.alive, sorted(p.marks)) for p in game.players))
+            dict(game.links), tuple((p.card, p.alive, sorted(p.marks)) for p in game.players),
+            sorted(game.tokens.items()), sorted(game.spent))
 
 
 seeds = st.integers(0, 2**31)
@@ -219,6 +228,7 @@ def test_every_night_makes_the_profiles_calls_in_order(table: Table, seed: int) 
     for game in games(table, seed):
         nights = sorted({c.number for c in game.calls if c.phase is Phase.NIGHT})
         last = game.calls[-1]
+        deck = set(table.deck) | set(table.buildings)  # the Baker's call is made for his building
         for night in nights:
             made = [c.id for c in game.calls if c.phase is Phase.NIGHT and c.number == night]
             assert made[0] == "nightfall"
