@@ -175,8 +175,8 @@ class Holdings(Role):
         vagabonds = tuple(s for s in game.living() if is_vagabond(game, s))
         if bailiff is None or not vagabonds:
             return  # no Bailiff (or he is the dead owner), or nobody to move in: the house stays empty
+        game.fact("bailiff.house", role=held)
         chosen = yield game.ask("bailiff", Kind.SEAT, actors=(bailiff,), seats=vagabonds, optional=True,
-                                facts=(Fact("bailiff.house", {"role": held}),),
                                 check=lambda v: answers.seat(game, v, optional=True, among=vagabonds))
         if chosen is not None:
             game.tokens[chosen] = held
@@ -276,8 +276,8 @@ class Holdings(Role):
             game.spent.add(keeper)  # the one he voted for is condemned: he loses token and protection
             game.fact("barkeeper.loses", seat=keeper)
         noble = holder(game, "noble")
-        if noble is None:
-            return False
+        if noble is None or holder(game, "barkeeper") == seat:
+            return False  # no Noble, or a Barkeeper the vote cannot kill: nothing to pardon
         pardon = yield game.ask("noble", Kind.YES_NO, actors=(noble,), seats=(seat,),
                                 check=lambda v: answers.yes_no(v))
         if pardon:

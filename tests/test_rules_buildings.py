@@ -3,17 +3,24 @@ public building tokens, the Raven, the Pyromaniac and every building's power."""
 
 from __future__ import annotations
 
+import io
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers import drive, eliminated, made, made_once, reach, refused
+from keystrokes import Recorder, plan_keys
 
 from engine import Deal, Game, Rules, Table
 from engine.calls import call_kinds
 from engine.table import deal_buildings
 from engine.types import Kind, Phase
-from engine.village import check_buildings
-from narrator.config import Findings, config_from_dict, config_to_dict, read_table
+from engine.village import TOKENS, check_buildings
+from narrator.config import Findings, TableConfig, config_from_dict, config_to_dict, read_table
+from narrator.keypad import ScriptedKeys
+from narrator.play import play
+from narrator.screen import PlainScreen
 from narrator.script import read_script
 from narrator.yamlfile import parse
 
@@ -226,7 +233,7 @@ def test_bailiff_moves_a_vagabond_into_an_emptied_house() -> None:
     drive(game, ("werewolves", 2))
     call = reach(game, "bailiff")
     assert call.actors == (3,) and call.seats == (4, 5) and call.optional
-    assert [(f.key, dict(f.values)) for f in call.facts] == [("bailiff.house", {"role": "noble"})]
+    assert said(game, "bailiff.house") == [{"role": "noble"}]
     assert refused(game, 6).key == "refusal.not_among"
     drive(game, ("bailiff", 5))
     assert game.tokens[5] == "noble" and said(game, "bailiff.moves") == [{"seat": 5, "role": "noble"}]
@@ -408,3 +415,22 @@ def test_practice_script_deals_buildings_by_seat() -> None:
     assert sorted(script.config.table.buildings) == ["baker", "vagabond"]
     script, found = read_script(parse(text.replace("vagabond}", "vagabon}"), "s.yaml"))
     assert script is None and any("did you mean 'vagabond'" in e for e in found.errors)
+
+
+def test_a_whole_village_game_is_played_from_the_keypad_and_journaled(tmp_path: Path) -> None:
+    """Every building's call answered on the keypad (the Schoolteacher's 0 at once: nobody); the journal keeps
+    the tokens dealt, so that `resume` deals them again."""
+    deck = ("raven", "pyromaniac", "werewolf", "werewolf", "seer", "villager", "villager", "villager", "villager",
+            "villager")
+    table = Table(10, deck, Rules(sheriff=True), tuple(t for t in TOKENS if t != "farmer") + ("farmer",))
+    config = TableConfig("en", table, pause=(0.0, 0.0))
+    for seed in (1, 2, 3):
+        keys, ahead = plan_keys(config, seed)
+        folder = tmp_path / str(seed)
+        game = play(config, ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder(), seed=seed,
+                    journal_dir=folder, sleep=lambda s: None, out=io.StringIO())
+        assert game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
+        assert game.deal.buildings == deal_buildings(table, seed) and len(game.deal.buildings) == 10
+        journal = next(folder.glob("*.jsonl"))
+        header = json.loads(journal.read_text(encoding="utf-8").splitlines()[0])
+        assert [tuple(pair) for pair in header["buildings"]] == list(game.deal.buildings)
