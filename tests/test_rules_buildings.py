@@ -15,12 +15,14 @@ from keystrokes import Recorder, plan_keys
 from engine import Deal, Game, Rules, Table
 from engine.calls import call_kinds
 from engine.table import deal_buildings
-from engine.types import Kind, Phase
+from engine.types import Call, Fact, Kind, Phase, Step
 from engine.village import TOKENS, check_buildings
 from narrator.config import Findings, TableConfig, config_from_dict, config_to_dict, read_table
 from narrator.keypad import ScriptedKeys
+from narrator.narration import VOICE, Line, Narrator
 from narrator.play import play
 from narrator.screen import PlainScreen
+from narrator.voices import load_voice
 from narrator.script import read_script
 from narrator.yamlfile import parse
 
@@ -434,3 +436,36 @@ def test_a_whole_village_game_is_played_from_the_keypad_and_journaled(tmp_path: 
         journal = next(folder.glob("*.jsonl"))
         header = json.loads(journal.read_text(encoding="utf-8").splitlines()[0])
         assert [tuple(pair) for pair in header["buildings"]] == list(game.deal.buildings)
+
+
+VILLAGE_FACTS = {"building.dealt": {"seat": 1, "role": "baker"}, "raven.marked": {"seat": 2},
+                 "pyromaniac.burnt": {"seat": 3}, "confessor.confesses": {"seat": 4},
+                 "bone_setter.restores": {"seat": 5}, "schoolteacher.bars": {"seats": [1, 2]},
+                 "barkeeper.spared": {"seat": 6}, "barkeeper.loses": {"seat": 6}, "noble.pardons": {"seat": 7},
+                 "bailiff.house": {"role": "noble"}, "bailiff.moves": {"seat": 8, "role": "noble"},
+                 "sheriff.none": {}}
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_every_village_call_and_fact_has_its_lines(language: str) -> None:
+    """Every line the Village adds is said in every language, filled (no placeholder left), and every
+    death it causes has its words."""
+    lines: list[Line] = []
+    narrator = Narrator(load_voice(language), lines.append)
+    for call_id in ("raven", "pyromaniac", "baker"):
+        call = Call(call_id, Phase.NIGHT, 1, call_kinds()[call_id])
+        narrator.begin(call)
+        narrator.end(call, Step(call, None))
+    for call_id in ("buildings", "farmers", "confessor", "bone_setter", "barber", "schoolteacher", "barkeeper",
+                    "noble", "bailiff"):
+        narrator.begin(Call(call_id, Phase.DAY, 1, call_kinds()[call_id], seats=(3,)))
+    for key, values in VILLAGE_FACTS.items():
+        narrator.fact(Fact(key, values))
+    for cause in ("barber", "execution"):  # the fire's victim is told at dawn, with the night's
+        narrator.fact(Fact("death", {"seat": 2, "role": "werewolf", "cause": cause}))
+        narrator.fact(Fact("death", {"seat": 2, "role": None, "cause": cause}))
+    assert len(lines) == 3 * 2 + 9 + len(VILLAGE_FACTS) + 4
+    assert all(line.channel == VOICE and line.text and "{" not in line.text for line in lines)
+    causes = load_voice(language).causes
+    assert all(isinstance(causes.get(c), str) for c in ("barber", "execution", "fire"))
+    assert not any(line.key.startswith("death.other") for line in lines)
