@@ -321,6 +321,7 @@ def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], war
         deal = Deal(tuple(header["deal"]), tuple(header.get("centre") or ()),
                     tuple((int(s), str(t)) for s, t in header.get("buildings") or ()))
         seed = int(header["seed"])
+        Game(config.table, deal)  # a deal that does not fit the table (its cards, its buildings) is damaged
     except (KeyError, TypeError, ValueError):
         raise UserError(f"{where}: the journal's deal is damaged") from None
     journal = Journal(Path(args.journal))

@@ -216,7 +216,7 @@ def read_script(doc: Document) -> tuple[Script | None, Findings]:
         errors, warnings = _check(len(roles), deck)
         found.errors += [f"{doc.where('deal')}: deal: {e}" for e in errors]
         found.warnings += [f"{doc.where('deal')}: {w}" for w in warnings]
-        table = type(table)(len(roles), deck, table.rules)
+        table = type(table)(len(roles), deck, table.rules, table.buildings)
         config = replace(config, table=table)
     elif Counter(roles + tuple(centre)) != Counter(table.deck):
         dealt_more = Counter(roles + tuple(centre)) - Counter(table.deck)

@@ -17,6 +17,7 @@ from engine.calls import call_kinds
 from engine.table import deal_buildings
 from engine.types import Call, Fact, Kind, Phase, Step
 from engine.village import TOKENS, check_buildings
+from narrator.cli import main
 from narrator.config import Findings, TableConfig, config_from_dict, config_to_dict, read_table
 from narrator.keypad import ScriptedKeys
 from narrator.narration import VOICE, Line, Narrator
@@ -469,3 +470,31 @@ def test_every_village_call_and_fact_has_its_lines(language: str) -> None:
     causes = load_voice(language).causes
     assert all(isinstance(causes.get(c), str) for c in ("barber", "execution", "fire"))
     assert not any(line.key.startswith("death.other") for line in lines)
+
+
+def test_bad_buildings_are_named_with_their_file_line_and_key(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """Nothing lost, bad input: every mistake in `buildings` is a clear message naming file, line and key."""
+    deck = "deck: [werewolf, villager, villager, villager, villager, werewolf]\n"
+    cases = {"buildings: 3\n": "buildings: expected the Village's building tokens",
+             "buildings: [noble, noble]\n": "2 'noble' tokens: a village holds one",
+             "buildings: {9: baker}\n": "seat 9 is not at this table of 6",
+             "buildings: [farmer, farmer, farmer, farmer, farmer, farmer, farmer]\n": "one a seat at most",
+             "buildings: [bakr]\n": "did you mean 'baker'?"}
+    for i, (text, message) in enumerate(cases.items()):
+        path = tmp_path / f"t{i}.yaml"
+        path.write_text(deck + text, encoding="utf-8")
+        assert main(["check", str(path)]) == 1
+        err = capsys.readouterr().err
+        assert f"t{i}.yaml:2" in err and message in err, err
+    script = tmp_path / "s.yaml"
+    script.write_text("table: {sheriff: false, buildings: [baker]}\n"
+                      "deal: {1: werewolf, 2: villager, 3: villager, 4: villager, 5: villager, 6: werewolf,\n"
+                      "       buildings: {7: baker}}\nanswers: []\n", encoding="utf-8")
+    assert main(["check", str(script)]) == 1
+    assert "there is no seat 7 at this table of 6" in capsys.readouterr().err
+    script.write_text("table: {sheriff: false, buildings: [baker]}\n"
+                      "deal: {1: werewolf, 2: villager, 3: villager, 4: villager, 5: villager, 6: werewolf}\n"
+                      "answers: []\n", encoding="utf-8")
+    assert main(["check", str(script)]) == 1
+    assert "give deal: buildings: {seat: token}" in capsys.readouterr().err
