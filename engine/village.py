@@ -50,8 +50,8 @@ ASKS: dict[str, Kind] = {
 }
 """The calls the buildings make outside the night order, with the shape of their answers."""
 
-BITE_OR_VOTE = frozenset({"werewolves", "vote"})
-"""What the Barkeeper is safe from while he keeps his token."""
+BITE_OR_VOTE = frozenset({"werewolves", "big_bad_wolf", "white_werewolf", "vote"})
+"""What the Barkeeper is safe from while he keeps his token (酒保既不会被狼人消灭，也不会被投票处决)."""
 
 
 def check_buildings(seats: int, tokens: tuple[str, ...] | list[str]) -> list[str]:
@@ -248,6 +248,7 @@ class Holdings(Role):
             game.fact("schoolteacher.bars", seats=list(barred))
 
     def before_vote(self, game: "Game") -> Flow:
+        game.counters.pop("barkeeper.ballot", None)  # a ballot counts for its own vote only
         seat = holder(game, "barkeeper")
         if seat is None or (game.counters.get("schoolteacher.day") == game.number
                             and seat in game.links.get("schoolteacher", ())):

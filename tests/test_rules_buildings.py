@@ -498,3 +498,20 @@ def test_bad_buildings_are_named_with_their_file_line_and_key(tmp_path: Path,
                       "answers: []\n", encoding="utf-8")
     assert main(["check", str(script)]) == 1
     assert "give deal: buildings: {seat: token}" in capsys.readouterr().err
+
+
+def test_barkeeper_cannot_be_killed_by_the_big_bad_wolf_either() -> None:
+    """'酒保既不会被狼人消灭': no werewolf's kill, the Big Bad Wolf's included."""
+    roles = ["big_bad_wolf", "villager", "villager", "villager", "villager", "villager", "werewolf", "villager"]
+    game = village(roles, {3: "barkeeper"})
+    drive(game, ("werewolves", 4), ("big_bad_wolf", 3))
+    assert game.alive(3) and eliminated(game) == [(4, "werewolves")]
+
+
+def test_barkeepers_ballot_counts_for_its_own_vote_only() -> None:
+    """Barred the next day, the Barkeeper casts no ballot: yesterday's does not cost him his token."""
+    game = village(EIGHT, {3: "barkeeper", 4: "schoolteacher"})
+    drive(game, ("werewolves", 8), ("schoolteacher", None), ("barkeeper", 6), ("vote", None),
+          ("werewolves", 2), ("schoolteacher", [3]), ("vote", 6))
+    assert made(game, "barkeeper", 2, Phase.DAY) is None
+    assert 3 not in game.spent and eliminated(game)[-1] == (6, "vote")
