@@ -9,22 +9,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import drive, eliminated, made, made_once, reach, refused
-from keystrokes import Recorder, plan_keys
 
 from engine import Deal, Game, Rules, Table
 from engine.calls import call_kinds
 from engine.table import deal_buildings
 from engine.types import Call, Fact, Kind, Phase, Step
 from engine.village import TOKENS, check_buildings
+from helpers import drive, eliminated, made, made_once, reach, refused
+from keystrokes import Recorder, plan_keys
 from narrator.cli import main
 from narrator.config import Findings, TableConfig, config_from_dict, config_to_dict, read_table
 from narrator.keypad import ScriptedKeys
 from narrator.narration import VOICE, Line, Narrator
 from narrator.play import play
 from narrator.screen import PlainScreen
-from narrator.voices import load_voice
 from narrator.script import read_script
+from narrator.voices import load_voice
 from narrator.yamlfile import parse
 
 NO_POTION = {"heal": False, "poison": None}
