@@ -515,3 +515,12 @@ def test_barkeepers_ballot_counts_for_its_own_vote_only() -> None:
           ("werewolves", 2), ("schoolteacher", [3]), ("vote", 6))
     assert made(game, "barkeeper", 2, Phase.DAY) is None
     assert 3 not in game.spent and eliminated(game)[-1] == (6, "vote")
+
+
+def test_the_pact_order_calls_the_raven_the_pyromaniac_and_the_baker_in_its_places() -> None:
+    """The Pact: 12. 乌鸦, 13. 纵火狂, (14. 守卫, 15. 狼人), 17. 面包师快速睁眼，然后闭眼, then the Witch."""
+    roles = ["raven", "werewolf", "pyromaniac", "guard", "witch", "seer", "werewolf", "villager"]
+    game = village(roles, {8: "baker"}, profile="pact")
+    drive(game, ("seer", 2), ("raven", None), ("pyromaniac", None), ("guard", None), ("werewolves", 8))
+    ids = [c.id for c in game.calls if c.phase is Phase.NIGHT and c.number == 1]
+    assert ids == ["nightfall", "seer", "raven", "pyromaniac", "guard", "werewolves", "baker", "witch"]
