@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import village
 from .roles import CALLS, ROLES
 from .types import Kind
 
@@ -33,4 +34,7 @@ def call_kinds() -> dict[str, Kind]:
         kinds[spec.id] = spec.kind
     for role in ROLES.values():
         kinds.update(role.asks)
+    for spec in village.CALLS:
+        kinds[spec.id] = spec.kind
+    kinds.update(village.ASKS)
     return kinds

@@ -59,6 +59,9 @@ def kill(game: "Game", seat: int, cause: str) -> Flow:
 def dawn(game: "Game") -> Flow:
     """Reveals the night's victims together, in dawn order, then runs each one's consequences."""
     rank = {cause: i for i, cause in enumerate(DAWN_ORDER)}
+    news: tuple[Fact, ...] = ()
+    for role in game.hooked["before_dawn"]:
+        news += role.before_dawn(game)
     victims: list[tuple[int, str]] = []
     for seat, cause in sorted(game.attacks, key=lambda a: rank.get(a[1], len(rank))):
         if not game.alive(seat) or any(seat == s for s, _ in victims):
@@ -69,8 +72,8 @@ def dawn(game: "Game") -> Flow:
     for seat, cause in victims:
         mark(game, seat, cause, Phase.NIGHT)
     game.attacks = []
-    news = tuple(death_fact(game, seat, "victim") for seat, _ in victims)
-    yield game.ask("dawn", Kind.NONE, facts=news or (Fact("no_victim"),))
+    told = tuple(death_fact(game, seat, "victim") for seat, _ in victims) or (Fact("no_victim"),)
+    yield game.ask("dawn", Kind.NONE, facts=news + told)
     for seat, cause in victims:
         for role in game.hooked["on_mark"]:
             role.on_mark(game, seat, cause)

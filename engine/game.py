@@ -13,7 +13,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, Callable, Iterable, Sequence
 
-from . import crier, deaths, sheriff, victory, votes
+from . import crier, deaths, sheriff, victory, village, votes
 from .order import night_calls
 from .role import HOOKS, CallSpec, Flow, Role
 from .roles import CALLS, ROLES
@@ -22,9 +22,13 @@ from .types import (Answer, Call, Elimination, Fact, IllegalAnswer, Kind, Outcom
                     Team)
 
 
+_CALLS: dict[str, CallSpec] = {**CALLS, **{spec.id: spec for spec in village.CALLS}}
+"""Every night call: the characters' and the Village buildings' (the Baker)."""
+
+
 @lru_cache(maxsize=256)
 def _order(calls: tuple[str, ...], deck: frozenset[str]) -> tuple[CallSpec, ...]:
-    return tuple(CALLS[i] for i in calls if i in CALLS and not CALLS[i].roles.isdisjoint(deck))
+    return tuple(_CALLS[i] for i in calls if i in _CALLS and not _CALLS[i].roles.isdisjoint(deck))
 
 
 SKIP = object()
@@ -33,7 +37,7 @@ SKIP = object()
 PASSES: tuple[Answer, ...] = (None, False, {"heal": False, "poison": None})
 """The answers that do nothing: no one, no, no potion."""
 
-DEATH_HOOKS = frozenset({"survives", "on_mark", "on_death", "ballot", "on_vote"})
+DEATH_HOOKS = frozenset({"survives", "on_mark", "on_death", "ballot", "on_vote", "condemned"})
 """The hooks the Sheriff's office (not a card) also answers, in death order; the others go in deck order."""
 
 
@@ -92,6 +96,13 @@ class Game:
         group_errors = check_groups(table.seats, table.deck, table.groups)
         if group_errors:
             raise ValueError("; ".join(group_errors))
+        errors = village.check_buildings(table.seats, table.buildings)
+        dealt = [s for s, _ in deal.buildings]
+        if errors:
+            raise ValueError("; ".join(errors))
+        if (sorted(t for _, t in deal.buildings) != sorted(table.buildings) or len(set(dealt)) != len(dealt)
+                or not all(1 <= s <= table.seats for s in dealt)):
+            raise ValueError("the buildings dealt do not match the table's buildings (one a seat at most)")
         self.table = table
         self.deal = deal
         self.rules = table.rules
@@ -101,11 +112,14 @@ class Game:
             self._dealt.setdefault(p.card, []).append(p.seat)
         self.centre = list(deal.centre)
         self.in_deck = frozenset(table.deck)
+        self.tokens: dict[int, str] = dict(deal.buildings)  # seat -> building token held now (public)
+        self.spent: set[int] = set()  # seats whose token's power is spent or lost (the house kept)
         self.middle: list[str | None] = list(table.actor_cards)  # the Actor's cards; None: taken
         self.lent: dict[str, int] = {}  # card -> the Actor's seat, while he has that card's power
-        # The Actor's cards make their calls and hooks too: he may hold their power.
-        self._called = self.in_deck | frozenset(table.actor_cards)
-        in_order = [r for r in ROLES.values() if r.id in self._called]
+        # What makes a night call: the deck, the Actor's cards (he may hold their power), the buildings.
+        self._called = self.in_deck | frozenset(table.actor_cards) | frozenset(self.tokens.values())
+        in_order = ([r for r in ROLES.values() if r.id in self._called]
+                    + ([village.HOLDINGS] if self.tokens else []))
         offices: list[Role] = [sheriff.OFFICE] if self.rules.sheriff else []
         if self.rules.sheriff and self.rules.town_crier:
             offices.append(crier.OFFICE)
@@ -220,7 +234,7 @@ class Game:
         if call.kind in (Kind.SEAT, Kind.VOTE, Kind.ELECTION):
             candidates = [*call.seats, None]
         elif call.kind is Kind.SEATS and call.picks == 0:  # one or more: each alone, and all of them
-            candidates = [*([s] for s in call.seats), list(call.seats)]
+            candidates = [*([s] for s in call.seats), list(call.seats), *([None] if call.optional else [])]
         elif call.kind is Kind.SEATS:
             candidates = [list(c) for c in combinations(call.seats, call.picks)]
         elif call.kind is Kind.YES_NO:
@@ -265,6 +279,8 @@ class Game:
 
     def _play(self) -> Flow:
         try:
+            if self.tokens:
+                yield from village.announce(self)
             for role in self.hooked["at_start"]:
                 yield from role.at_start(self)
             # The election opens the game, or the first day (before its vote) when the table says so.

@@ -104,6 +104,7 @@ BESTOF: tuple[Entry, ...] = _profile(
     ("brothers", *OPT),
     ("guard", E),
     ("werewolves", E),
+    ("baker", E),  # the Village's Baker opens his eyes as the werewolves go back to sleep (001_… 面包师)
     ("white_werewolf", *WHITE),
     ("infected_father", E),
     ("big_bad_wolf", E),
@@ -119,8 +120,8 @@ BESTOF: tuple[Entry, ...] = _profile(
 # list serves first and later nights; no call moves between the two orders, so
 # no call appears twice. Unlike `bestof`, the Fox follows the Seer and the
 # Lovers wake after the Fox. Steps with no CallSpec yet (skipped by the engine):
-# actor, stuttering_judge, brothers, raven, pyromaniac, guard, gypsy, and
-# baker (面包师, a village building). The Little Girl (小女孩) spies during the
+# actor, stuttering_judge, gypsy. The Baker (面包师) is a village building,
+# called when its token is dealt (engine.village). The Little Girl (小女孩) spies during the
 # werewolves' call; the Town Crier's (公告员) event cards and the bear's growl
 # belong to the day, not to the night.
 PACT: tuple[Entry, ...] = _profile(

@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Generator
 
-from .types import Call, Kind, Team
+from .types import Call, Fact, Kind, Team
 
 if TYPE_CHECKING:
+    from collections import Counter
+
     from .game import Game
     from .votes import Tally
 
@@ -39,7 +41,8 @@ class CallSpec:
 
 
 HOOKS = ("at_nightfall", "survives", "on_mark", "on_death", "ballot", "on_vote", "after_dawn", "abandons_side",
-         "may_lead", "at_start", "on_condemned", "after_vote")
+         "may_lead", "at_start", "on_condemned", "after_vote", "before_dawn", "adds_votes", "before_vote",
+         "condemned")
 """The methods through which a role takes part in the game beyond its own calls."""
 
 
@@ -118,6 +121,22 @@ class Role:
     def after_dawn(self, game: "Game") -> Flow:
         """Runs after the dawn's victims and their consequences (the bear's growl)."""
         return nothing()
+
+    def before_dawn(self, game: "Game") -> tuple[Fact, ...]:
+        """Runs as the night ends, before its victims are counted; returns news for the dawn (the fire)."""
+        return ()
+
+    def adds_votes(self, game: "Game", votes: "Counter[int]") -> None:
+        """Adds votes a roll call does not show (the Raven's two votes) to ``votes``."""
+
+    def before_vote(self, game: "Game") -> Flow:
+        """Runs before the village votes (the Barkeeper votes first and alone)."""
+        return nothing()
+
+    def condemned(self, game: "Game", seat: int) -> Generator[Call, Any, bool]:
+        """Returns true when the player the vote condemned is pardoned (the Noble)."""
+        return False
+        yield  # pragma: no cover  (makes this a generator)
 
     def abandons_side(self, game: "Game", seat: int) -> bool:
         """Returns true when the player at ``seat`` no longer wins with their side (a lover of mixed sides)."""

@@ -47,6 +47,8 @@ class Office(Role):
         game.sheriff = None
         living = tuple(s for s in game.living() if all(r.may_lead(game, s) for r in game.hooked["may_lead"]))
         if not living:
+            if game.living():
+                game.fact("sheriff.none")  # nobody may succeed him (the last farmer is gone)
             return
         successor = yield game.ask("sheriff_successor", Kind.SEAT, actors=(seat,), seats=living,
                                    check=lambda v: answers.seat(game, v, among=living))

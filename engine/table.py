@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Sequence
 
 MIN_SEATS = 6
@@ -125,22 +125,27 @@ class Table:
     Prejudiced Manipulator (two tuples of seats covering every seat once); () without him.
     ``actor_cards``: the three face-up cards in the middle for the Actor (public). ``seance_cards``: the
     questions of the Gypsy's five séance cards, in the table's language, if the table gives them (public).
+    ``buildings``: the Village's building tokens to deal, one a seat at most (public, unlike the cards).
     """
 
     seats: int
     deck: tuple[str, ...]
     rules: Rules = field(default_factory=Rules)
+    _: KW_ONLY  # what a table adds to its deck is named, never placed
     groups: tuple[tuple[int, ...], ...] = ()
     actor_cards: tuple[str, ...] = ()
     seance_cards: tuple[tuple[str, ...], ...] = ()
+    buildings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Deal:
-    """Which card each seat holds (``roles[seat - 1]``) and the Thief's two centre cards."""
+    """Which card each seat holds (``roles[seat - 1]``), the Thief's two centre cards, and which
+    building token each seat holds (``(seat, token)`` pairs by seat; public)."""
 
     roles: tuple[str, ...]
     centre: tuple[str, ...] = ()
+    buildings: tuple[tuple[int, str], ...] = ()
 
     @property
     def seats(self) -> int:
@@ -245,4 +250,17 @@ def deal_cards(table: Table, seed: int) -> Deal:
     """
     cards = list(table.deck)
     random.Random(seed).shuffle(cards)
-    return Deal(tuple(cards[: table.seats]), tuple(cards[table.seats:]))
+    return Deal(tuple(cards[: table.seats]), tuple(cards[table.seats:]), deal_buildings(table, seed))
+
+
+def deal_buildings(table: Table, seed: int) -> tuple[tuple[int, str], ...]:
+    """Deals the table's building tokens at random, at most one a seat, the same for the same ``seed``.
+
+    >>> deal_buildings(Table(6, ("werewolf",) * 6, buildings=("baker", "farmer")), 3)
+    ((1, 'farmer'), (6, 'baker'))
+    """
+    if not table.buildings:
+        return ()
+    rng = random.Random(f"buildings {seed}")  # its own stream: the cards dealt stay as they were
+    seats = rng.sample(range(1, table.seats + 1), min(len(table.buildings), table.seats))
+    return tuple(sorted(zip(seats, table.buildings)))

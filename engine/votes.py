@@ -36,6 +36,8 @@ def count(game: "Game", ballots: dict[int, int | None]) -> Tally:
     Abstentions (``None``) count for no one; no vote at all elects nobody.
     """
     votes: Counter[int] = Counter()
+    for role in game.hooked["adds_votes"]:
+        role.adds_votes(game, votes)
     for voter, target in ballots.items():
         # A ballot that weighs nothing (a revealed Idiot's) counts for no one, not even as a lone vote.
         if target is not None and (w := weight(game, voter)) > 0:
@@ -90,6 +92,8 @@ def _cast(game: "Game", value: Answer, among: Sequence[int]) -> Tally:
 
 def village_vote(game: "Game") -> Flow:
     """Runs the day's vote: the result, then a tie-break or a run-off, then the elimination."""
+    for role in game.hooked["before_vote"]:
+        yield from role.before_vote(game)
     living = game.living()
     skip = game.rules.votes_may_be_skipped
     tally: Tally = yield game.ask("vote", Kind.VOTE, seats=living, optional=skip,
@@ -118,7 +122,13 @@ def settle(game: "Game", tally: Tally) -> Flow:
     if tally.seat is None:
         game.fact("vote.nobody")
         return
-    if game.alive(tally.seat):  # not the Scapegoat, already out
-        for role in game.hooked["on_condemned"]:
-            yield from role.on_condemned(game, tally.seat)
+    if not game.alive(tally.seat):  # the Scapegoat, already out
+        yield from deaths.kill(game, tally.seat, "vote")
+        return
+    # The Noble's pardon and the Barkeeper's shield first: a player spared needs no Servant.
+    for role in game.hooked["condemned"]:
+        if (yield from role.condemned(game, tally.seat)):
+            return
+    for role in game.hooked["on_condemned"]:  # the Devoted Servant takes the condemned's place
+        yield from role.on_condemned(game, tally.seat)
     yield from deaths.kill(game, tally.seat, "vote")

@@ -227,23 +227,28 @@ class KeypadAnswers:
         """Reads ``count`` seats (Cupido's lovers, the Piper's charmed) and confirms them together."""
         return self.numbers(count, 99, self.seat_words, undo_out=True)
 
-    def _some_seats(self) -> list[int]:
-        """Reads one seat or more (the Scapegoat's voters), each with Enter, then 0 and Enter."""
+    def _some_seats(self, optional: bool = False, prompt: str = "prompt.voters") -> list[int] | None:
+        """Reads one seat or more (the Scapegoat's voters), each with Enter, then 0 and Enter; when
+        ``optional`` (the Schoolteacher's barred), 0 at once is nobody."""
         while True:
             chosen: list[int] = []
             while True:
                 try:
-                    number = self._number(self.text("prompt.voters") + self._so_far(chosen), allow_zero=True)
+                    number = self._number(self.text(prompt) + self._so_far(chosen), allow_zero=True)
                 except Undo:
                     if chosen:
                         chosen.pop()
                     continue
                 assert isinstance(number, int)
                 if number == 0:
-                    if chosen:
+                    if chosen or optional:
                         break
                     continue
                 chosen.append(number)
+            if not chosen:
+                if self._confirm(self.text("answer.none")):
+                    return None
+                continue
             if self._confirm(self.seat_words(chosen)):
                 return chosen
 
@@ -357,7 +362,7 @@ class KeypadAnswers:
         if call.kind is Kind.SEAT:
             return self._seat(call.optional)
         if call.kind is Kind.SEATS and call.picks == 0:
-            return self._some_seats()
+            return self._some_seats(call.optional, "prompt.barred" if call.optional else "prompt.voters")
         if call.kind is Kind.SEATS:
             return self._seats(call.picks)
         if call.kind is Kind.YES_NO:

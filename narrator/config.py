@@ -22,6 +22,7 @@ from engine import (
 from engine.answers import shown
 from engine.roles.actor import LENDABLE
 from engine.table import check_extras
+from engine.village import TOKENS, check_buildings
 
 from .errors import UserError
 from .voices import languages
@@ -83,6 +84,8 @@ KEYS: dict[str, str] = {
                     "texts (default: none; the narrator then names the card and the question by number)",
     "town_crier": "true or false: the Sheriff names a Town Crier who announces the New Moon's event cards "
                   "(needs sheriff; default false)",
+    "buildings": "the Village's building tokens: a list of ids (" + ", ".join(TOKENS) + ") dealt at random, "
+                 "one a seat at most, and announced aloud; or {seat: token} to give them yourself (default: none)",
     "speaker": "auto, pyttsx3 or console: how lines are said (default auto: speech if this machine can)",
     "voice": "a speech voice id or part of its name, to override the one chosen for the language",
     "rate": "the speech rate in words a minute (80 to 400)",
@@ -127,6 +130,8 @@ class TableConfig:
     inputs: tuple[tuple[str, tuple[str, ...]], ...] = (("day", ("keypad", "voice")), ("night", ("keypad",)))
     model: str | None = None
     microphone: str | int | None = None
+    buildings_dealt: tuple[tuple[int, str], ...] = ()
+    """The building tokens the host gave by seat (``buildings: {seat: token}``); empty: dealt at random."""
 
     def voice_phases(self) -> frozenset[str]:
         """Returns the phases whose answers may be spoken."""
@@ -334,6 +339,7 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
         bad("seance_cards", raw_seance)
     else:
         seance_cards = tuple(tuple(c) for c in raw_seance)
+    tokens, given = _buildings(data.get("buildings"), at("buildings"), seats, found)
 
     if deck is not None and seats is not None and len(found.errors) == start:
         errors, warnings = check_deck(seats, deck)
@@ -347,7 +353,7 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
     if len(found.errors) > start or seats is None:
         return None
     table = Table(seats, deck or (), Rules(profile=str(profile), **flags), groups=groups,
-                  actor_cards=actor_cards, seance_cards=seance_cards)
+                  actor_cards=actor_cards, seance_cards=seance_cards, buildings=tokens)
     for problem in check_extras(table):
         key = next((k for k in ("town_crier", "seance_cards") if problem.startswith(k)), "actor_cards")
         found.errors.append(f"{at(key) if key in data else at('deck')}: {problem}")
@@ -357,7 +363,34 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
                        speaker=str(speaker), voice=voice, rate=rate, device=device,
                        pause=(float(pause[0]), float(pause[1])), debate_timer=timer,
                        inputs=tuple((k, tuple(v)) for k, v in sorted(inputs.items())),
-                       model=model, microphone=microphone)
+                       model=model, microphone=microphone, buildings_dealt=given)
+
+
+def _buildings(raw: Any, where: str, seats: int | None,
+               found: Findings) -> tuple[tuple[str, ...], tuple[tuple[int, str], ...]]:
+    """Reads ``buildings``: a list of tokens (dealt at random) or {seat: token}; returns (tokens, given)."""
+    if raw is None:
+        return (), ()
+    given: tuple[tuple[int, str], ...] = ()
+    if isinstance(raw, list) and all(isinstance(t, str) for t in raw):
+        tokens = tuple(raw)
+    elif isinstance(raw, dict) and all(isinstance(k, int) and not isinstance(k, bool) and isinstance(v, str)
+                                       for k, v in raw.items()):
+        given = tuple(sorted(raw.items()))
+        tokens = tuple(t for _, t in given)
+        outside = [k for k, _ in given if seats is not None and not 1 <= k <= seats]
+        if outside:
+            found.errors.append(f"{where}: buildings: seat {outside[0]} is not at this table of {seats}")
+    else:
+        found.errors.append(f"{where}: buildings: expected {KEYS['buildings']}; got {shown(raw)}")
+        return (), ()
+    unknown = [t for t in tokens if t not in TOKENS]
+    for token in unknown:
+        found.errors.append(f"{where}: buildings: unknown building {shown(token)}{suggest(token, list(TOKENS))}; "
+                            f"buildings: {', '.join(TOKENS)}")
+    if not unknown:
+        found.errors += [f"{where}: buildings: {e}" for e in check_buildings(seats or MAX_SEATS, tokens)]
+    return tokens, given
 
 
 def read_groups(raw: Any) -> tuple[tuple[int, ...], ...] | None:
@@ -395,7 +428,8 @@ def config_to_dict(config: TableConfig) -> dict[str, Any]:
             "source": config.source, "speaker": config.speaker, "voice": config.voice, "rate": config.rate,
             "device": config.device, "pause": list(config.pause), "debate_timer": config.debate_timer,
             "inputs": {k: list(v) for k, v in config.inputs}, "model": config.model,
-            "microphone": config.microphone}
+            "microphone": config.microphone, "buildings": list(table.buildings),
+            "buildings_dealt": [list(pair) for pair in config.buildings_dealt]}
 
 
 def config_from_dict(data: dict[str, Any], where: str) -> TableConfig:
@@ -404,13 +438,15 @@ def config_from_dict(data: dict[str, Any], where: str) -> TableConfig:
         table = Table(int(data["seats"]), tuple(data["deck"]), Rules(**data["rules"]),
                       groups=tuple(tuple(int(s) for s in g) for g in data.get("groups", [])),
                       actor_cards=tuple(data.get("actor_cards", ())),
-                      seance_cards=tuple(tuple(c) for c in data.get("seance_cards", ())))
+                      seance_cards=tuple(tuple(c) for c in data.get("seance_cards", ())),
+                      buildings=tuple(str(t) for t in data.get("buildings", ())))
         return TableConfig(language=str(data["language"]), table=table, names=tuple(data["names"]),
                            deal=str(data["deal_mode"]), source=str(data["source"]), speaker=str(data["speaker"]),
                            voice=data["voice"], rate=data["rate"], device=data["device"],
                            pause=(float(data["pause"][0]), float(data["pause"][1])),
                            debate_timer=int(data["debate_timer"]),
                            inputs=tuple((k, tuple(v)) for k, v in sorted(data["inputs"].items())),
-                           model=data["model"], microphone=data["microphone"])
+                           model=data["model"], microphone=data["microphone"],
+                           buildings_dealt=tuple((int(s), str(t)) for s, t in data.get("buildings_dealt", ())))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise UserError(f"{where}: the journal's table is damaged ({exc})") from None

@@ -35,10 +35,14 @@ SCREEN_FACTS = {
 SAID_FACTS = ("vote.tie", "vote.tie_again", "vote.nobody", "sheriff.elected", "sheriff.none",
               "sheriff.successor", "elder.penalty", "idiot.revealed", "sheriff.office_ends", "scapegoat.voters",
               "stuttering_judge.second_vote", "devoted_servant.takes", "groups.first", "groups.second",
-              "town_crier.named", "town_crier.announces", "town_crier.veto", "seance.no_spirit")
+              "town_crier.named", "town_crier.announces", "town_crier.veto", "seance.no_spirit",
+              # the Village: its buildings are public, and so is all they do
+              "building.dealt", "raven.marked", "pyromaniac.burnt", "confessor.confesses", "bone_setter.restores",
+              "schoolteacher.bars", "barkeeper.spared", "barkeeper.loses", "noble.pardons", "bailiff.house",
+              "bailiff.moves")
 # The séance, said aloud: its two seats (the asker, the first eliminated) said as seats.
 SEANCE_FACTS = ("seance.read", "seance.numbers")
-DEATH_CAUSES_SAID = ("vote", "grief", "hunter", "scapegoat")
+DEATH_CAUSES_SAID = ("vote", "grief", "hunter", "scapegoat", "barber", "execution")
 
 
 @dataclass(frozen=True)
@@ -101,7 +105,7 @@ class Narrator:
             self.line("wolf_hound.wake_drawn" if drawn else f"{call.id}.wake", VOICE)
         elif call.id == "sheriff_election" and not self.rules.sheriff_double_vote:
             self.line("sheriff_election.call_single", VOICE)  # the table's Sheriff votes once
-        elif call.id in ("revote", "sheriff_tiebreak", "sheriff_runoff"):
+        elif call.id in ("revote", "sheriff_tiebreak", "sheriff_runoff", "noble"):
             self.line(f"{call.id}.call", VOICE, seats=list(call.seats))
         else:
             self.line(f"{call.id}.call", VOICE)

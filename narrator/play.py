@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
 from engine import Answer, Call, Deal, Game, Phase, Rules, Step, Table, deal_cards
+from engine.table import deal_buildings
 
 from .asking import KeypadAnswers
 from .config import TableConfig, config_from_dict, config_to_dict
@@ -159,7 +160,7 @@ def deal_on_screen(narrator: TableNarrator, keys: Keys, screen: Screen, deal: De
 def journal_header(config: TableConfig, seed: int, deal: Deal) -> dict[str, Any]:
     """Returns what a journal must hold to rebuild the game: the table, the seed and the deal."""
     return {"kind": "play", "config": config_to_dict(config), "seed": seed, "deal": list(deal.roles),
-            "centre": list(deal.centre)}
+            "centre": list(deal.centre), "buildings": [list(pair) for pair in deal.buildings]}
 
 
 def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed: int | None = None,
@@ -215,6 +216,8 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
             else:
                 deal = deal_cards(config.table, seed)
                 deal_on_screen(narrator, keys, screen, deal)
+            # The building tokens are public: dealt by the program (or as the host gave them), then announced.
+            deal = dataclasses.replace(deal, buildings=config.buildings_dealt or deal_buildings(config.table, seed))
         game = Game(config.table, deal)
         narrator.game = game
 
@@ -322,8 +325,10 @@ def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], war
     if args.speaker:
         config = dataclasses.replace(config, speaker=args.speaker)
     try:
-        deal = Deal(tuple(header["deal"]), tuple(header.get("centre") or ()))
+        deal = Deal(tuple(header["deal"]), tuple(header.get("centre") or ()),
+                    tuple((int(s), str(t)) for s, t in header.get("buildings") or ()))
         seed = int(header["seed"])
+        Game(config.table, deal)  # a deal that does not fit the table (its cards, its buildings) is damaged
     except (KeyError, TypeError, ValueError):
         raise UserError(f"{where}: the journal's deal is damaged") from None
     journal = Journal(Path(args.journal))

@@ -9,6 +9,7 @@ from typing import Any
 
 from engine import MAX_SEATS, ROLES, Deal, Kind, call_kinds, check_groups
 from engine.answers import shown
+from engine.village import TOKENS, check_buildings
 
 from .config import Findings, TableConfig, read_table, suggest
 from .errors import UserError
@@ -64,6 +65,25 @@ def _table(doc: Document, found: Findings, seats: int | None) -> TableConfig | N
     return read_table(data["table"], doc, ("table",), found, seats_from_deal=seats, deal_where=doc.where("deal"))
 
 
+def _buildings(doc: Document, found: Findings, raw: object) -> dict[int, str] | None:
+    """Reads ``deal: buildings: {seat: token}`` (the Village's public tokens)."""
+    where = doc.where("deal", "buildings")
+    if not isinstance(raw, dict):
+        found.errors.append(f"{where}: buildings: expected a mapping of seat number to building token "
+                            f"({', '.join(TOKENS)})")
+        return None
+    given: dict[int, str] = {}
+    for seat, token in raw.items():
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= MAX_SEATS:
+            found.errors.append(f"{where}: buildings: {shown(seat)} is not a seat number")
+        elif not isinstance(token, str) or token not in TOKENS:
+            found.errors.append(f"{where}: buildings: seat {seat}: unknown building {shown(token)}"
+                                f"{suggest(token, list(TOKENS))}; buildings: {', '.join(TOKENS)}")
+        else:
+            given[seat] = token
+    return given if len(given) == len(raw) else None
+
+
 def _deal(doc: Document, found: Findings) -> tuple[dict[int, str], list[str]] | None:
     raw = doc.data.get("deal")
     if not isinstance(raw, dict):
@@ -75,6 +95,8 @@ def _deal(doc: Document, found: Findings) -> tuple[dict[int, str], list[str]] | 
     ok = True
     for key, role in raw.items():
         where = doc.where("deal", key)
+        if key == "buildings":
+            continue  # read by _buildings
         if key == "centre":
             if not isinstance(role, list) or len(role) != 2 or not all(isinstance(r, str) for r in role):
                 found.errors.append(f"{where}: centre: expected the Thief's two centre cards, [a, b]")
@@ -179,6 +201,9 @@ def read_script(doc: Document) -> tuple[Script | None, Findings]:
             found.errors.append(f"{doc.where(key)}: unknown key {shown(key)}{suggest(key, list(TOP_KEYS))}; "
                                 f"a script has {', '.join(TOP_KEYS)}")
     dealt = _deal(doc, found)
+    raw_deal = doc.data.get("deal")
+    buildings = (_buildings(doc, found, raw_deal["buildings"])
+                 if isinstance(raw_deal, dict) and "buildings" in raw_deal else {})
     config = _table(doc, found, len(dealt[0]) if dealt else None)
     answers = _answers(doc, found)
     winner, eliminated = _expect(doc, found)
@@ -203,9 +228,23 @@ def read_script(doc: Document) -> tuple[Script | None, Findings]:
         found.errors.append(f"{doc.where('deal')}: deal: the cards dealt are not the table's deck "
                             f"(dealt but not in the deck: {sorted(dealt_more.elements()) or 'none'}; "
                             f"in the deck but not dealt: {sorted(deck_more.elements()) or 'none'})")
+    given = tuple(sorted((buildings or {}).items())) or config.buildings_dealt
+    if given and not table.buildings:
+        table = replace(table, buildings=tuple(t for _, t in given))
+        config = replace(config, table=table)
+    if sorted(t for _, t in given) != sorted(table.buildings):
+        found.errors.append(f"{doc.where('deal')}: deal: buildings: the tokens dealt are not the table's buildings "
+                            f"(dealt: {sorted(t for _, t in given) or 'none'}; "
+                            f"the table's: {sorted(table.buildings) or 'none'}); give deal: buildings: {{seat: token}}")
+    for seat, _ in given:
+        if seat > len(roles):
+            found.errors.append(f"{doc.where('deal', 'buildings')}: buildings: there is no seat {seat} "
+                                f"at this table of {len(roles)}")
+    found.errors += [f"{doc.where('deal', 'buildings')}: buildings: {e}"
+                     for e in check_buildings(len(roles), [t for _, t in given])]
     if found.errors:
         return None, found
-    script = Script(doc.path, config, Deal(roles, tuple(centre)), tuple(answers), winner, eliminated)
+    script = Script(doc.path, config, Deal(roles, tuple(centre), given), tuple(answers), winner, eliminated)
     return script, found
 
 

@@ -24,7 +24,7 @@ def keys_for(call: Call, value: Any) -> list[str]:
     if call.kind is Kind.SEAT:
         return seat(value)
     if call.kind is Kind.SEATS and call.picks == 0:
-        return [k for s in value for k in (*str(s), "enter")] + ["0", "enter", "enter"]
+        return [k for s in value or () for k in (*str(s), "enter")] + ["0", "enter", "enter"]
     if call.kind is Kind.SEATS:
         return [k for s in value for k in (*str(s), "enter")] + ["enter"]
     if call.kind is Kind.YES_NO:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from engine import (ROLES, Answer, Call, Game, IllegalAnswer, Kind, Phase, Rules, Table, Team, check_deck,
                     deal_cards, night_calls)
 from engine.roles.actor import LENDABLE
+from engine.village import MANY, TOKENS
 from helpers import new_game
 from narrator.narration import VOICE, Line, Narrator, run
 from narrator.voices import load_voice
@@ -30,7 +31,8 @@ PAIRED = tuple(sorted(r for r, role in ROLES.items() if role.copies == (0, 2)))
 OWNERS: dict[str, frozenset[str]] = {
     **{call: frozenset({call}) for call in ("thief", "cupid", "seer", "wild_child", "wolf_hound", "bear_tamer",
                                             "white_werewolf", "infected_father", "big_bad_wolf", "witch", "fox",
-                                            "piper", "guard", "stuttering_judge", "actor", "gypsy")},
+                                            "piper", "guard", "stuttering_judge", "actor", "gypsy", "raven",
+                                            "pyromaniac", "baker")},
     "lovers": frozenset({"cupid"}), "sisters": frozenset({"sister"}), "werewolves": WOLF_CARDS,
     "charmed": frozenset({"piper"}), "brothers": frozenset({"brother"}),
 }
@@ -90,7 +92,14 @@ def tables(draw: st.DrawFn, call_dead: bool | None = None) -> Table:
         order = draw(st.permutations(range(1, seats + 1)))
         cut = draw(st.integers(1, seats - 1))
         groups = (tuple(sorted(order[:cut])), tuple(sorted(order[cut:])))
-    return Table(seats, deck, rules, groups=groups, actor_cards=actor_cards)
+    # The Village's buildings, half the time: some unique tokens, maybe farmers and vagabonds.
+    buildings: list[str] = []
+    if draw(st.booleans()):
+        unique = [t for t in TOKENS if t not in MANY]
+        buildings = list(draw(st.permutations(unique)))[: draw(st.integers(0, len(unique)))]
+        buildings += ["farmer"] * draw(st.integers(0, 3)) + ["vagabond"] * draw(st.integers(0, 2))
+        buildings = buildings[:seats]
+    return Table(seats, deck, rules, groups=groups, actor_cards=actor_cards, buildings=tuple(buildings))
 
 
 def guess(game: Game, call: Call, rng: random.Random) -> Answer:
@@ -158,7 +167,8 @@ def state(game: Game) -> tuple[object, ...]:
     """Returns everything a replay must rebuild."""
     return (game.outcome, tuple(game.eliminated), tuple(call_key(c) for c in game.calls), game.sheriff,
             call_key(game.call), tuple(map(repr, game.journal)), game.penalty, sorted(game.used),
-            dict(game.links), tuple((p.card, p.alive, sorted(p.marks)) for p in game.players))
+            dict(game.links), tuple((p.card, p.alive, sorted(p.marks)) for p in game.players),
+            sorted(game.tokens.items()), sorted(game.spent))
 
 
 seeds = st.integers(0, 2**31)
@@ -238,7 +248,8 @@ def test_the_rusts_doomed_werewolf_wakes_for_no_call(table: Table, seed: int) ->
 @given(tables(call_dead=True), seeds)
 def test_every_night_makes_the_profiles_calls_in_order(table: Table, seed: int) -> None:
     """Each night makes, in the bestof order, the call of every character in the deck, dead or not (rulings.md)."""
-    deck = set(table.deck) | set(table.actor_cards)  # the Actor may hold his cards' powers: they are called
+    # The Actor may hold his cards' powers: they are called; the Baker's call is made for his building.
+    deck = set(table.deck) | set(table.actor_cards) | set(table.buildings)
     for game in games(table, seed):
         nights = sorted({c.number for c in game.calls if c.phase is Phase.NIGHT})
         last = game.calls[-1]

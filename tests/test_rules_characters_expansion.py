@@ -399,7 +399,7 @@ GROUPS = ((1, 2, 3, 4), (5, 6, 7, 8))
 
 def grouped(roles: Sequence[str], groups: tuple[tuple[int, ...], ...] = GROUPS, **rules: Any) -> Game:
     rules.setdefault("sheriff", False)
-    return Game(Table(len(roles), tuple(roles), Rules(**rules), groups), Deal(tuple(roles)))
+    return Game(Table(len(roles), tuple(roles), Rules(**rules), groups=groups), Deal(tuple(roles)))
 
 
 def test_prejudiced_manipulator_groups_are_announced_before_anything_else() -> None:

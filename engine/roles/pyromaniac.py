@@ -1,0 +1,65 @@
+"""The Pyromaniac (纵火狂): once a game, at night, sets fire to a building; in the morning it is gone and
+its owner becomes a Vagabond. If the werewolves chose that owner the same night, he survives, and the
+first werewolf to his right burns instead."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import answers, village
+from ..role import CallSpec, Flow, Role
+from ..types import Answer, Fact, IllegalAnswer, Kind
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+USED = "pyromaniac"
+
+
+class Pyromaniac(Role):
+    id = "pyromaniac"
+    villager_power = True
+
+    def before_dawn(self, game: "Game") -> tuple[Fact, ...]:
+        burnt = game.tonight.get("burnt")
+        if burnt is None:
+            return ()
+        if game.tonight.get("victim") == burnt:
+            # Ruling: the pack came to a burning house. Its victim survives whatever protection or potion,
+            # and the nearest werewolf of those who woke with the pack, counting to the victim's right
+            # (counter-clockwise, rulings.md), dies in the fire.
+            game.attacks = [(s, c) for s, c in game.attacks if not (s == burnt and c == "werewolves")]
+            pack = set(game.tonight.get("pack", ()))
+            n = game.table.seats
+            for step in range(1, n):
+                seat = (burnt - 1 - step) % n + 1
+                if seat in pack and game.alive(seat):
+                    game.attacks.append((seat, "fire"))
+                    break
+        village.burn(game, burnt)
+        return (Fact("pyromaniac.burnt", {"seat": burnt}),)
+
+
+def _house(game: "Game", value: Answer) -> int | None:
+    seat = answers.seat(game, value, optional=True)
+    if seat is not None and not village.owns_house(game, seat):
+        # Who has a house is public, but a refusal said aloud at night would tell where he pointed.
+        raise IllegalAnswer(f"seat {seat} has no building", key="refusal.no_house", secret=True, seat=seat)
+    return seat
+
+
+def pyromaniac(game: "Game") -> Flow:
+    """While his fire is unused he may name a player living in a building, or pass."""
+    seat = game.actor("pyromaniac")
+    if seat is None or USED in game.used:
+        yield from game.idle("pyromaniac", Kind.SEAT)
+        return
+    target = yield game.ask("pyromaniac", Kind.SEAT, actors=(seat,), optional=True,
+                            check=lambda v: _house(game, v))
+    if target is not None:
+        game.used.add(USED)
+        game.tonight["burnt"] = target
+
+
+ROLE = Pyromaniac()
+CALLS = (CallSpec("pyromaniac", Kind.SEAT, frozenset({"pyromaniac"}), pyromaniac),)

@@ -1,0 +1,63 @@
+"""The Raven (乌鸦, the Scandalmonger): each night names a suspect, never a Vagabond; the mark is put on
+the suspect's house for all to see in the morning, and he starts the next vote with two votes against him."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import answers, village
+from ..role import CallSpec, Flow, Role
+from ..types import Answer, Fact, IllegalAnswer, Kind, Phase
+
+if TYPE_CHECKING:
+    from collections import Counter
+
+    from ..game import Game
+
+EXTRA = 2
+"""The votes the Raven's mark counts for (在接下来的投票环节，该玩家额外记两票)."""
+
+
+class Raven(Role):
+    id = "raven"
+    villager_power = True
+
+    def before_dawn(self, game: "Game") -> tuple[Fact, ...]:
+        # The mark is public at dawn: it stands before the suspect's house. It counts at the day's first
+        # vote only, not at its run-off (the seeds say "the next vote"; the BGA guide reads it so too).
+        suspect = game.tonight.get("raven")
+        if suspect is None or not game.alive(suspect):
+            game.links.pop("raven", None)
+            return ()
+        game.link("raven", (suspect,))
+        game.counters["raven.day"] = game.number
+        return (Fact("raven.marked", {"seat": suspect}),)
+
+    def adds_votes(self, game: "Game", votes: Counter[int]) -> None:
+        call = game.call
+        marked = game.links.get("raven", ())
+        if (call is not None and call.id == "vote" and call.phase is Phase.DAY and marked
+                and game.counters.get("raven.day") == call.number and game.alive(marked[0])):
+            votes[marked[0]] += EXTRA
+
+
+def _suspect(game: "Game", value: Answer) -> int | None:
+    seat = answers.seat(game, value, optional=True)
+    if seat is not None and village.is_vagabond(game, seat):
+        # Tokens are public, but a refusal said aloud at night would tell whom the Raven pointed at.
+        raise IllegalAnswer(f"seat {seat} is a Vagabond", key="refusal.vagabond", secret=True, seat=seat)
+    return seat
+
+
+def raven(game: "Game") -> Flow:
+    """He names a suspect, or passes."""
+    seat = game.actor("raven")
+    if seat is None:
+        yield from game.idle("raven", Kind.SEAT)
+        return
+    game.tonight["raven"] = yield game.ask("raven", Kind.SEAT, actors=(seat,), optional=True,
+                                           check=lambda v: _suspect(game, v))
+
+
+ROLE = Raven()
+CALLS = (CallSpec("raven", Kind.SEAT, frozenset({"raven"}), raven),)

@@ -1,0 +1,294 @@
+"""The Village expansion's buildings (村庄, 建筑牌): public tokens beside the secret cards.
+
+Each seat holds at most one token, dealt at the start and announced aloud. A token is a building
+(a house and its power) or the Vagabond's bedroll (no house). Powers do not conflict with the card's:
+a player uses both. A once-only power is spent when used (the token handed in, the house kept); the
+Bone-setter gives one more use. A house burnt by the Pyromaniac makes its owner a Vagabond; a house
+emptied by its owner's death may be given to a Vagabond by the Bailiff, with its power afresh.
+
+The state lives in the game (``Game.tokens``, ``Game.spent``) and is rebuilt by replaying the journal
+like everything else. ``HOLDINGS`` takes part in the game through a role's hooks (it is no card).
+Rulings taken where the seeds (001_… 角色标记与建筑牌, 002_… the BGA guide) are silent:
+
+- Tokens are not characters: the Elder's penalty does not take their powers.
+- The day powers (Confessor, Bone-setter, Barber, then the Schoolteacher) are asked at one fixed moment
+  each day, after the dawn and before the debate, in that order, and only while the token can act:
+  tokens are public, so asking a spent or lost one for fair play would hide nothing.
+- The Barkeeper votes first and alone (call ``barkeeper``, his ballot) before each vote while he keeps
+  his token; a pack's bite or a vote on him fails while he keeps it (like the Elder's first life).
+- The Noble is asked, after the vote and its tie-break, whether he pardons the condemned.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any, Generator
+
+from . import answers, deaths
+from .role import CallSpec, Flow, Role
+from .types import Answer, Call, Fact, IllegalAnswer, Kind, Phase
+
+if TYPE_CHECKING:
+    from .game import Game
+
+TOKENS = ("farmer", "confessor", "bone_setter", "baker", "barber", "barkeeper", "noble", "schoolteacher",
+          "bailiff", "vagabond")
+"""Every building token, by id (the Vagabond's bedroll has no house)."""
+
+MANY = frozenset({"farmer", "vagabond"})
+"""The tokens a village may hold several of; every other building is unique."""
+
+ONCE = frozenset({"confessor", "bone_setter", "barber", "noble"})
+"""The once-only powers (使用后上交角色标记): spent when used, restored by the Bone-setter."""
+
+VAGABOND = "vagabond"
+
+ASKS: dict[str, Kind] = {
+    "buildings": Kind.NONE, "confessor": Kind.SEAT, "bone_setter": Kind.SEAT, "barber": Kind.SEAT,
+    "schoolteacher": Kind.SEATS, "barkeeper": Kind.SEAT, "noble": Kind.YES_NO, "bailiff": Kind.SEAT,
+    "farmers": Kind.SEAT,
+}
+"""The calls the buildings make outside the night order, with the shape of their answers."""
+
+BITE_OR_VOTE = frozenset({"werewolves", "big_bad_wolf", "white_werewolf", "vote"})
+"""What the Barkeeper is safe from while he keeps his token (酒保既不会被狼人消灭，也不会被投票处决)."""
+
+
+def check_buildings(seats: int, tokens: tuple[str, ...] | list[str]) -> list[str]:
+    """Returns the problems of a list of building tokens for a table of ``seats`` players.
+
+    >>> check_buildings(8, ["baker", "farmer", "farmer"])
+    []
+    >>> check_buildings(8, ["baker", "baker", "mill"])
+    ["unknown building 'mill'; buildings: farmer, confessor, bone_setter, baker, barber, barkeeper, noble, schoolteacher, bailiff, vagabond", "2 'baker' tokens: a village holds one"]
+    """
+    errors = [f"unknown building {t!r}; buildings: {', '.join(TOKENS)}" for t in sorted(set(tokens))
+              if t not in TOKENS]
+    for token, n in sorted(Counter(tokens).items()):
+        if token in TOKENS and token not in MANY and n > 1:
+            errors.append(f"{n} {token!r} tokens: a village holds one")
+    if len(tokens) > seats:
+        errors.append(f"{len(tokens)} building tokens for {seats} players: one a seat at most")
+    return errors
+
+
+def token(game: "Game", seat: int) -> str | None:
+    """Returns the token the player at ``seat`` holds now (a building or ``vagabond``), or None."""
+    return game.tokens.get(seat)
+
+
+def is_vagabond(game: "Game", seat: int) -> bool:
+    """Returns whether the player at ``seat`` is a Vagabond (immune to the Schoolteacher, the Barber, the
+    Raven and the Pyromaniac)."""
+    return game.tokens.get(seat) == VAGABOND
+
+
+def owns_house(game: "Game", seat: int) -> bool:
+    """Returns whether the player at ``seat`` lives in a building (the Pyromaniac's targets)."""
+    held = game.tokens.get(seat)
+    return held is not None and held != VAGABOND
+
+
+def holder(game: "Game", building: str) -> int | None:
+    """Returns the living seat whose token ``building`` can act now (not spent), or None."""
+    for seat, held in sorted(game.tokens.items()):
+        if held == building and game.alive(seat) and seat not in game.spent and seat not in game.doomed:
+            return seat
+    return None
+
+
+def burn(game: "Game", seat: int) -> None:
+    """Removes the house of ``seat`` from the game: its owner becomes a Vagabond."""
+    game.tokens[seat] = VAGABOND
+    game.spent.discard(seat)
+    game.version += 1
+
+
+def announce(game: "Game") -> Flow:
+    """Before anything else, says aloud who holds which token: they are public."""
+    facts = tuple(Fact("building.dealt", {"seat": seat, "role": held}) for seat, held in sorted(game.tokens.items()))
+    yield game.ask("buildings", Kind.NONE, facts=facts)
+
+
+def baker(game: "Game") -> Flow:
+    """The Baker opens his eyes for a moment right after the werewolves, and closes them: nothing to answer."""
+    seat = holder(game, "baker")
+    return game.wake("baker", () if seat is None else (seat,), shown=False)
+
+
+CALLS = (CallSpec("baker", Kind.NONE, frozenset({"baker"}), baker),)
+
+
+def _other(game: "Game", value: Answer, actor: int, *, optional: bool = True) -> int | None:
+    seat = answers.seat(game, value, optional=optional)
+    if seat == actor:
+        raise IllegalAnswer("you cannot choose yourself", key="refusal.self")
+    return seat
+
+
+def _not_vagabond(game: "Game", seat: int | None) -> int | None:
+    if seat is not None and is_vagabond(game, seat):
+        raise IllegalAnswer(f"seat {seat} is a Vagabond", key="refusal.vagabond", seat=seat)
+    return seat
+
+
+def _restorable(game: "Game", value: Answer, actor: int) -> int | None:
+    seat = _other(game, value, actor)
+    if seat is not None and not (seat in game.spent and game.tokens.get(seat) in ONCE):
+        raise IllegalAnswer(f"seat {seat} has no spent power to restore", key="refusal.not_spent", seat=seat)
+    return seat
+
+
+def _barred(game: "Game", value: Answer, actor: int) -> tuple[int, ...]:
+    """Reads the Schoolteacher's answer: null, or a list of up to two other players, not Vagabonds."""
+    if value is None:
+        return ()
+    if not isinstance(value, (list, tuple)):
+        raise IllegalAnswer(f"expected a list of seats, got {answers.shown(value)}", key="refusal.shape")
+    if len(value) > 2:
+        raise IllegalAnswer("two players at most", key="refusal.count", count=2)
+    chosen = tuple(_not_vagabond(game, _other(game, v, actor, optional=False)) or 0 for v in value)
+    if len(set(chosen)) != len(chosen):
+        raise IllegalAnswer("the same seat is named twice", key="refusal.twice")
+    return tuple(sorted(chosen))
+
+
+class Holdings(Role):
+    """Not a card: the buildings' powers, through the hooks every role has."""
+
+    id = "buildings"
+    death_order = 40  # after the Sheriff's successor: the Bailiff fills the houses last
+
+    def survives(self, game: "Game", seat: int, cause: str) -> bool:
+        if cause in BITE_OR_VOTE and game.tokens.get(seat) == "barkeeper" and seat not in game.spent:
+            if cause == "vote":
+                game.fact("barkeeper.spared", seat=seat)
+            return True
+        return False
+
+    def on_death(self, game: "Game", seat: int, cause: str) -> Flow:
+        held = game.tokens.pop(seat, None)
+        game.spent.discard(seat)
+        if held is None or held == VAGABOND:
+            return
+        bailiff = holder(game, "bailiff")
+        vagabonds = tuple(s for s in game.living() if is_vagabond(game, s))
+        if bailiff is None or not vagabonds:
+            return  # no Bailiff (or he is the dead owner), or nobody to move in: the house stays empty
+        game.fact("bailiff.house", role=held)
+        chosen = yield game.ask("bailiff", Kind.SEAT, actors=(bailiff,), seats=vagabonds, optional=True,
+                                check=lambda v: answers.seat(game, v, optional=True, among=vagabonds))
+        if chosen is not None:
+            game.tokens[chosen] = held
+            game.spent.discard(chosen)  # a once-only power comes with the house afresh
+            game.fact("bailiff.moves", seat=chosen, role=held)
+
+    def after_dawn(self, game: "Game") -> Flow:
+        farmers = tuple(s for s in game.living() if game.tokens.get(s) == "farmer")
+        if game.number == 2 and game.rules.sheriff and farmers:
+            # From the second day the farmers choose the Sheriff among themselves (he replaces the one the
+            # village elected before the first night).
+            chosen = yield game.ask("farmers", Kind.SEAT, actors=farmers, seats=farmers,
+                                    check=lambda v: answers.seat(game, v, among=farmers))
+            game.sheriff = chosen
+            game.fact("sheriff.elected", seat=chosen)
+        yield from self._confessor(game)
+        game.step_done()
+        yield from self._bone_setter(game)
+        game.step_done()
+        yield from self._barber(game)
+        game.step_done()
+        yield from self._schoolteacher(game)
+
+    def _confessor(self, game: "Game") -> Flow:
+        seat = holder(game, "confessor")
+        if seat is None:
+            return
+        target = yield game.ask("confessor", Kind.SEAT, actors=(seat,), optional=True,
+                                check=lambda v: _other(game, v, seat))
+        if target is not None:
+            game.spent.add(seat)
+            game.fact("confessor.confesses", seat=target)
+
+    def _bone_setter(self, game: "Game") -> Flow:
+        seat = holder(game, "bone_setter")
+        if seat is None or not any(s in game.spent and game.tokens.get(s) in ONCE and s != seat
+                                   for s in game.living()):
+            return  # nobody has a spent power to restore: public knowledge, no question
+        target = yield game.ask("bone_setter", Kind.SEAT, actors=(seat,), optional=True,
+                                check=lambda v: _restorable(game, v, seat))
+        if target is not None:
+            game.spent.add(seat)
+            game.spent.discard(target)
+            game.fact("bone_setter.restores", seat=target)
+
+    def _barber(self, game: "Game") -> Flow:
+        seat = holder(game, "barber")
+        if seat is None:
+            return
+        target = yield game.ask("barber", Kind.SEAT, actors=(seat,), optional=True,
+                                check=lambda v: _not_vagabond(game, _other(game, v, seat)))
+        if target is None:
+            return
+        game.spent.add(seat)
+        werewolf = game.is_werewolf(target)
+        yield from deaths.kill(game, target, "barber")
+        if not werewolf:
+            yield from deaths.kill(game, seat, "execution")  # he struck an innocent: executed at once
+
+    def _schoolteacher(self, game: "Game") -> Flow:
+        seat = holder(game, "schoolteacher")
+        if seat is None:
+            return
+        barred = yield game.ask("schoolteacher", Kind.SEATS, actors=(seat,), optional=True, picks=0,
+                                check=lambda v: _barred(game, v, seat))
+        game.link("schoolteacher", barred)
+        game.counters["schoolteacher.day"] = game.number
+        if barred:
+            game.fact("schoolteacher.bars", seats=list(barred))
+
+    def before_vote(self, game: "Game") -> Flow:
+        game.counters.pop("barkeeper.ballot", None)  # a ballot counts for its own vote only
+        seat = holder(game, "barkeeper")
+        if seat is None or (game.counters.get("schoolteacher.day") == game.number
+                            and seat in game.links.get("schoolteacher", ())):
+            return  # the Schoolteacher may bar the Barkeeper from voting
+        living = game.living()
+        ballot = yield game.ask("barkeeper", Kind.SEAT, actors=(seat,), seats=living, optional=True,
+                                check=lambda v: answers.seat(game, v, optional=True))
+        game.counters["barkeeper.ballot"] = 0 if ballot is None else ballot
+
+    def ballot(self, game: "Game", voter: int, weight: int) -> int:
+        call = game.call
+        if call is None or call.phase is not Phase.DAY or call.id not in ("vote", "revote"):
+            return weight
+        if holder(game, "schoolteacher") == voter:
+            raise IllegalAnswer(f"seat {voter} is the Schoolteacher, who never votes", key="refusal.not_a_voter",
+                                seat=voter)
+        if (game.counters.get("schoolteacher.day") == call.number
+                and voter in game.links.get("schoolteacher", ())):
+            raise IllegalAnswer(f"seat {voter} may not vote today: the Schoolteacher barred them",
+                                key="refusal.not_a_voter", seat=voter)
+        return weight
+
+    def condemned(self, game: "Game", seat: int) -> Generator[Call, Any, bool]:
+        keeper = holder(game, "barkeeper")
+        if keeper is not None and game.counters.pop("barkeeper.ballot", 0) == seat:
+            game.spent.add(keeper)  # the one he voted for is condemned: he loses token and protection
+            game.fact("barkeeper.loses", seat=keeper)
+        noble = holder(game, "noble")
+        if noble is None or holder(game, "barkeeper") == seat:
+            return False  # no Noble, or a Barkeeper the vote cannot kill: nothing to pardon
+        pardon = yield game.ask("noble", Kind.YES_NO, actors=(noble,), seats=(seat,),
+                                check=lambda v: answers.yes_no(v))
+        if pardon:
+            game.spent.add(noble)
+            game.fact("noble.pardons", seat=seat)
+        return bool(pardon)
+
+    def may_lead(self, game: "Game", seat: int) -> bool:
+        # With farmers in the village, the successor must be a farmer; the last farmer gone, no Sheriff.
+        return not any(t == "farmer" for _, t in game.deal.buildings) or game.tokens.get(seat) == "farmer"
+
+
+HOLDINGS = Holdings()
