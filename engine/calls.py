@@ -15,8 +15,14 @@ CORE: dict[str, Kind] = {
     "sheriff_election": Kind.ELECTION,
     "sheriff_runoff": Kind.SEAT,
     "sheriff_successor": Kind.SEAT,
+    # The variants (engine/variants.py): the chain of innocence and the graffiti.
+    "chain_draw": Kind.DRAW,
+    "chain": Kind.SEAT,
+    "graffiti": Kind.NONE,
+    "graffiti_draw": Kind.DRAW,
+    "graffiti_read": Kind.NONE,
 }
-"""The calls of the game's frame: night and day, the vote, the Sheriff."""
+"""The calls of the game's frame: night and day, the vote, the Sheriff, the variants'."""
 
 
 def call_kinds() -> dict[str, Kind]:

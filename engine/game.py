@@ -13,7 +13,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, Callable, Iterable, Sequence
 
-from . import deaths, sheriff, victory, votes
+from . import deaths, sheriff, variants, victory, votes
 from .order import night_calls
 from .role import HOOKS, CallSpec, Flow, Role
 from .roles import CALLS, ROLES
@@ -36,8 +36,8 @@ DEATH_HOOKS = frozenset({"survives", "on_mark", "on_death", "ballot", "on_vote"}
 
 
 @lru_cache(maxsize=256)
-def _checked_deck(seats: int, deck: tuple[str, ...]) -> tuple[list[str], list[str]]:
-    return check_deck(seats, deck)
+def _checked_deck(seats: int, deck: tuple[str, ...], chosen: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    return check_deck(seats, deck, chosen) if chosen else check_deck(seats, deck)
 
 
 class GameOver(Exception):
@@ -81,7 +81,8 @@ class Game:
     """
 
     def __init__(self, table: Table, deal: Deal, answers: Iterable[Answer] = ()) -> None:
-        errors, _ = _checked_deck(table.seats, table.deck)
+        errors, _ = _checked_deck(table.seats, table.deck, table.rules.variants)
+        errors += variants.check_variants(table.rules.variants)
         if errors:
             raise ValueError("; ".join(errors))
         if deal.seats != table.seats or sorted(deal.roles + deal.centre) != sorted(table.deck):
@@ -95,6 +96,9 @@ class Game:
             self._dealt.setdefault(p.card, []).append(p.seat)
         self.centre = list(deal.centre)
         self.in_deck = frozenset(table.deck)
+        self.variants = frozenset(table.rules.variants)
+        # The Black Death's plague is the werewolves' call with nobody awake: it is made as if they played.
+        self._calling = self.in_deck | {"werewolf"} if "black_death" in self.variants else self.in_deck
         in_order = [r for r in ROLES.values() if r.id in self.in_deck]
         hooks: list[Role] = in_order + ([sheriff.OFFICE] if self.rules.sheriff else [])
         self.hooks: tuple[Role, ...] = tuple(sorted(hooks, key=lambda r: r.death_order))
@@ -203,6 +207,8 @@ class Game:
         candidates: list[Answer]
         if call.kind in (Kind.SEAT, Kind.VOTE, Kind.ELECTION):
             candidates = [*call.seats, None]
+        elif call.kind is Kind.DRAW:
+            candidates = list(call.seats)
         elif call.kind is Kind.SEATS and call.picks == 0:  # one or more: each alone, and all of them
             candidates = [*([s] for s in call.seats), list(call.seats)]
         elif call.kind is Kind.SEATS:
@@ -273,7 +279,7 @@ class Game:
         """Returns the calls of ``night`` whose characters are in the deck, in the profile's order."""
         key = 1 if night == 1 else 2 + night % 2  # after the first, a night's order depends on its parity
         if key not in self._orders:
-            self._orders[key] = _order(self.rules.profile, key, self.rules.sisters_wake, self.in_deck)
+            self._orders[key] = _order(self.rules.profile, key, self.rules.sisters_wake, self._calling)
         return self._orders[key]
 
     def _day(self) -> Flow:
@@ -287,6 +293,8 @@ class Game:
         yield self.ask("debate", Kind.NONE)
         yield from votes.village_vote(self)
         self.step_done()
+        if "graffiti" in self.variants:
+            yield from variants.graffiti(self)
 
     def step_done(self) -> None:
         """Ends the game if a side has won; called between steps, never inside one."""
@@ -298,6 +306,10 @@ class Game:
             raise GameOver(outcome)
 
     # -- what the roles use ----------------------------------------------
+
+    def variant(self, name: str) -> bool:
+        """Returns whether the table plays the variant ``name`` (engine/variants.py)."""
+        return name in self.variants
 
     def ask(self, call_id: str, kind: Kind, *, live: bool = True, actors: Sequence[int] = (),
             seats: Sequence[int] | None = None, optional: bool = False, picks: int = 0,
@@ -418,8 +430,12 @@ class Game:
         return self._wolves[seat - 1]
 
     def keeps_power(self, seat: int) -> bool:
-        """Returns whether the card at ``seat`` still has its power (the Elder's penalty aside from infected)."""
-        return not (self.penalty and self.role(seat).villager_power and not self.marked(seat, "infected"))
+        """Returns whether the card at ``seat`` still has its power (the Elder's penalty aside from infected;
+        a player the Cult seduced has lost theirs)."""
+        marks = self.players[seat - 1].marks
+        if "seduced" in marks:
+            return False
+        return not (self.penalty and self.role(seat).villager_power and "infected" not in marks)
 
     def can_act(self, seat: int | None) -> bool:
         """Returns whether the player at ``seat`` is alive, takes part tonight, and has their power."""

@@ -35,6 +35,7 @@ class Kind(str, Enum):
     WITCH = "witch"  # {heal: bool, poison: seat|null}
     VOTE = "vote"  # seat | null | {tie: [...]} | {ballots: {...}}
     ELECTION = "election"  # seat | {tie: [...]}
+    DRAW = "draw"  # a seat among Call.seats drawn at random by the narrator's program, nobody answers (variants)
 
 
 Answer = object

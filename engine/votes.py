@@ -6,9 +6,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
-from . import answers, deaths
+from . import answers, deaths, variants
 from .role import Flow
-from .types import Answer, IllegalAnswer, Kind
+from .types import Answer, Fact, IllegalAnswer, Kind
 
 if TYPE_CHECKING:
     from .game import Game
@@ -82,9 +82,19 @@ def _ballots(game: "Game", value: object, among: Sequence[int]) -> dict[int, int
 
 def village_vote(game: "Game") -> Flow:
     """Runs the day's vote: the result, then a tie-break or a run-off, then the elimination."""
+    if game.variant("not_him"):
+        yield from variants.chain(game)
+        return
     living = game.living()
-    tally: Tally = yield game.ask("vote", Kind.VOTE, seats=living, optional=True,
+    facts: tuple[Fact, ...] = ()
+    if game.variant("harvest") and game.sheriff is not None and game.alive(game.sheriff):
+        facts = (Fact("harvest.sheriff_first", {"seat": game.sheriff}),)  # 'the Sheriff votes before all'
+    tally: Tally = yield game.ask("vote", Kind.VOTE, seats=living, optional=True, facts=facts,
                                   check=lambda v: read(game, v, living))
+    if game.variant("black_death") and tally.seat is None and not tally.tied:
+        # The Black Death: 'the players win when all refuse to vote'. Ruling taken: a vote for nobody is
+        # that refusal; the voice says nothing of the variant until the end.
+        variants.refuse_to_vote(game)
     yield from settle(game, tally)
 
 
@@ -110,3 +120,5 @@ def settle(game: "Game", tally: Tally) -> Flow:
         game.fact("vote.nobody")
         return
     yield from deaths.kill(game, tally.seat, "vote")
+    if game.variant("cult"):
+        yield from variants.seduced_fall(game, tally.seat)

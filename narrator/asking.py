@@ -76,6 +76,12 @@ class KeypadAnswers:
             # Fair play: nobody is awake to answer; wait as long as an answer might take.
             self.sleep(self.rng.uniform(*self.pause))
             return None
+        if call.kind is Kind.DRAW:
+            # A variant's random draw: the program answers, the journal keeps it. At night (the Black Death's
+            # plague, made as the werewolves' call) it takes as long as a pack's choice might.
+            if not self.day:
+                self.sleep(self.rng.uniform(*self.pause))
+            return self.rng.choice(call.seats)
         if self.voice_answers is not None and call.phase.value in self.voice_phases:
             heard = self._by_voice(call)
             if heard is not KEYPAD:

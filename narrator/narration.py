@@ -31,8 +31,10 @@ SCREEN_FACTS = {
 }
 # Public facts said aloud as they are.
 SAID_FACTS = ("vote.tie", "vote.tie_again", "vote.nobody", "sheriff.elected", "sheriff.none",
-              "sheriff.successor", "elder.penalty", "idiot.revealed", "sheriff.office_ends", "scapegoat.voters")
-DEATH_CAUSES_SAID = ("vote", "grief", "hunter", "scapegoat")
+              "sheriff.successor", "elder.penalty", "idiot.revealed", "sheriff.office_ends", "scapegoat.voters",
+              # the variants (engine/variants.py)
+              "moonlight.candles", "chain.first", "graffiti.reader", "harvest.sheriff_first")
+DEATH_CAUSES_SAID = ("vote", "grief", "hunter", "scapegoat", "cult", "scapegoat_neighbour")
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,10 @@ class Narrator:
             if isinstance(potions, list):
                 names = [self.voice.lines[f"screen.potion.{p}"] for p in potions]
                 self.line("screen.potions", SCREEN, potions=self.voice.join(names))
+        elif key == "seer.sees_shuffled":  # the Harvest's Seer: three cards, no seats
+            cards = values["cards"]
+            assert isinstance(cards, list)
+            self.line("screen.seer_sees_shuffled", SCREEN, cards=self.voice.join([self.voice.role(c) for c in cards]))
         elif key == "fox.sign":
             self.line("screen.fox_yes" if values["werewolf"] else "screen.fox_no", SCREEN, seat=values["seat"])
         elif key == "centre":

@@ -33,7 +33,7 @@ def _charm(game: "Game", me: int, count: int, value: Answer) -> tuple[int, ...]:
     try:
         chosen = answers.seats(game, value, count)
     except IllegalAnswer as error:
-        if error.key != "refusal.count" or count == 2:
+        if error.key != "refusal.count" or count == (1 if game.variant("harvest") else 2):
             raise
         # Fewer than two left to charm tells how many are charmed: the screen only.
         raise IllegalAnswer(error.reason, key=error.key, secret=True, **error.values) from None
@@ -48,11 +48,11 @@ def _charm(game: "Game", me: int, count: int, value: Answer) -> tuple[int, ...]:
 def piper(game: "Game") -> Flow:
     seat = game.actor("piper")
     if seat is None or game.marked(seat, "infected"):
-        yield from game.idle("piper", Kind.SEATS, picks=2)
+        yield from game.idle("piper", Kind.SEATS, picks=1 if game.variant("harvest") else 2)
         return
     me = seat
     free = [s for s in game.living() if s != me and not game.marked(s, "charmed")]
-    count = min(2, len(free))
+    count = min(1 if game.variant("harvest") else 2, len(free))  # the Harvest: one player a night
     chosen = yield game.ask("piper", Kind.SEATS, actors=(me,), picks=count,
                             check=lambda v: _charm(game, me, count, v))
     for s in chosen:
