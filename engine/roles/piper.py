@@ -52,6 +52,9 @@ def piper(game: "Game") -> Flow:
         return
     me = seat
     free = [s for s in game.living() if s != me and not game.marked(s, "charmed")]
+    if not free:  # all charmed, yet the game goes on (the Black Death overrides every victory)
+        yield from game.idle("piper", Kind.SEATS, picks=1 if game.variant("harvest") else 2)
+        return
     count = min(1 if game.variant("harvest") else 2, len(free))  # the Harvest: one player a night
     chosen = yield game.ask("piper", Kind.SEATS, actors=(me,), picks=count,
                             check=lambda v: _charm(game, me, count, v))
