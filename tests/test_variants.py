@@ -16,7 +16,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_properties import WINNERS, pick, state, tables
 
-from engine import ROLES, Answer, Call, Deal, Game, IllegalAnswer, Kind, Phase, Rules, Table, check_deck
+from engine import (
+    ROLES,
+    Answer,
+    Call,
+    Deal,
+    Game,
+    IllegalAnswer,
+    Kind,
+    Phase,
+    Rules,
+    Table,
+    check_deck,
+)
 from engine.calls import call_kinds
 from engine.variants import INCOMPATIBLE, VARIANTS, check_variants
 from narrator.asking import KeypadAnswers
