@@ -113,13 +113,14 @@ class Narrator:
                 names = [self.voice.lines[f"screen.potion.{p}"] for p in potions]
                 self.line("screen.potions", SCREEN, potions=self.voice.join(names))
         elif key == "seer.sees_shuffled":  # the Harvest's Seer: three cards, no seats
-            cards = values["roles"]
-            assert isinstance(cards, list)
-            self.line("screen.seer_sees_shuffled", SCREEN, cards=self.voice.join([self.voice.role(c) for c in cards]))
+            shuffled = values["roles"]
+            assert isinstance(shuffled, list)
+            self.line("screen.seer_sees_shuffled", SCREEN,
+                      cards=self.voice.join([self.voice.role(c) for c in shuffled]))
         elif key == "fox.sign":
             self.line("screen.fox_yes" if values["werewolf"] else "screen.fox_no", SCREEN, seat=values["seat"])
         elif key == "centre":
-            cards = values["roles"]
+            cards = values["cards"]
             assert isinstance(cards, list) and len(cards) == 2
             self.line("screen.centre", SCREEN, first=cards[0], second=cards[1])
         elif key == "victim":
