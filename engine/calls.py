@@ -21,6 +21,7 @@ CORE: dict[str, Kind] = {
     "graffiti": Kind.NONE,
     "graffiti_draw": Kind.DRAW,
     "graffiti_read": Kind.NONE,
+    "candles": Kind.YES_NO,
 }
 """The calls of the game's frame: night and day, the vote, the Sheriff, the variants'."""
 

@@ -52,7 +52,7 @@ def kill(game: "Game", seat: int, cause: str) -> Flow:
         return
     mark(game, seat, cause)
     game._facts.append(death_fact(game, seat, "death", cause))
-    if game.variant("moonlight"):
+    if variants.by_candlelight(game):
         game._facts.append(variants.candles([seat]))
     for role in game.hooked["on_mark"]:
         role.on_mark(game, seat, cause)
@@ -61,6 +61,8 @@ def kill(game: "Game", seat: int, cause: str) -> Flow:
 
 def dawn(game: "Game") -> Flow:
     """Reveals the night's victims together, in dawn order, then runs each one's consequences."""
+    if game.variant("moonlight_wolves"):
+        yield from variants.candles_out(game)
     rank = {cause: i for i, cause in enumerate(DAWN_ORDER)}
     victims: list[tuple[int, str]] = []
     for seat, cause in sorted(game.attacks, key=lambda a: rank.get(a[1], len(rank))):
@@ -75,12 +77,14 @@ def dawn(game: "Game") -> Flow:
     for seat, cause in victims:
         mark(game, seat, cause, Phase.NIGHT)
     game.attacks = []
-    news = tuple(death_fact(game, seat, "victim") for seat, _ in victims)
-    if news and game.variant("moonlight"):
+    news = tuple(death_fact(game, seat, "victim") for seat, _ in victims) or (Fact("no_victim"),)
+    if victims and variants.by_candlelight(game):
         # Moonlight: 'each morning the narrator blows out the candle before each victim' — said after the
         # victims, public. Every victim of the night, whatever the cause, or the candles would tell the cause.
         news += (variants.candles([seat for seat, _ in victims]),)
-    yield game.ask("dawn", Kind.NONE, facts=news or (Fact("no_victim"),))
+    if game.variant("moonlight_wolves"):
+        news += (Fact("moonlight.relight"),)  # a victim spared keeps their place in the light
+    yield game.ask("dawn", Kind.NONE, facts=news)
     for seat, cause in victims:
         for role in game.hooked["on_mark"]:
             role.on_mark(game, seat, cause)

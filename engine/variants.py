@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 VARIANTS: dict[str, str] = {
     "moonlight": "月光: a candle before every player; the narrator has the candle of each player eliminated "
                  "blown out",
+    "moonlight_wolves": "月光, the option: the werewolves blow out their victim's candle themselves; when more than "
+                        "one candle went out in the night, the werewolves have no victim",
     "not_him": "'whatever he is, he is not him': the vote is the chain of innocence; the last standing is "
                "eliminated",
     "graffiti": "墙上的涂鸦: before each nightfall, anonymous notes read aloud by a player drawn at random",
@@ -37,6 +39,7 @@ VARIANTS: dict[str, str] = {
 
 INCOMPATIBLE: dict[frozenset[str], str] = {
     frozenset({"black_death", "cult"}): "the Black Death has no werewolves to seduce anyone",
+    frozenset({"black_death", "moonlight_wolves"}): "the Black Death has no werewolves to blow out a candle",
     frozenset({"black_death", "not_him"}): "the Black Death ends when the village refuses to vote, and the "
                                            "chain of innocence always eliminates someone",
 }
@@ -67,6 +70,21 @@ def check_variants(names: tuple[str, ...] | list[str]) -> list[str]:
 def candles(seats: list[int]) -> Fact:
     """The candles to blow out, said aloud right after the eliminations they follow (public)."""
     return Fact("moonlight.candles", {"seats": seats})
+
+
+def by_candlelight(game: "Game") -> bool:
+    """Returns whether candles burn before the players (moonlight, or its option)."""
+    return "moonlight" in game.variants or "moonlight_wolves" in game.variants
+
+
+def candles_out(game: "Game") -> Flow:
+    """Moonlight's option, at dawn before the news: the table says whether more than one candle went out in
+    the night (besides those of players already out of the game); if so, the pack's victim is spared.
+    Asked every dawn, whatever the pack did, so that asking tells nothing. The Big Bad Wolf's and the White
+    Werewolf's victims are not the pack's: the narrator has their candles blown out at dawn (ruling taken)."""
+    many = yield game.ask("candles", Kind.YES_NO, check=answers.yes_no)
+    if many:
+        game.attacks = [attack for attack in game.attacks if attack[1] != "werewolves"]
 
 
 # -- not_him: the chain of innocence ----------------------------------------------------------------

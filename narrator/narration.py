@@ -33,7 +33,7 @@ SCREEN_FACTS = {
 SAID_FACTS = ("vote.tie", "vote.tie_again", "vote.nobody", "sheriff.elected", "sheriff.none",
               "sheriff.successor", "elder.penalty", "idiot.revealed", "sheriff.office_ends", "scapegoat.voters",
               # the variants (engine/variants.py)
-              "moonlight.candles", "chain.first", "graffiti.reader", "harvest.sheriff_first")
+              "moonlight.candles", "moonlight.wolves", "moonlight.relight", "chain.first", "graffiti.reader", "harvest.sheriff_first")
 DEATH_CAUSES_SAID = ("vote", "grief", "hunter", "scapegoat", "cult", "scapegoat_neighbour")
 
 

@@ -345,13 +345,17 @@ SETUPS: list[dict[str, Any]] = [
     {"roles": ["wolf_hound", "wild_child", "fox", "big_bad_wolf", "white_werewolf", "piper", "bear_tamer", "elder",
                "knight", "little_girl", "sister", "sister", "werewolf", "villager", "angel"], "sheriff": False},
     {"roles": ["werewolf", "seer", "witch", "hunter", "villager", "villager"], "sheriff": True},
+    # the variants' draws (engine/variants.py)
+    {"roles": ["seer", "witch", "hunter", "villager", "villager", "villager"], "sheriff": False,
+     "variants": ("black_death", "graffiti")},
 ]
 """Decks whose games make every kind of call (see test_the_setups_make_every_kind_of_call)."""
 
 
 def start(setup: dict[str, Any]) -> Game:
     """Returns a new game of a setup."""
-    return new_game(setup["roles"], setup.get("centre", ()), sheriff=setup["sheriff"])
+    return new_game(setup["roles"], setup.get("centre", ()), sheriff=setup["sheriff"],
+                    variants=setup.get("variants", ()))
 
 
 def test_the_setups_make_every_kind_of_call() -> None:

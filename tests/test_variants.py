@@ -541,7 +541,7 @@ expect: {winner: village, eliminated: [5, 2, 6]}
 # -- every variant, random games ------------------------------------------------------------------
 
 COMBINATIONS = [frozenset(c) for c in (("moonlight",), ("not_him",), ("graffiti",), ("harvest",), ("cult",),
-                                       ("black_death",), ("moonlight", "graffiti", "harvest", "not_him"),
+                                       ("black_death",), ("moonlight_wolves", "cult"), ("moonlight", "graffiti", "harvest", "not_him"),
                                        ("cult", "harvest", "graffiti"), ("black_death", "moonlight", "graffiti"))]
 
 
@@ -563,3 +563,88 @@ def test_every_variant_game_ends_and_replays_identically(table: Table, chosen: f
         game.answer(pick(game, rng))
     assert game.outcome is not None and game.outcome.winner in WINNERS
     assert state(Game(table, game.deal, game.journal)) == state(game)
+
+
+# -- moonlight, the option: the werewolves blow out the candle -----------------------------------------
+
+def test_moonlight_wolves_the_werewolves_are_told_aloud_to_blow_out_their_victims_candle() -> None:
+    """'The narrator may let the werewolves blow out their victim's candle themselves' — said every night."""
+    game = new_game(EIGHT, variants=("moonlight_wolves",))
+    call = reach(game, "werewolves")
+    (told,) = [f for f in call.facts if f.key == "moonlight.wolves"]
+    assert not told.secret
+
+
+def test_moonlight_wolves_more_than_one_candle_out_means_no_victim() -> None:
+    """'If more than one candle is out, there is no victim that night': the table says so at dawn."""
+    game = new_game(EIGHT, variants=("moonlight_wolves",))
+    drive(game, ("werewolves", 3))
+    call = reach(game, "candles")
+    assert call.phase is Phase.DAY and call.kind is Kind.YES_NO and call.actors == ()
+    drive(game, ("candles", True))
+    assert game.alive(3) and [f.key for f in made_once(game, "dawn", 1, Phase.DAY).facts] == [
+        "no_victim", "moonlight.relight"]
+
+
+def test_moonlight_wolves_one_candle_out_the_victim_is_devoured() -> None:
+    """One candle out: the pack's victim dies as usual, their candle already out."""
+    game = new_game(EIGHT, variants=("moonlight_wolves",))
+    drive(game, ("werewolves", 3), ("candles", False))
+    assert eliminated(game) == [(3, "werewolves")]
+    assert [f.key for f in made_once(game, "dawn", 1, Phase.DAY).facts] == [
+        "victim", "moonlight.candles", "moonlight.relight"]
+
+
+def test_moonlight_wolves_the_candles_are_asked_about_every_dawn() -> None:
+    """Asked whatever the pack did, so that the question gives nothing away."""
+    game = new_game(EIGHT, variants=("moonlight_wolves",))
+    drive(game, ("werewolves", None))
+    assert reach(game, "candles").live
+
+
+def test_moonlight_wolves_the_poison_is_not_spared_by_the_candles() -> None:
+    """Only the pack's victim depends on the candles: the Witch's poison kills all the same."""
+    game = new_game(["werewolf", "witch"] + ["villager"] * 6, variants=("moonlight_wolves",))
+    drive(game, ("werewolves", 3), ("witch", {"heal": False, "poison": 4}), ("candles", True))
+    assert eliminated(game) == [(4, "poison")]
+
+
+# -- secrets stay secret ------------------------------------------------------------------------------
+
+class Enough(Exception):
+    """The scripted answers are spent: the narration stops there."""
+
+
+class Until(Scripted):
+    def answer(self, call: Call, game: Game) -> Answer:
+        if call.needs_answer and not self.answers:
+            raise Enough()
+        return super().answer(call, game)
+
+
+def heard(roles: list[str], variants: tuple[str, ...], answers: list[tuple[str, Answer]]) -> list[str]:
+    """Returns the voice lines of a game narrated until its answers are spent."""
+    lines: list[Line] = []
+    with pytest.raises(Enough):
+        run(new_game(roles, variants=variants), Narrator(load_voice("en"), lines.append), Until(answers))
+    return [line.text for line in lines if line.channel == VOICE]
+
+
+def test_the_cults_seduction_is_never_heard() -> None:
+    """Whom the werewolves seduced is not said: two nights seducing different players sound the same."""
+    one = heard(CULT, ("cult",), [("seer", 3), ("werewolves", 3), ("vote", 7), ("seer", 4), ("werewolves", 4)])
+    other = heard(CULT, ("cult",), [("seer", 8), ("werewolves", 8), ("vote", 7), ("seer", 3), ("werewolves", 2)])
+    assert one == other
+
+
+def test_the_harvest_seers_three_cards_and_the_packs_refusal_are_never_heard() -> None:
+    """The Seer's shuffled cards, and a victim refused for sitting beside no werewolf, stay on the screen."""
+    lines: list[Line] = []
+    game = new_game(HARVEST, variants=("harvest",))
+    narrator = Narrator(load_voice("en"), lines.append)
+    narrator.begin(reach(game, "seer"))
+    narrator.end(game.call, game.answer(1))  # type: ignore[arg-type]
+    drive(game, ("guard", None))
+    narrator.refuse(refused(game, 4))
+    assert [line.key for line in lines if line.channel == SCREEN] == ["screen.seer_sees_shuffled",
+                                                                      "refusal.harvest_neighbour"]

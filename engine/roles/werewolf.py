@@ -49,8 +49,10 @@ def werewolves(game: "Game") -> Flow:
     if not awake:
         yield from game.idle("werewolves", Kind.SEAT)
         return
-    victim = yield game.ask("werewolves", Kind.SEAT, actors=awake, optional=True,
-                            facts=(Fact("pack", {"seats": list(awake)}, secret=True),),
+    facts: tuple[Fact, ...] = (Fact("pack", {"seats": list(awake)}, secret=True),)
+    if game.variant("moonlight_wolves"):
+        facts += (Fact("moonlight.wolves"),)  # said aloud every night: 'blow out your victim's candle'
+    victim = yield game.ask("werewolves", Kind.SEAT, actors=awake, optional=True, facts=facts,
                             check=lambda v: _victim(game, v))
     game.tonight["victim"] = victim
     if victim is not None:
