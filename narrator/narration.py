@@ -151,7 +151,10 @@ class Narrator:
         """Announces the winner, then shows the summary: the deal and the deaths."""
         outcome = game.outcome
         assert outcome is not None
-        self.line(f"end.{outcome.winner}", VOICE)
+        if outcome.winner == "village" and game.variant("black_death"):
+            self.line("end.black_death", VOICE)  # the game is over: now the variant may be named
+        else:
+            self.line(f"end.{outcome.winner}", VOICE)
         if outcome.winners:
             self.line("end.winners", VOICE, seats=list(outcome.winners))
         for seat, role in enumerate(game.deal.roles, start=1):

@@ -648,3 +648,32 @@ def test_the_harvest_seers_three_cards_and_the_packs_refusal_are_never_heard() -
     narrator.refuse(refused(game, 4))
     assert [line.key for line in lines if line.channel == SCREEN] == ["screen.seer_sees_shuffled",
                                                                       "refusal.harvest_neighbour"]
+
+
+def test_black_death_is_named_only_once_the_village_has_won() -> None:
+    """At the end, the narrator may say it: 'it was the Black Death'."""
+    lines = narrate(new_game(PLAGUE, variants=("black_death",)),
+                    [("seer", 2), ("werewolves", 6), ("witch", NO_POTION), ("vote", None)])
+    ends = [line.key for line in lines if line.key.startswith("end.")]
+    assert ends == ["end.black_death", "end.winners"]
+    assert not any("Black Death" in line.text for line in lines if not line.key.startswith("end."))
+
+
+GAMES = Path(__file__).resolve().parent / "games"
+
+
+@pytest.mark.parametrize("kept", [0, 3, 6])
+def test_a_practice_run_with_draws_resumes_from_its_journal_to_the_same_end(tmp_path: Path, kept: int) -> None:
+    """The draws are journaled answers: a run stopped after ``kept`` answers resumes to the same report."""
+    script = tmp_path / "plague.yaml"
+    script.write_text((GAMES / "variants_black_death_graffiti.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    journal, whole = tmp_path / "whole.jsonl", tmp_path / "whole.json"
+    assert main(["dry-run", str(script), "--silent", "--journal", str(journal), "--report", str(whole)]) == 0
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert any('"graffiti_draw"' in line for line in lines)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(lines[: 1 + kept]), encoding="utf-8")
+    assert main(["resume", str(cut), "--silent", "--report", str(tmp_path / "resumed.json")]) == 0
+    want = json.loads(whole.read_text(encoding="utf-8"))
+    got = json.loads((tmp_path / "resumed.json").read_text(encoding="utf-8"))
+    assert got == want
