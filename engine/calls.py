@@ -18,8 +18,15 @@ CORE: dict[str, Kind] = {
     "sheriff_successor": Kind.SEAT,
     "town_crier_appoint": Kind.SEAT,
     "town_crier": Kind.NUMBER,
+    # The variants (engine/variants.py): the chain of innocence and the graffiti.
+    "chain_draw": Kind.DRAW,
+    "chain": Kind.SEAT,
+    "graffiti": Kind.NONE,
+    "graffiti_draw": Kind.DRAW,
+    "graffiti_read": Kind.NONE,
+    "candles": Kind.YES_NO,
 }
-"""The calls of the game's frame: night and day, the vote, the Sheriff and his Town Crier."""
+"""The calls of the game's frame: night and day, the vote, the Sheriff and his Town Crier, the variants'."""
 
 
 def call_kinds() -> dict[str, Kind]:

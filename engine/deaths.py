@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import variants
 from .role import Flow
 from .types import Elimination, Fact, Kind, Phase
 
@@ -51,6 +52,8 @@ def kill(game: "Game", seat: int, cause: str) -> Flow:
         return
     mark(game, seat, cause)
     game._facts.append(death_fact(game, seat, "death", cause))
+    if variants.by_candlelight(game):
+        game._facts.append(variants.candles([seat]))
     for role in game.hooked["on_mark"]:
         role.on_mark(game, seat, cause)
     yield from consequences(game, seat, cause)
@@ -58,6 +61,8 @@ def kill(game: "Game", seat: int, cause: str) -> Flow:
 
 def dawn(game: "Game") -> Flow:
     """Reveals the night's victims together, in dawn order, then runs each one's consequences."""
+    if game.variant("moonlight_wolves"):
+        yield from variants.candles_out(game)
     rank = {cause: i for i, cause in enumerate(DAWN_ORDER)}
     news: tuple[Fact, ...] = ()
     for role in game.hooked["before_dawn"]:
@@ -68,11 +73,20 @@ def dawn(game: "Game") -> Flow:
             continue  # killed twice: the first cause in dawn order is the one reported
         if any(role.survives(game, seat, cause) for role in game.hooked["survives"]):
             continue
+        if cause in variants.SEDUCING and game.variant("cult"):
+            variants.seduce(game, seat)  # the Cult: seduced, not killed; nothing is said
+            continue
         victims.append((seat, cause))
     for seat, cause in victims:
         mark(game, seat, cause, Phase.NIGHT)
     game.attacks = []
     told = tuple(death_fact(game, seat, "victim") for seat, _ in victims) or (Fact("no_victim"),)
+    if victims and variants.by_candlelight(game):
+        # Moonlight: 'each morning the narrator blows out the candle before each victim' — said after the
+        # victims, public. Every victim of the night, whatever the cause, or the candles would tell the cause.
+        told += (variants.candles([seat for seat, _ in victims]),)
+    if game.variant("moonlight_wolves"):
+        told += (Fact("moonlight.relight"),)  # a victim spared keeps their place in the light
     yield game.ask("dawn", Kind.NONE, facts=news + told)
     for seat, cause in victims:
         for role in game.hooked["on_mark"]:

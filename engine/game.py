@@ -13,7 +13,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any, Callable, Iterable, Sequence
 
-from . import crier, deaths, sheriff, victory, village, votes
+from . import crier, deaths, sheriff, variants, victory, village, votes
 from .order import night_calls
 from .role import HOOKS, CallSpec, Flow, Role
 from .roles import CALLS, ROLES
@@ -42,8 +42,8 @@ DEATH_HOOKS = frozenset({"survives", "on_mark", "on_death", "ballot", "on_vote",
 
 
 @lru_cache(maxsize=256)
-def _checked_deck(seats: int, deck: tuple[str, ...]) -> tuple[list[str], list[str]]:
-    return check_deck(seats, deck)
+def _checked_deck(seats: int, deck: tuple[str, ...], chosen: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    return check_deck(seats, deck, chosen) if chosen else check_deck(seats, deck)
 
 
 class GameOver(Exception):
@@ -87,8 +87,8 @@ class Game:
     """
 
     def __init__(self, table: Table, deal: Deal, answers: Iterable[Answer] = ()) -> None:
-        errors, _ = _checked_deck(table.seats, table.deck)
-        errors = errors + check_extras(table)
+        errors, _ = _checked_deck(table.seats, table.deck, table.rules.variants)
+        errors = errors + check_extras(table) + variants.check_variants(table.rules.variants)
         if errors:
             raise ValueError("; ".join(errors))
         if deal.seats != table.seats or sorted(deal.roles + deal.centre) != sorted(table.deck):
@@ -112,14 +112,17 @@ class Game:
             self._dealt.setdefault(p.card, []).append(p.seat)
         self.centre = list(deal.centre)
         self.in_deck = frozenset(table.deck)
+        self.variants = frozenset(table.rules.variants)
         self.tokens: dict[int, str] = dict(deal.buildings)  # seat -> building token held now (public)
         self.spent: set[int] = set()  # seats whose token's power is spent or lost (the house kept)
         self.middle: list[str | None] = list(table.actor_cards)  # the Actor's cards; None: taken
         self.lent: dict[str, int] = {}  # card -> the Actor's seat, while he has that card's power
-        # What makes a night call: the deck, the Actor's cards (he may hold their power), the buildings.
+        # What plays: the deck, the Actor's cards (he may hold their power), the buildings.
         self._called = self.in_deck | frozenset(table.actor_cards) | frozenset(self.tokens.values())
         in_order = ([r for r in ROLES.values() if r.id in self._called]
                     + ([village.HOLDINGS] if self.tokens else []))
+        # The Black Death's plague is the werewolves' call with nobody awake: it is made as if they played.
+        self._calling = self._called | {"werewolf"} if "black_death" in self.variants else self._called
         offices: list[Role] = [sheriff.OFFICE] if self.rules.sheriff else []
         if self.rules.sheriff and self.rules.town_crier:
             offices.append(crier.OFFICE)
@@ -233,6 +236,8 @@ class Game:
         candidates: list[Answer]
         if call.kind in (Kind.SEAT, Kind.VOTE, Kind.ELECTION):
             candidates = [*call.seats, None]
+        elif call.kind is Kind.DRAW:
+            candidates = list(call.seats)
         elif call.kind is Kind.SEATS and call.picks == 0:  # one or more: each alone, and all of them
             candidates = [*([s] for s in call.seats), list(call.seats), *([None] if call.optional else [])]
         elif call.kind is Kind.SEATS:
@@ -352,7 +357,7 @@ class Game:
         if night not in self._orders:
             rules = self.rules
             calls = night_calls(rules.profile, night, rules.sisters_wake, rules.intervals())
-            self._orders[night] = _order(calls, self._called)
+            self._orders[night] = _order(calls, self._calling)
         return self._orders[night]
 
     def _day(self, elect: bool = False) -> Flow:
@@ -373,6 +378,8 @@ class Game:
         for role in self.hooked["after_vote"]:
             yield from role.after_vote(self)
             self.step_done()
+        if "graffiti" in self.variants:
+            yield from variants.graffiti(self)
 
     def step_done(self) -> None:
         """Ends the game if a side has won; called between steps, never inside one."""
@@ -384,6 +391,10 @@ class Game:
             raise GameOver(outcome)
 
     # -- what the roles use ----------------------------------------------
+
+    def variant(self, name: str) -> bool:
+        """Returns whether the table plays the variant ``name`` (engine/variants.py)."""
+        return name in self.variants
 
     def ask(self, call_id: str, kind: Kind, *, live: bool = True, actors: Sequence[int] = (),
             seats: Sequence[int] | None = None, optional: bool = False, picks: int = 0,
@@ -513,8 +524,12 @@ class Game:
         return self._wolves[seat - 1]
 
     def keeps_power(self, seat: int) -> bool:
-        """Returns whether the card at ``seat`` still has its power (the Elder's penalty aside from infected)."""
-        return not (self.penalty and self.role(seat).villager_power and not self.marked(seat, "infected"))
+        """Returns whether the card at ``seat`` still has its power (the Elder's penalty aside from infected;
+        a player the Cult seduced has lost theirs)."""
+        marks = self.players[seat - 1].marks
+        if "seduced" in marks:
+            return False
+        return not (self.penalty and self.role(seat).villager_power and "infected" not in marks)
 
     def can_act(self, seat: int | None) -> bool:
         """Returns whether the player at ``seat`` is alive, takes part tonight, and has their power."""

@@ -115,6 +115,12 @@ class Rules:
         """Returns the intervals of the call order's entries made every N nights (see engine.order)."""
         return {"white_werewolf_interval": self.white_werewolf_interval, "sisters_interval": self.sisters_interval}
     town_crier: bool = False
+    # The variants of the Chinese article (engine/variants.py), by name, sorted: a tuple, so that the rules
+    # stay hashable and a journal's list reads back the same.
+    variants: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "variants", tuple(sorted(self.variants)))
 
 
 @dataclass(frozen=True)
@@ -153,8 +159,10 @@ class Deal:
         return len(self.roles)
 
 
-def check_deck(seats: int, deck: Sequence[str]) -> tuple[list[str], list[str]]:
-    """Returns (errors, warnings) for a deck at a table of ``seats`` players.
+def check_deck(seats: int, deck: Sequence[str], variants: Sequence[str] = ()) -> tuple[list[str], list[str]]:
+    """Returns (errors, warnings) for a deck at a table of ``seats`` players (playing ``variants``).
+
+    The Black Death is played without any werewolf card; every other game needs one.
 
     >>> check_deck(8, ["werewolf"] * 2 + ["villager"] * 6)
     ([], [])
@@ -179,7 +187,11 @@ def check_deck(seats: int, deck: Sequence[str]) -> tuple[list[str], list[str]]:
         need = f"{seats} cards for {seats} players" + (" plus the Thief's 2 centre cards" if extra else "")
         errors.append(f"the deck has {len(deck)} cards; it needs {need}")
     wolves = sum(n for r, n in count.items() if r in ROLES and ROLES[r].wolf_card)
-    if wolves == 0:
+    if "black_death" in variants:
+        if wolves:
+            errors.append(f"the Black Death is played without werewolves; the deck has {wolves} werewolf "
+                          f"card{'s' if wolves > 1 else ''}")
+    elif wolves == 0:
         names = ", ".join(sorted(r.id for r in ROLES.values() if r.wolf_card))
         errors.append(f"the deck has no werewolf card ({names})")
     for role, n in sorted(count.items()):
@@ -187,7 +199,8 @@ def check_deck(seats: int, deck: Sequence[str]) -> tuple[list[str], list[str]]:
         if allowed is not None and n not in allowed:
             word = "card" if n == 1 else "cards"
             errors.append(f"{n} {role!r} {word}: a deck holds {' or '.join(map(str, allowed))}")
-    if not errors and wolves > seats // 4:
+    # The Harvest advises more werewolves than usual: no warning then.
+    if not errors and wolves > seats // 4 and "harvest" not in variants:
         warnings.append(f"{wolves} werewolves for {seats} players: "
                         f"the rulebook advises no more than a quarter ({seats // 4})")
     return errors, warnings

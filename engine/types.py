@@ -38,6 +38,7 @@ class Kind(str, Enum):
     ELECTION = "election"  # seat | {tie: [...]}
     NUMBER = "number"  # 1 .. Call.picks, or null (the Actor's card in the middle, the Town Crier's event card)
     SEANCE = "seance"  # {card, question, asker} or null (the Gypsy)
+    DRAW = "draw"  # a seat among Call.seats drawn at random by the narrator's program, nobody answers (variants)
 
 
 Answer = object

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import variants
 from .types import Outcome, Team
 
 if TYPE_CHECKING:
@@ -26,10 +27,17 @@ def check(game: "Game") -> Outcome | None:
     living = game.living()
     if not living:
         return Outcome("nobody", ())
+    if "black_death" in game.variants:
+        # The Black Death: until everyone is dead, unless the village refused to vote.
+        if game.choices.get("black_death") == "declared":
+            return Outcome("village", tuple(p.seat for p in game.players))
+        return None
     for role in game.goals:
         seats = role.victory(game)
         if seats is not None:
             return Outcome(role.win_name, seats)
+    if "cult" in game.variants and variants.cult_won(game):
+        return Outcome("werewolves", side_winners(game, Team.WEREWOLVES))
     sides = game.sides()
     first = sides[living[0] - 1]
     for seat in living:

@@ -6,9 +6,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
-from . import answers, deaths
+from . import answers, deaths, variants
 from .role import Flow
-from .types import Answer, IllegalAnswer, Kind
+from .types import Answer, Fact, IllegalAnswer, Kind
 
 if TYPE_CHECKING:
     from .game import Game
@@ -94,10 +94,20 @@ def village_vote(game: "Game") -> Flow:
     """Runs the day's vote: the result, then a tie-break or a run-off, then the elimination."""
     for role in game.hooked["before_vote"]:
         yield from role.before_vote(game)
+    if game.variant("not_him"):
+        yield from variants.chain(game)
+        return
     living = game.living()
     skip = game.rules.votes_may_be_skipped
-    tally: Tally = yield game.ask("vote", Kind.VOTE, seats=living, optional=skip,
+    facts: tuple[Fact, ...] = ()
+    if game.variant("harvest") and game.sheriff is not None and game.alive(game.sheriff):
+        facts = (Fact("harvest.sheriff_first", {"seat": game.sheriff}),)  # 'the Sheriff votes before all'
+    tally: Tally = yield game.ask("vote", Kind.VOTE, seats=living, optional=skip, facts=facts,
                                   check=lambda v: _cast(game, v, living))
+    if game.variant("black_death") and tally.seat is None and not tally.tied:
+        # The Black Death: 'the players win when all refuse to vote'. Ruling taken: a vote for nobody is
+        # that refusal; the voice says nothing of the variant until the end.
+        variants.refuse_to_vote(game)
     yield from settle(game, tally)
 
 
@@ -132,3 +142,5 @@ def settle(game: "Game", tally: Tally) -> Flow:
     for role in game.hooked["on_condemned"]:  # the Devoted Servant takes the condemned's place
         yield from role.on_condemned(game, tally.seat)
     yield from deaths.kill(game, tally.seat, "vote")
+    if game.variant("cult"):
+        yield from variants.seduced_fall(game, tally.seat)

@@ -81,6 +81,12 @@ class KeypadAnswers:
             # game replays it; it takes as long as a call for the dead, so its speed tells nothing.
             self.sleep(self.rng.uniform(*self.pause))
             return self.rng.choice(("village", "wolf"))
+        if call.kind is Kind.DRAW:
+            # A variant's random draw: the program answers, the journal keeps it. At night (the Black Death's
+            # plague, made as the werewolves' call) it takes as long as a pack's choice might.
+            if not self.day:
+                self.sleep(self.rng.uniform(*self.pause))
+            return self.rng.choice(call.seats)
         if (self.voice_answers is not None and call.phase.value in self.voice_phases
                 and not eyes_closed(call)):
             heard = self._by_voice(call)

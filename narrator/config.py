@@ -22,6 +22,7 @@ from engine import (
 from engine.answers import shown
 from engine.roles.actor import LENDABLE
 from engine.table import check_extras
+from engine.variants import INCOMPATIBLE, VARIANTS
 from engine.village import TOKENS, check_buildings
 
 from .errors import UserError
@@ -96,6 +97,8 @@ KEYS: dict[str, str] = {
     "inputs": "which inputs answer, per phase: keypad and/or voice, e.g. {night: [keypad], day: [keypad, voice]}",
     "model": "the folder of the speech recognition model (default: the one `models fetch` installed for the language)",
     "microphone": "the microphone: its number or part of its name (see `werewolf-narrator devices`)",
+    # -- the variants of the Chinese article (engine/variants.py) --
+    "variants": "a list of the Chinese article's variants to play: " + ", ".join(VARIANTS) + " (default none)",
 }
 """Every key of a table config, with what it expects."""
 
@@ -287,6 +290,10 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
         bad("groups", data.get("groups"))
         groups = ()
 
+    chosen = _variants(data, doc, prefix, found)
+    if chosen:
+        flags["variants"] = chosen
+
     speaker = data.get("speaker", "auto")
     if speaker not in ("auto", "pyttsx3", "console"):
         bad("speaker", speaker)
@@ -342,7 +349,7 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
     tokens, given = _buildings(data.get("buildings"), at("buildings"), seats, found)
 
     if deck is not None and seats is not None and len(found.errors) == start:
-        errors, warnings = check_deck(seats, deck)
+        errors, warnings = check_deck(seats, deck, chosen)
         found.errors += [f"{at('deck') if 'deck' in data else at('preset')}: deck: {e}" for e in errors]
         found.warnings += [f"{at('deck') if 'deck' in data else at('preset')}: {w}" for w in warnings]
         place = at("groups") if "groups" in data else at("deck") if "deck" in data else at("preset")
@@ -403,6 +410,33 @@ def read_groups(raw: Any) -> tuple[tuple[int, ...], ...] | None:
                        for g in raw)):
         return None
     return tuple(tuple(g) for g in raw)
+
+
+def _variants(data: dict[str, Any], doc: Document, prefix: tuple[object, ...], found: Findings) -> tuple[str, ...]:
+    """Reads the ``variants`` key: known names, each once, no two that cannot be played together."""
+    raw = data.get("variants", [])
+    if raw is None:
+        return ()
+    if isinstance(raw, str):
+        raw = [raw]  # a single variant may be given without brackets
+    if not isinstance(raw, list):
+        found.errors.append(f"{doc.where(*prefix, 'variants')}: variants: expected {KEYS['variants']}; got {shown(raw)}")
+        return ()
+    chosen: list[str] = []
+    for i, name in enumerate(raw):
+        if not isinstance(name, str) or name not in VARIANTS:
+            found.errors.append(f"{doc.where(*prefix, 'variants', i)}: variants: unknown variant {shown(name)}"
+                                f"{suggest(name, list(VARIANTS))}; variants: {', '.join(VARIANTS)}")
+        elif name in chosen:
+            found.errors.append(f"{doc.where(*prefix, 'variants', i)}: variants: {name} is named twice")
+        else:
+            chosen.append(name)
+    for pair, why in INCOMPATIBLE.items():
+        if pair <= set(chosen):
+            first, second = sorted(pair)
+            found.errors.append(f"{doc.where(*prefix, 'variants')}: variants: {first} and {second} cannot be "
+                                f"played together: {why}")
+    return tuple(chosen)
 
 
 def load_config(path: str) -> tuple[TableConfig, list[str]]:

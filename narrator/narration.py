@@ -39,10 +39,13 @@ SAID_FACTS = ("vote.tie", "vote.tie_again", "vote.nobody", "sheriff.elected", "s
               # the Village: its buildings are public, and so is all they do
               "building.dealt", "raven.marked", "pyromaniac.burnt", "confessor.confesses", "bone_setter.restores",
               "schoolteacher.bars", "barkeeper.spared", "barkeeper.loses", "noble.pardons", "bailiff.house",
-              "bailiff.moves")
+              "bailiff.moves",
+              # the variants (engine/variants.py)
+              "moonlight.candles", "moonlight.wolves", "moonlight.relight", "chain.first", "graffiti.reader",
+              "harvest.sheriff_first")
 # The séance, said aloud: its two seats (the asker, the first eliminated) said as seats.
 SEANCE_FACTS = ("seance.read", "seance.numbers")
-DEATH_CAUSES_SAID = ("vote", "grief", "hunter", "scapegoat", "barber", "execution")
+DEATH_CAUSES_SAID = ("vote", "grief", "hunter", "scapegoat", "barber", "execution", "cult", "scapegoat_neighbour")
 
 
 @dataclass(frozen=True)
@@ -138,6 +141,11 @@ class Narrator:
                 self.line("screen.potions", SCREEN, potions=self.voice.join(names))
         elif key == "wolf_hound.drawn":
             self.line(f"screen.wolf_hound_drawn_{values['side']}", SCREEN)
+        elif key == "seer.sees_shuffled":  # the Harvest's Seer: three cards, no seats
+            shuffled = values["roles"]
+            assert isinstance(shuffled, list)
+            self.line("screen.seer_sees_shuffled", SCREEN,
+                      cards=self.voice.join([self.voice.role(c) for c in shuffled]))
         elif key == "fox.sign":
             self.line("screen.fox_yes" if values["werewolf"] else "screen.fox_no", SCREEN, seat=values["seat"])
         elif key == "centre":
@@ -184,7 +192,10 @@ class Narrator:
         """Announces the winner, then shows the summary: the deal and the deaths."""
         outcome = game.outcome
         assert outcome is not None
-        self.line(f"end.{outcome.winner}", VOICE)
+        if outcome.winner == "village" and game.variant("black_death"):
+            self.line("end.black_death", VOICE)  # the game is over: now the variant may be named
+        else:
+            self.line(f"end.{outcome.winner}", VOICE)
         if outcome.winners:
             self.line("end.winners", VOICE, seats=list(outcome.winners))
         for seat, role in enumerate(game.deal.roles, start=1):

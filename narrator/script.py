@@ -214,7 +214,7 @@ def read_script(doc: Document) -> tuple[Script | None, Findings]:
     table = config.table
     if not table.deck:
         deck = roles + tuple(centre)
-        errors, warnings = _check(len(roles), deck)
+        errors, warnings = _check(len(roles), deck, table.rules.variants)
         found.errors += [f"{doc.where('deal')}: deal: {e}" for e in errors]
         found.warnings += [f"{doc.where('deal')}: {w}" for w in warnings]
         if not errors:
@@ -248,10 +248,10 @@ def read_script(doc: Document) -> tuple[Script | None, Findings]:
     return script, found
 
 
-def _check(seats: int, deck: tuple[str, ...]) -> tuple[list[str], list[str]]:
+def _check(seats: int, deck: tuple[str, ...], variants: tuple[str, ...]) -> tuple[list[str], list[str]]:
     from engine import check_deck
 
-    return check_deck(seats, deck)
+    return check_deck(seats, deck, variants)
 
 
 def load_script(path: str) -> tuple[Script, list[str]]:

@@ -21,6 +21,8 @@ def keys_for(call: Call, value: Any) -> list[str]:
         return []
     if call.kind is Kind.NONE:
         return ["enter"]
+    if call.kind is Kind.DRAW:
+        return []  # the program draws: no key (the variants)
     if call.kind is Kind.SEAT:
         return seat(value)
     if call.kind is Kind.SEATS and call.picks == 0:

@@ -352,6 +352,9 @@ SETUPS: list[dict[str, Any]] = [
     {"roles": ["werewolf", "seer", "witch", "hunter", "villager", "villager"], "sheriff": True},
     {"roles": ["actor", "gypsy", "werewolf", "villager", "villager", "villager", "werewolf", "villager"],
      "actor_cards": ["seer", "witch", "hunter"], "sheriff": True, "town_crier": True},
+    # the variants' draws (engine/variants.py)
+    {"roles": ["seer", "witch", "hunter", "villager", "villager", "villager"], "sheriff": False,
+     "variants": ("black_death", "graffiti")},
 ]
 """Decks whose games make every kind of call (see test_the_setups_make_every_kind_of_call)."""
 
@@ -359,7 +362,8 @@ SETUPS: list[dict[str, Any]] = [
 def start(setup: dict[str, Any]) -> Game:
     """Returns a new game of a setup."""
     return new_game(setup["roles"], setup.get("centre", ()), sheriff=setup["sheriff"],
-                    actor_cards=setup.get("actor_cards", ()), town_crier=setup.get("town_crier", False))
+                    actor_cards=setup.get("actor_cards", ()), town_crier=setup.get("town_crier", False),
+                    variants=setup.get("variants", ()))
 
 
 def test_the_setups_make_every_kind_of_call() -> None:

@@ -29,8 +29,12 @@ class Guard(Role):
                 and (game.card(seat) not in UNPROTECTED or game.rules.guard_protects_little_girl))
 
 
-def _protect(game: "Game", value: Answer) -> int | None:
+def _protect(game: "Game", me: int, value: Answer) -> int | None:
     seat = answers.seat(game, value, optional=True)
+    if seat is not None and game.variant("harvest") and seat != me and seat not in game.neighbours(me):
+        # The Harvest: 'the Guard may only protect himself or one of his neighbours'.
+        raise IllegalAnswer(f"seat {seat} is neither the Guard nor his neighbour", key="refusal.harvest_guard",
+                            secret=True, seat=seat)
     if seat is not None and game.links.get("guarded") == (seat,) and not game.rules.guard_same_twice:
         raise IllegalAnswer(f"seat {seat} was protected last night", key="refusal.guarded_twice",
                             secret=True, seat=seat)
@@ -43,8 +47,9 @@ def guard(game: "Game") -> Flow:
     if seat is None:
         yield from game.idle("guard", Kind.SEAT)
         return
+    me = seat
     protected = yield game.ask("guard", Kind.SEAT, actors=(seat,), optional=True,
-                               check=lambda v: _protect(game, v))
+                               check=lambda v: _protect(game, me, v))
     game.tonight["guarded"] = protected
     game.links["guarded"] = () if protected is None else (protected,)
 

@@ -23,7 +23,13 @@ class Hunter(Role):
             return
         if cause == "poison" and not game.rules.hunter_shoots_when_poisoned:
             return  # the Chinese rules: a poisoned Hunter cannot shoot
-        target = yield game.ask("hunter", Kind.SEAT, actors=(seat,), check=lambda v: answers.seat(game, v))
+        if game.variant("harvest"):
+            # The Harvest: 'the Hunter must choose his victim among his left and right neighbours' (living).
+            beside = game.neighbours(seat)
+            target = yield game.ask("hunter", Kind.SEAT, actors=(seat,), seats=beside,
+                                    check=lambda v: answers.seat(game, v, among=beside))
+        else:
+            target = yield game.ask("hunter", Kind.SEAT, actors=(seat,), check=lambda v: answers.seat(game, v))
         yield from deaths.kill(game, target, "hunter")
 
 

@@ -30,11 +30,16 @@ class Piper(Role):
         return None
 
 
+def charms_a_night(game: "Game") -> int:
+    """Returns how many players the Piper charms a night: the table's number, one in the Harvest."""
+    return 1 if game.variant("harvest") else game.rules.piper_charms
+
+
 def _charm(game: "Game", me: int, count: int, value: Answer) -> tuple[int, ...]:
     try:
         chosen = answers.seats(game, value, count)
     except IllegalAnswer as error:
-        if error.key != "refusal.count" or count == game.rules.piper_charms:
+        if error.key != "refusal.count" or count == charms_a_night(game):
             raise
         # Fewer than his number left to charm tells how many are charmed: the screen only.
         raise IllegalAnswer(error.reason, key=error.key, secret=True, **error.values) from None
@@ -48,7 +53,7 @@ def _charm(game: "Game", me: int, count: int, value: Answer) -> tuple[int, ...]:
 
 def piper(game: "Game") -> Flow:
     seat = game.actor("piper")
-    charms = game.rules.piper_charms
+    charms = charms_a_night(game)
     # The rulebook: infected, "he becomes a Simple Werewolf": his power goes with his goal, unless the table
     # lets him keep charming (his goal stays lost either way).
     if seat is None or (game.marked(seat, "infected") and not game.rules.piper_keeps_power_if_infected):

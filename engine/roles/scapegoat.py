@@ -23,10 +23,20 @@ class Scapegoat(Role):
 
     def on_vote(self, game: "Game", tally: Tally) -> Generator[Call, Any, Tally]:
         goats = game.holders(self.id)
-        if not tally.tied or not goats:
+        if not goats:
             return tally
         goat = goats[0]
-        yield from deaths.kill(game, goat, "scapegoat")
+        if game.variant("harvest"):
+            # The Harvest: 'the Scapegoat no longer dies in place of a tie, but in place of his neighbour':
+            # read as, when the vote eliminates one of his two living neighbours, he dies instead (a tie
+            # then goes to the Sheriff or the run-off as usual). Ruling taken.
+            if tally.seat is None or tally.seat not in game.neighbours(goat):
+                return tally
+            yield from deaths.kill(game, goat, "scapegoat_neighbour")
+        elif not tally.tied:
+            return tally
+        else:
+            yield from deaths.kill(game, goat, "scapegoat")
         living = game.living()
         if living and victory.check(game) is None:
             voters = yield game.ask("scapegoat", Kind.SEATS, actors=(goat,), seats=living, picks=0,

@@ -33,7 +33,12 @@ def seer(game: "Game") -> Flow:
         return
     me = seat
     target = yield game.ask("seer", Kind.SEAT, actors=(me,), optional=True, check=lambda v: _look(game, me, v))
-    if target is not None:
+    if target is not None and game.variant("harvest"):
+        # The Harvest: the chosen card and its two neighbours' are shuffled and shown, none tied to a seat;
+        # shown sorted, so the order tells nothing.
+        cards = sorted(game.card(s) for s in (target, *game.neighbours(target)))
+        game.fact("seer.sees_shuffled", secret=True, roles=cards)
+    elif target is not None:
         game.fact("seer.sees", secret=True, seat=target, role=game.card(target))
 
 

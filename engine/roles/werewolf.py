@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import answers
+from .. import answers, variants
 from ..role import CallSpec, Flow, Role
 from ..types import Answer, Fact, IllegalAnswer, Kind, Team
 
@@ -29,18 +29,30 @@ def _victim(game: "Game", value: Answer) -> int | None:
     if seat is not None and game.is_werewolf(seat) and not game.rules.werewolves_may_eat_werewolves:
         raise IllegalAnswer(f"seat {seat} is a werewolf", key="refusal.werewolf_target", secret=True,
                             seat=seat)
+    if seat is not None and game.variant("harvest"):
+        # The Harvest: 'the werewolves may only devour a player sitting beside a werewolf'; who sits beside a
+        # werewolf is a secret, so the refusal is shown on the screen only.
+        pack = game.tonight.get("pack", ())
+        if not any(seat in game.neighbours(wolf) for wolf in pack):
+            raise IllegalAnswer(f"seat {seat} sits beside no werewolf", key="refusal.harvest_neighbour",
+                                secret=True, seat=seat)
     return seat
 
 
 def werewolves(game: "Game") -> Flow:
     """The pack is shown to itself and names its victim (or none, if it cannot agree)."""
+    if game.variant("black_death"):
+        yield from variants.plague(game)
+        return
     awake = pack(game)
     game.tonight["pack"] = awake
     if not awake:
         yield from game.idle("werewolves", Kind.SEAT)
         return
-    victim = yield game.ask("werewolves", Kind.SEAT, actors=awake, optional=True,
-                            facts=(Fact("pack", {"seats": list(awake)}, secret=True),),
+    facts: tuple[Fact, ...] = (Fact("pack", {"seats": list(awake)}, secret=True),)
+    if game.variant("moonlight_wolves"):
+        facts += (Fact("moonlight.wolves"),)  # said aloud every night: 'blow out your victim's candle'
+    victim = yield game.ask("werewolves", Kind.SEAT, actors=awake, optional=True, facts=facts,
                             check=lambda v: _victim(game, v))
     game.tonight["victim"] = victim
     if victim is not None:

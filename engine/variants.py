@@ -1,0 +1,170 @@
+"""The variants of the Chinese article (seeds/001_…, 变体规则) a narrator-less table can play.
+
+A table picks any of them (``Rules.variants``). Each changes the game in a few places, which ask
+``game.variant(name)``; what they need of their own (the chain of innocence, the graffiti, the
+candles, the Cult's victory) lives here. A random draw (the plague's victim, the graffiti's reader,
+the chain's first player) is a call of kind DRAW: the narrator's program draws the answer and the
+journal keeps it, so that a replay is exact and the engine stays free of randomness.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import answers, deaths
+from .role import Flow
+from .types import Fact, Kind
+
+if TYPE_CHECKING:
+    from .game import Game
+
+VARIANTS: dict[str, str] = {
+    "moonlight": "月光: a candle before every player; the narrator has the candle of each player eliminated "
+                 "blown out",
+    "moonlight_wolves": "月光, the option: the werewolves blow out their victim's candle themselves; when more than "
+                        "one candle went out in the night, the werewolves have no victim",
+    "not_him": "'whatever he is, he is not him': the vote is the chain of innocence; the last standing is "
+               "eliminated",
+    "graffiti": "墙上的涂鸦: before each nightfall, anonymous notes read aloud by a player drawn at random",
+    "harvest": "米勒山谷收获季: werewolves devour a neighbour, the Hunter shoots one, the Guard protects himself "
+               "or one, the Seer sees three cards shuffled, the Piper charms one, the Sheriff votes first, the "
+               "Scapegoat dies for a neighbour",
+    "black_death": "黑死病: no werewolves; each night the program draws the victim; the players win by refusing "
+                   "to vote (a vote for nobody), else all die",
+    "cult": "狼人崇拜: the werewolves' victim is seduced instead of killed and loses their power; a seduced "
+            "player eliminated by the vote takes every seduced player along; the werewolves win when one "
+            "villager alone is not seduced",
+}
+"""Every variant by name, with what it changes."""
+
+INCOMPATIBLE: dict[frozenset[str], str] = {
+    frozenset({"black_death", "cult"}): "the Black Death has no werewolves to seduce anyone",
+    frozenset({"black_death", "moonlight_wolves"}): "the Black Death has no werewolves to blow out a candle",
+    frozenset({"black_death", "not_him"}): "the Black Death ends when the village refuses to vote, and the "
+                                           "chain of innocence always eliminates someone",
+}
+"""Pairs of variants a table cannot play together, with why."""
+
+
+def check_variants(names: tuple[str, ...] | list[str]) -> list[str]:
+    """Returns what is wrong with a list of variant names (unknown, twice, incompatible).
+
+    >>> check_variants(["moonlight", "cult"])
+    []
+    >>> check_variants(["cult", "black_death"])
+    ['black_death and cult cannot be played together: the Black Death has no werewolves to seduce anyone']
+    """
+    errors = [f"unknown variant {name!r}; variants: {', '.join(VARIANTS)}" for name in names if name not in VARIANTS]
+    if len(set(names)) != len(names):
+        errors.append("a variant is named twice")
+    chosen = set(names)
+    for pair, why in INCOMPATIBLE.items():
+        if pair <= chosen:
+            first, second = sorted(pair)
+            errors.append(f"{first} and {second} cannot be played together: {why}")
+    return errors
+
+
+# -- moonlight -------------------------------------------------------------------------------------
+
+def candles(seats: list[int]) -> Fact:
+    """The candles to blow out, said aloud right after the eliminations they follow (public)."""
+    return Fact("moonlight.candles", {"seats": seats})
+
+
+def by_candlelight(game: "Game") -> bool:
+    """Returns whether candles burn before the players (moonlight, or its option)."""
+    return "moonlight" in game.variants or "moonlight_wolves" in game.variants
+
+
+def candles_out(game: "Game") -> Flow:
+    """Moonlight's option, at dawn before the news: the table says whether more than one candle went out in
+    the night (besides those of players already out of the game); if so, the pack's victim is spared.
+    Asked every dawn, whatever the pack did, so that asking tells nothing. The Big Bad Wolf's and the White
+    Werewolf's victims are not the pack's: the narrator has their candles blown out at dawn (ruling taken)."""
+    many = yield game.ask("candles", Kind.YES_NO, check=answers.yes_no)
+    if many:
+        game.attacks = [attack for attack in game.attacks if attack[1] != "werewolves"]
+
+
+# -- not_him: the chain of innocence ----------------------------------------------------------------
+
+def chain(game: "Game") -> Flow:
+    """Replaces the vote: everyone stands; the player to the left of the last player the vote eliminated
+    (clockwise, as Game.neighbours has it) vouches first, or, before any such elimination, a player drawn
+    at random; the table reports the last one standing, who is eliminated as by the vote."""
+    from .votes import Tally, settle
+
+    living = game.living()
+    executed = [e.seat for e in game.eliminated if e.cause == "vote"]
+    first: int | None = None
+    if executed:
+        left = game.neighbours(executed[-1])
+        first = left[0] if left else None
+    if first is None:
+        first = yield game.ask("chain_draw", Kind.DRAW, seats=living,
+                               check=lambda v: answers.seat(game, v, among=living))
+    last = yield game.ask("chain", Kind.SEAT, seats=living, facts=(Fact("chain.first", {"seat": first}),),
+                          check=lambda v: answers.seat(game, v, among=living))
+    yield from settle(game, Tally(last))
+
+
+# -- graffiti -------------------------------------------------------------------------------------
+
+def graffiti(game: "Game") -> Flow:
+    """Before nightfall: notes written and put face down in the centre; a player drawn at random shuffles
+    and reads them aloud; the table confirms when every note is read."""
+    living = game.living()
+    yield game.ask("graffiti", Kind.NONE)
+    reader = yield game.ask("graffiti_draw", Kind.DRAW, seats=living,
+                            check=lambda v: answers.seat(game, v, among=living))
+    game.fact("graffiti.reader", seat=reader)
+    yield game.ask("graffiti_read", Kind.NONE)
+
+
+# -- black_death ----------------------------------------------------------------------------------
+
+def plague(game: "Game") -> Flow:
+    """The werewolves' call, made as usual, with nobody awake: the program draws the victim among the living
+    (the narrator does not say the variant is played, so the night sounds like any other)."""
+    living = game.living()
+    victim = yield game.ask("werewolves", Kind.DRAW, seats=living,
+                            check=lambda v: answers.seat(game, v, among=living))
+    game.tonight["victim"] = victim
+    game.attacks.append((victim, "werewolves"))
+
+
+def refuse_to_vote(game: "Game") -> None:
+    """The whole village refuses to vote (a vote for nobody): the players have seen through the Black Death."""
+    game.choose("black_death", "declared")
+
+
+# -- cult -----------------------------------------------------------------------------------------
+
+SEDUCING = frozenset({"werewolves", "big_bad_wolf"})
+"""The attacks that seduce instead of killing under the Cult: the pack's victim and the Big Bad Wolf's."""
+
+
+def seduce(game: "Game", seat: int) -> None:
+    """The victim loses their special power and is seduced; nothing is said, nobody wakes."""
+    game.mark(seat, "seduced")
+
+
+def seduced_fall(game: "Game", seat: int) -> Flow:
+    """A seduced player eliminated by the vote takes every seduced player along, at once."""
+    if not game.marked(seat, "seduced"):
+        return
+    if not any(e.seat == seat and e.cause == "vote" for e in game.eliminated):
+        return
+    others = [s for s in game.living() if game.marked(s, "seduced")]
+    for other in others:
+        yield from deaths.kill(game, other, "cult")
+
+
+def cult_won(game: "Game") -> bool:
+    """The werewolves win when one living villager at most is not seduced (and a werewolf still lives)."""
+    living = game.living()
+    wolves = sum(1 for s in living if game.is_werewolf(s))
+    free = sum(1 for s in living if not game.is_werewolf(s) and not game.marked(s, "seduced"))
+    return wolves > 0 and free <= 1
+
