@@ -26,6 +26,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from . import votes
 from .game import Game
 from .roles import ROLES
 from .table import Deal, Table, deal_cards
@@ -106,7 +107,7 @@ class Player:
             if call.id == "werewolves":
                 return self._devour(call)
             if call.id in INFORMED and call.actors:
-                return self._legal(call, [self._choose(call.actors[0], call.seats)])
+                return self._legal(call, [self.ballot(call.actors[0], call.seats)])
         return self.uniform(call)
 
     def uniform(self, call: Call) -> Answer:
@@ -135,7 +136,7 @@ class Player:
             return value
         return self.uniform(call)
 
-    def _choose(self, voter: int, targets: Sequence[int]) -> int | None:
+    def ballot(self, voter: int, targets: Sequence[int]) -> int | None:
         """Returns whom ``voter`` names among ``targets``: the model's choice, never themself if avoidable."""
         game, rng, knows = self.game, self.rng, self.knows
         others = [s for s in targets if s != voter] or list(targets)
@@ -157,20 +158,23 @@ class Player:
         return rng.choice(pool)
 
     def _vote(self, call: Call) -> Answer:
-        """Returns a roll call: every living player's ballot; the engine counts them."""
+        """Returns the vote's result: every living player's ballot, counted by the engine's own rules (the
+        Sheriff's double, the revealed Idiot's none), given as the seat, the tie, or nobody."""
         game = self.game
-        ballots: dict[int, int | None] = {v: self._choose(v, call.seats) for v in game.living()}
-        while ballots:
+        ballots: dict[int, int | None] = {v: self.ballot(v, call.seats) for v in game.living()}
+        while True:
             try:
-                game.check({"ballots": ballots})
+                tally = votes.count(game, ballots)
             except IllegalAnswer as refusal:
                 voter = refusal.values.get("seat")
                 if refusal.key == "refusal.not_a_voter" and voter in ballots:
                     del ballots[voter]  # the Scapegoat did not name this voter: he stays silent
                     continue
-                break
-            return {"ballots": ballots}
-        return self.uniform(call)
+                raise
+            break
+        # The result rather than the roll call: the same outcome, without reading every ballot again.
+        value: Answer = tally.seat if not tally.tied else {"tie": list(tally.tied)}
+        return self._legal(call, [value])
 
     def _look(self, call: Call) -> Answer:
         """The Seer looks at a living player she has not seen yet; what she sees is known as the model says."""
