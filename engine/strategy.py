@@ -30,7 +30,7 @@ from . import votes
 from .game import Game
 from .roles import ROLES
 from .table import Deal, Table, deal_cards
-from .types import Answer, Call, IllegalAnswer, Kind, Phase, Team
+from .types import Answer, Call, IllegalAnswer, Kind, Phase, Step, Team
 
 MODELS = ("random", "seer", "hunt")
 """The strategies, by name (see the module's docstring)."""
@@ -71,7 +71,7 @@ class Knowledge:
 
 
 class Player:
-    """Plays one game to its end with a model; ``answer`` gives the running call's answer."""
+    """Plays one game with a model: ``step`` answers the running call, ``play`` every call to the end."""
 
     def __init__(self, game: Game, rng: random.Random, model: str) -> None:
         if model not in MODELS:
@@ -86,11 +86,38 @@ class Player:
         """Answers every call until the game is over (or MAX_CALLS); returns the game."""
         game = self.game
         while not game.over and len(game.calls) <= MAX_CALLS:
-            game.answer(self.answer())
+            self.step()
         return game
 
+    def step(self) -> Step:
+        """Gives the running call the model's answer and learns from what it reveals.
+
+        The answer is not checked first: the engine checks it anyway, and one it refuses (which leaves the
+        game untouched) gives way to a uniform legal answer. A blind draw refused and drawn again is still
+        uniform among the legal answers.
+        """
+        game = self.game
+        value = self.propose()
+        try:
+            step = game.answer(value)
+        except IllegalAnswer:
+            assert game.call is not None
+            step = game.answer(self.uniform(game.call))
+        self.observe(step)
+        return step
+
     def answer(self) -> Answer:
-        """Returns a legal answer to the running call, as the model plays it."""
+        """Returns a legal answer to the running call, as the model plays it, without giving it."""
+        value = self.propose()
+        try:
+            self.game.check(value)
+        except IllegalAnswer:
+            assert self.game.call is not None
+            return self.uniform(self.game.call)
+        return value
+
+    def propose(self) -> Answer:
+        """Returns the model's answer to the running call, before the rules have checked it."""
         game = self.game
         call = game.call
         assert call is not None, "the game is over"
@@ -105,10 +132,28 @@ class Player:
             if call.id == "seer":
                 return self._look(call)
             if call.id == "werewolves":
-                return self._devour(call)
+                return self._devour()
             if call.id in INFORMED and call.actors:
-                return self._legal(call, [self.ballot(call.actors[0], call.seats)])
-        return self.uniform(call)
+                return self.ballot(call.actors[0], call.seats)
+        if call.kind in SEATLIKE:
+            return self.rng.choice([*call.seats, None])
+        return self.rng.choice(game.candidates())
+
+    def observe(self, step: Step) -> None:
+        """Learns what the Seer saw, from the facts shown to her, and makes it known as the model says."""
+        if not self.informed or step.call.id != "seer":
+            return
+        knows = self.knows
+        for fact in step.facts:
+            if fact.key == "seer.sees":
+                seat = fact.values["seat"]
+                assert isinstance(seat, int)
+                wolf = ROLES[str(fact.values["role"])].team in WOLF_TEAMS  # she sees the card, not the side
+                knows.looks[seat] = wolf
+                if self.model == "seer":
+                    knows.publish(None)
+                elif wolf and knows.seer is None and step.call.actors:
+                    knows.accusing = step.call.actors[0]
 
     def uniform(self, call: Call) -> Answer:
         """Returns an answer drawn uniformly among the legal ones."""
@@ -125,16 +170,6 @@ class Player:
         if not legal:  # pragma: no cover  (the engine always offers an answer; the property tests check it)
             raise RuntimeError(f"no legal answer to {call.id}")
         return rng.choice(legal)
-
-    def _legal(self, call: Call, preferred: Sequence[Answer]) -> Answer:
-        """Returns the first of ``preferred`` the call accepts, else a uniform legal answer."""
-        for value in preferred:
-            try:
-                self.game.check(value)
-            except IllegalAnswer:
-                continue
-            return value
-        return self.uniform(call)
 
     def ballot(self, voter: int, targets: Sequence[int]) -> int | None:
         """Returns whom ``voter`` names among ``targets``: the model's choice, never themself if avoidable."""
@@ -173,34 +208,21 @@ class Player:
                 raise
             break
         # The result rather than the roll call: the same outcome, without reading every ballot again.
-        value: Answer = tally.seat if not tally.tied else {"tie": list(tally.tied)}
-        return self._legal(call, [value])
+        return tally.seat if not tally.tied else {"tie": list(tally.tied)}
 
     def _look(self, call: Call) -> Answer:
-        """The Seer looks at a living player she has not seen yet; what she sees is known as the model says."""
-        game, knows = self.game, self.knows
-        me = call.actors[0]
-        unseen = [s for s in game.living() if s != me and s not in knows.looks]
-        target = self._legal(call, [self.rng.choice(unseen)] if unseen else [])
-        if isinstance(target, int):
-            wolf = ROLES[game.card(target)].team in WOLF_TEAMS  # she sees the card, not the side
-            knows.looks[target] = wolf
-            if self.model == "seer":
-                knows.publish(None)
-            elif wolf and knows.seer is None:
-                knows.accusing = me
-        return target
+        """The Seer looks at a living player she has not seen yet (or passes, having seen them all)."""
+        me = call.actors[0] if call.actors else None
+        unseen = [s for s in self.game.living() if s != me and s not in self.knows.looks]
+        return self.rng.choice(unseen) if unseen else None
 
-    def _devour(self, call: Call) -> Answer:
+    def _devour(self) -> Answer:
         """The pack devours the Seer who spoke (hunt), else a random villager."""
-        game, knows = self.game, self.knows
-        preferred: list[Answer] = []
-        if knows.seer is not None and game.alive(knows.seer):
-            preferred.append(knows.seer)
+        game, seer = self.game, self.knows.seer
+        if seer is not None and game.alive(seer) and not game.is_werewolf(seer):
+            return seer
         villagers = [s for s in game.living() if not game.is_werewolf(s)]
-        if villagers:
-            preferred.append(self.rng.choice(villagers))
-        return self._legal(call, preferred)
+        return self.rng.choice(villagers) if villagers else None
 
 
 def game_seed(seed: int, index: int) -> int:

@@ -37,7 +37,7 @@ def test_strategies_always_give_legal_answers(table: Table, seed: int, model: st
         game.check(value)  # raises IllegalAnswer if the strategy broke a rule
         if call.needs_answer and call.kind is not Kind.VOTE:  # votes are roll calls, not in legal()
             assert value in game.legal(), (call.id, value)
-        game.answer(value)
+        player.observe(game.answer(value))
     assert winner(game) in WINNERS
 
 
@@ -61,7 +61,7 @@ def test_the_seer_model_votes_out_the_werewolf_she_found_and_spares_those_she_cl
     reach(game, "werewolves")
     game.answer(4)
     while game.call is not None and game.call.id != "vote":
-        game.answer(player.answer())
+        player.step()
     call = game.call
     for voter in game.living():
         for _ in range(10):
@@ -78,19 +78,19 @@ def test_the_hunt_model_devours_the_seer_the_night_after_she_accuses() -> None:
     game = new_game(EIGHT)
     player = Player(game, random.Random(5), "hunt")
     reach(game, "seer")
-    game.answer(player.answer())
+    player.step()
     player.knows.looks = {1: True}  # whatever she looked at, say it was the werewolf at seat 1
     player.knows.accusing = 2
     reach(game, "werewolves")
     game.answer(4)
     assert player.knows.found == set()  # nothing is public before the day
     while game.call is not None and game.call.id != "vote":
-        game.answer(player.answer())
+        player.step()
     assert player.knows.found == {1} and player.knows.seer == 2
-    game.answer(player.answer())
+    player.step()
     assert not game.alive(1)
     while game.call is not None and game.call.id != "werewolves":
-        game.answer(player.answer())
+        player.step()
     assert player.answer() == 2
 
 
@@ -101,7 +101,7 @@ def test_the_pack_never_devours_a_werewolf_in_the_informed_models() -> None:
             game = new_game(EIGHT)
             player = Player(game, random.Random(seed), model)
             reach(game, "seer")
-            game.answer(player.answer())
+            player.step()
             reach(game, "werewolves")
             victim = player.answer()
             assert victim in (2, 3, 4, 6, 7, 8)
