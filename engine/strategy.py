@@ -1,8 +1,8 @@
 """Simple strategies that play whole games through the real engine, to estimate a deck's win rates.
 
-Pure like the rest of the engine: every choice comes from the ``random.Random`` it is given, and every
-answer is one the running call accepts (it is checked with ``Game.check`` before it is given). Three
-models, after the French rules' win-probability table (003_…):
+Pure like the rest of the engine: every choice comes from the ``random.Random`` it is given, and the
+engine checks every answer (one it refuses gives way to a uniform legal answer; ``Player.answer`` returns
+only legal ones). Three models, after the French rules' win-probability table (003_…):
 
 - ``random``: every choice is uniform among the legal answers; in a vote every living player names a
   uniformly random other player, and the engine counts the ballots (the Sheriff's double, the Idiot's
@@ -13,7 +13,8 @@ models, after the French rules' win-probability table (003_…):
   player she cleared. The werewolves know each other: they devour a random villager and vote for one.
 - ``hunt``: its second model, the Seer "speaks to denounce a werewolf, then dies the next night". She
   keeps her looks to herself until one finds a werewolf; on the next day she accuses it, and everything
-  she saw becomes public, her own card with it; from that night the werewolves devour her.
+  she saw becomes public, her own card with it (and what she sees later, if she survives); from that
+  night the werewolves devour her.
 
 In every model the other characters (Witch, Hunter, Cupid, Thief, ...) choose uniformly among their legal
 answers, except that in ``seer`` and ``hunt`` a Hunter or Sheriff of the village who must name someone
@@ -150,8 +151,8 @@ class Player:
                 assert isinstance(seat, int)
                 wolf = ROLES[str(fact.values["role"])].team in WOLF_TEAMS  # she sees the card, not the side
                 knows.looks[seat] = wolf
-                if self.model == "seer":
-                    knows.publish(None)
+                if self.model == "seer" or knows.seer is not None:
+                    knows.publish(None)  # she speaks at once: anonymous (seer), or already known (hunt)
                 elif wolf and knows.seer is None and step.call.actors:
                     knows.accusing = step.call.actors[0]
 
