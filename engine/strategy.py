@@ -9,12 +9,14 @@ only legal ones). Three models, after the French rules' win-probability table (0
   none).
 - ``seer``: the French table's first model, the Seer "gives her findings to the village and the
   werewolves do not know who she is". She looks at a player she has not looked at yet, each night; what
-  she sees is public from the next day: the village votes out a werewolf she found and never votes a
+  she sees is public from the next day (anonymously): the village votes out a werewolf she found and never votes a
   player she cleared. The werewolves know each other: they devour a random villager and vote for one.
 - ``hunt``: its second model, the Seer "speaks to denounce a werewolf, then dies the next night". She
   keeps her looks to herself until one finds a werewolf; on the next day she accuses it, and everything
   she saw becomes public, her own card with it (and what she sees later, if she survives); from that
   night the werewolves devour her.
+
+In both, she tells what she saw at the day after her look, if she lives to it: the eliminated do not speak.
 
 In every model the other characters (Witch, Hunter, Cupid, Thief, ...) choose uniformly among their legal
 answers, except that in ``seer`` and ``hunt`` a Hunter or Sheriff of the village who must name someone
@@ -60,7 +62,7 @@ class Knowledge:
     found: set[int] = field(default_factory=set)  # public: werewolves she found
     cleared: set[int] = field(default_factory=set)  # public: players she found not to be werewolves
     seer: int | None = None  # the Seer's seat once she has accused (hunt): the werewolves' next victim
-    accusing: int | None = None  # the Seer who found a werewolf tonight and accuses at the next day (hunt)
+    telling: int | None = None  # the Seer who will tell what she saw at the next day, if she lives to it
 
     def publish(self, seer: int | None) -> None:
         """Makes every look public; with ``seer``, her own card too (she spoke)."""
@@ -122,9 +124,11 @@ class Player:
         game = self.game
         call = game.call
         assert call is not None, "the game is over"
-        if call.phase is Phase.DAY and self.knows.accusing is not None:
-            self.knows.publish(self.knows.accusing)  # she speaks at the first day after her find
-            self.knows.accusing = None
+        knows = self.knows
+        if call.phase is Phase.DAY and knows.telling is not None:
+            if game.alive(knows.telling):  # the eliminated do not speak: what she saw dies with her
+                knows.publish(knows.telling if self.model == "hunt" else None)
+            knows.telling = None
         if not call.needs_answer:
             return None
         if call.kind is Kind.VOTE:
@@ -151,10 +155,9 @@ class Player:
                 assert isinstance(seat, int)
                 wolf = ROLES[str(fact.values["role"])].team in WOLF_TEAMS  # she sees the card, not the side
                 knows.looks[seat] = wolf
-                if self.model == "seer" or knows.seer is not None:
-                    knows.publish(None)  # she speaks at once: anonymous (seer), or already known (hunt)
-                elif wolf and knows.seer is None and step.call.actors:
-                    knows.accusing = step.call.actors[0]
+                # She will speak at dawn: always (seer); once she has found a werewolf (hunt), and then on.
+                if (self.model == "seer" or wolf or knows.seer is not None) and step.call.actors:
+                    knows.telling = step.call.actors[0]
 
     def uniform(self, call: Call) -> Answer:
         """Returns an answer drawn uniformly among the legal ones."""

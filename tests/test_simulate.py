@@ -57,7 +57,7 @@ def test_the_seer_model_votes_out_the_werewolf_she_found_and_spares_those_she_cl
     reach(game, "seer")
     game.answer(1)
     player.knows.looks = {1: True, 3: False}
-    player.knows.publish(None)
+    player.knows.telling = 2
     reach(game, "werewolves")
     game.answer(4)
     while game.call is not None and game.call.id != "vote":
@@ -80,7 +80,7 @@ def test_the_hunt_model_devours_the_seer_the_night_after_she_accuses() -> None:
     reach(game, "seer")
     player.step()
     player.knows.looks = {1: True}  # whatever she looked at, say it was the werewolf at seat 1
-    player.knows.accusing = 2
+    player.knows.telling = 2
     reach(game, "werewolves")
     game.answer(4)
     assert player.knows.found == set()  # nothing is public before the day
@@ -92,6 +92,22 @@ def test_the_hunt_model_devours_the_seer_the_night_after_she_accuses() -> None:
     while game.call is not None and game.call.id != "werewolves":
         player.step()
     assert player.answer() == 2
+
+
+def test_a_seer_devoured_the_night_of_her_find_tells_nothing() -> None:
+    """The eliminated do not speak: a Seer devoured the night she found a werewolf takes it with her."""
+    for model in ("seer", "hunt"):
+        game = new_game(EIGHT)
+        player = Player(game, random.Random(5), model)
+        reach(game, "seer")
+        player.step()
+        player.knows.looks = {1: True}
+        player.knows.telling = 2
+        reach(game, "werewolves")
+        game.answer(2)
+        while game.call is not None and game.call.id != "vote":
+            player.step()
+        assert not game.alive(2) and player.knows.found == set() and player.knows.seer is None
 
 
 def test_the_pack_never_devours_a_werewolf_in_the_informed_models() -> None:
