@@ -249,6 +249,12 @@ def _is_script(data: object) -> bool:
                                        or isinstance(data.get("deal"), dict))
 
 
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from .simulate import cmd_simulate as run
+
+    return run(args, warn=_warn)
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     status = 0
     for path in args.files:
@@ -281,6 +287,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         else:
             assert config is not None
             table, language, extra = config.table, config.language, ""
+            if not args.no_simulate:
+                from .simulate import check_balance
+
+                for warning in check_balance(table):
+                    print(f"warning: {path}: {warning}", file=sys.stderr)
         print(f"{path}: ok ({what}: {table.seats} players, language {language}{extra})")
     return status
 
@@ -355,7 +366,30 @@ def build_parser() -> argparse.ArgumentParser:
                        + "\nPractice script keys: " + ", ".join(TOP_KEYS),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--no-simulate", action="store_true",
+                   help="do not simulate a table config's deck to warn when it is lopsided (a side winning "
+                        "under 25%% or over 75%% of up to 2,000 games played with the hunt model)")
     p.set_defaults(func=cmd_check)
+    p = sub.add_parser("simulate", help="play many games of a deck with simple strategies: who wins, how often",
+                       description="Plays GAMES games of a deck through the rules engine with simple "
+                       "strategies and prints each team's win rate with its 95%% interval. Strategies: "
+                       "random (every choice at random), seer (the Seer's looks are public; the "
+                       "werewolves do not know her), hunt (the Seer accuses the first werewolf she finds, "
+                       "then the werewolves devour her), all (the three).")
+    p.add_argument("--deck", nargs="+", metavar="CARD",
+                   help="the cards: ids separated by spaces or commas, id*N for N copies "
+                        "(e.g. werewolf*2,seer,villager*5); the number of players follows")
+    p.add_argument("--config", metavar="FILE", help="the deck and house rules of a table config")
+    p.add_argument("--preset", help="a deck preset (classic), with --seats")
+    p.add_argument("--seats", type=int, help="the number of players (with --preset)")
+    p.add_argument("--sheriff", action=argparse.BooleanOptionalAction, default=None,
+                   help="elect a Sheriff or not (default: the config's rule, else yes)")
+    p.add_argument("--games", type=int, default=10000, help="games a strategy (default 10000)")
+    p.add_argument("--strategy", choices=("random", "seer", "hunt", "all"), default="hunt",
+                   help="the players' strategy (default hunt, the model `check` uses)")
+    p.add_argument("--seed", type=int, default=1, help="the seed: the same seed gives the same figures (default 1)")
+    p.add_argument("--jobs", type=int, help="processes (default: every core)")
+    p.set_defaults(func=cmd_simulate)
     return parser
 
 

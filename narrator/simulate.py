@@ -1,0 +1,290 @@
+"""``werewolf-narrator simulate``: plays many games of a deck with simple strategies and prints who wins.
+
+The games are the engine's own (engine.strategy), so every rule of the deck applies. Game ``i`` of a run
+seeded ``s`` is dealt and played from ``engine.strategy.game_seed(s, i)`` alone, so a run's figures are the
+same for a given seed whatever the number of jobs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import IO, Callable, Sequence
+
+from engine import ROLES, Rules, Table, check_deck, preset
+from engine.strategy import MODELS, game_seed, play, winner
+
+from .errors import UserError
+
+SIDES = ("village", "werewolves")
+"""The two sides whose balance ``check`` judges; the loners' goals are meant to be rare."""
+
+FAIR = (0.25, 0.75)
+"""A side winning less than 25% or more than 75% of the games makes ``check`` warn that the deck is lopsided."""
+
+CHECK_GAMES = 2000
+"""Games ``check`` plays for up to 12 players: about a second on two quiet cores, and a 95% interval within
+±2.2 points. Larger tables play fewer, as a game's length grows with the players (see check_games)."""
+
+CHECK_MODEL = "hunt"
+"""The model ``check`` plays: the French rules' "more realistic" one (the Seer accuses, then dies)."""
+
+MAX_GAMES = 10_000_000
+CHUNKS_PER_JOB = 4  # a few chunks a job, so that a job slowed by the rest of the machine does not hold all up
+Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
+
+
+@dataclass(frozen=True)
+class Result:
+    """A simulation's figures: wins by winner name (an Outcome's winner, or "unfinished")."""
+
+    model: str
+    games: int
+    wins: dict[str, int]
+    seconds: float
+    jobs: int
+
+    def rate(self, team: str) -> float:
+        """Returns the share of games ``team`` won."""
+        return self.wins.get(team, 0) / self.games if self.games else 0.0
+
+    def teams(self) -> list[str]:
+        """Returns the two sides, then every other winner seen, most wins first."""
+        others = sorted((t for t in self.wins if t not in SIDES), key=lambda t: (-self.wins[t], t))
+        return [*SIDES, *others]
+
+
+def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
+    """Returns the Wilson score interval of a rate ``wins / games`` (95% by default).
+
+    >>> low, high = wilson(50, 100)
+    >>> round(low, 3), round(high, 3)
+    (0.404, 0.596)
+    >>> wilson(0, 10)[0], round(wilson(0, 10)[1], 3)
+    (0.0, 0.278)
+    """
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    denominator = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denominator
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _chunk(job: tuple[Table, str, int, int, int]) -> Counter[str]:
+    """Plays games ``start`` to ``stop`` of a run (a worker's share)."""
+    table, model, seed, start, stop = job
+    return Counter(winner(play(table, game_seed(seed, i), model)) for i in range(start, stop))
+
+
+def _ignore_interrupts() -> None:
+    """Lets Ctrl-C reach only the parent, which stops the workers: no traceback from each of them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def default_jobs() -> int:
+    """Returns the number of cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover  (not Linux)
+        return max(1, os.cpu_count() or 1)
+
+
+def simulate(table: Table, games: int, model: str = CHECK_MODEL, seed: int = 1, jobs: int | None = None) -> Result:
+    """Plays ``games`` games of ``table`` with ``model`` on ``jobs`` processes (default: every core)."""
+    if model not in MODELS:
+        raise UserError(f"unknown strategy {model!r}; strategies: {', '.join(MODELS)}, all")
+    jobs = default_jobs() if jobs is None else jobs
+    jobs = max(1, min(jobs, games))
+    start = time.perf_counter()
+    count = max(1, min(games, jobs * CHUNKS_PER_JOB))
+    bounds = [games * k // count for k in range(count + 1)]
+    work = [(table, model, seed, bounds[k], bounds[k + 1]) for k in range(count)]
+    wins: Counter[str] = Counter()
+    if jobs == 1:
+        for job in work:
+            wins.update(_chunk(job))
+    else:
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        with context.Pool(jobs, initializer=_ignore_interrupts) as pool:
+            for part in pool.imap_unordered(_chunk, work):
+                wins.update(part)
+    return Result(model, games, dict(wins), time.perf_counter() - start, jobs)
+
+
+def lopsided(result: Result) -> list[str]:
+    """Returns a warning naming the side that wins more than the FAIR band allows, with its figure; when
+    none does, one for each side that wins less (the loners' goals took the rest)."""
+    low, high = FAIR
+    strong = [t for t in SIDES if result.rate(t) > high]
+    weak = [t for t in SIDES if result.rate(t) < low]
+    warnings = []
+    for team in strong or weak:
+        a, b = wilson(result.wins.get(team, 0), result.games)
+        warnings.append(f"the {team} win {result.rate(team):.1%} of {result.games:,} simulated games "
+                        f"({result.model} model, 95% interval {a:.1%} to {b:.1%}); a balanced deck gives "
+                        f"each side {low:.0%} to {high:.0%}: this one is lopsided (see `werewolf-narrator "
+                        f"simulate`; `check --no-simulate` skips this)")
+    return warnings
+
+
+def check_games(seats: int) -> int:
+    """Returns how many games ``check`` plays for a table of ``seats``: about the same time whatever the size,
+    and never fewer than 500 (an interval within ±4.4 points, enough for the FAIR band).
+
+    >>> check_games(8), check_games(18), check_games(47)
+    (2000, 1333, 510)
+    """
+    return max(500, CHECK_GAMES * 12 // max(12, seats))
+
+
+def check_balance(table: Table, jobs: int | None = None) -> list[str]:
+    """Returns ``check``'s warnings about a deck's balance, from a quick simulation (fixed seed: the same
+    deck always gets the same verdict)."""
+    return lopsided(simulate(table, check_games(table.seats), CHECK_MODEL, seed=1, jobs=jobs))
+
+
+# -- the command line ------------------------------------------------------------------------------
+
+
+def parse_deck(words: Sequence[str]) -> tuple[str, ...]:
+    """Returns the cards named by ``words``: ids separated by spaces or commas, ``id*N`` for N copies.
+
+    >>> parse_deck(["werewolf*2,seer", "villager*3"])
+    ('werewolf', 'werewolf', 'seer', 'villager', 'villager', 'villager')
+    """
+    deck: list[str] = []
+    for word in words:
+        for item in filter(None, (w.strip() for w in word.split(","))):
+            name, star, times = item.partition("*")
+            n = 1
+            if star:
+                if not times.strip().isdigit() or not 1 <= int(times) <= 100:
+                    raise UserError(f"--deck: {item!r}: write a card and its count as id*N (1 to 100), "
+                                    "e.g. werewolf*2")
+                n = int(times)
+            name = name.strip()
+            if name not in ROLES:
+                raise UserError(f"--deck: unknown character {name!r}; characters: {', '.join(sorted(ROLES))}")
+            deck += [name] * n
+    if not deck:
+        raise UserError("--deck: name the cards, e.g. --deck werewolf*2,seer,villager*5")
+    return tuple(deck)
+
+
+def table_from_args(args: argparse.Namespace, warn: Callable[[str], None] | None = None) -> Table:
+    """Returns the table the options describe: ``--deck`` ids, ``--config`` file, or ``--preset`` and
+    ``--seats``; ``--sheriff``/``--no-sheriff`` override the rules."""
+    from .config import load_config
+
+    deck_words, config, name = args.deck, args.config, args.preset
+    seats: int | None = args.seats
+    given = [o for o, v in (("--deck", deck_words), ("--config", config), ("--preset", name)) if v]
+    if len(given) != 1:
+        raise UserError("say which deck to simulate with one of --deck, --config or --preset"
+                        + (f" (not {' and '.join(given)})" if given else ""))
+    rules = Rules()
+    if config:
+        loaded, warnings = load_config(str(config))
+        if warn is not None:
+            for warning in warnings:
+                warn(warning)
+        table = loaded.table
+        if seats is not None and seats != table.seats:
+            raise UserError(f"--seats {seats}: {config} has {table.seats} players")
+        rules, seats, deck = table.rules, table.seats, table.deck
+    elif name:
+        if seats is None:
+            raise UserError("--preset: say how many players with --seats")
+        try:
+            deck = preset(str(name), seats)
+        except ValueError as exc:
+            raise UserError(f"--preset: {exc}") from None
+    else:
+        deck = parse_deck(deck_words)
+        implied = len(deck) - (2 if "thief" in deck else 0)
+        seats = implied if seats is None else seats
+    if args.sheriff is not None:
+        rules = dataclasses.replace(rules, sheriff=bool(args.sheriff))
+    errors, _ = check_deck(seats, deck)
+    if errors:
+        raise UserError("the deck cannot be played: " + "; ".join(errors))
+    return Table(seats, deck, rules)
+
+
+def describe(table: Table) -> str:
+    """Returns a deck in short: ``8 players: werewolf×2, seer, villager×5``."""
+    counts = Counter(table.deck)
+    cards = ", ".join(f"{c}×{n}" if n > 1 else c for c, n in counts.items())
+    sheriff = "with" if table.rules.sheriff else "no"
+    return f"{table.seats} players: {cards} ({sheriff} Sheriff)"
+
+
+BLOCKS = " ▏▎▍▌▋▊▉█"
+
+
+def bar(rate: float, width: int = 40) -> str:
+    """Returns a text bar of ``rate`` (0 to 1), ``width`` characters for 100%.
+
+    >>> bar(0.5, 8), bar(0.0, 4), len(bar(1 / 3, 40))
+    ('████    ', '    ', 40)
+    """
+    eighths = round(max(0.0, min(1.0, rate)) * width * 8)
+    full, part = divmod(eighths, 8)
+    text = "█" * full + (BLOCKS[part] if part else "")
+    return text.ljust(width)
+
+
+def report(results: Sequence[Result], table: Table, seed: int, out: IO[str]) -> None:
+    """Prints the figures of each result: a table of wins, rates and intervals, a bar chart, the speed."""
+    from rich.console import Console
+    from rich.table import Table as Grid
+
+    console = Console(file=out, highlight=False, soft_wrap=True)
+    games, jobs = results[0].games, results[0].jobs
+    console.print(f"{games:,} games a strategy, {describe(table)}, seed {seed}")
+    grid = Grid(show_edge=False)
+    for column in ("strategy", "team", "wins", "rate", "95% interval"):
+        grid.add_column(column, justify="right" if column in ("wins", "rate", "95% interval") else "left")
+    for result in results:
+        for team in result.teams():
+            a, b = wilson(result.wins.get(team, 0), result.games)
+            grid.add_row(result.model, team, f"{result.wins.get(team, 0):,}", f"{result.rate(team):.1%}",
+                         f"{a:.1%} – {b:.1%}")
+    console.print(grid)
+    console.print()
+    for result in results:
+        for team in result.teams():
+            console.print(f"{result.model:>6} {team:<14} {bar(result.rate(team))} {result.rate(team):6.1%}")
+    seconds = sum(r.seconds for r in results)
+    total = sum(r.games for r in results)
+    rate = total / seconds if seconds else float("inf")
+    console.print(f"{total:,} games in {seconds:.1f} s: {rate:,.0f} games/s on {jobs} "
+                  f"job{'s' if jobs > 1 else ''} ({rate / jobs:,.0f} games/s a job)")
+
+
+def cmd_simulate(args: argparse.Namespace, warn: Callable[[str], None] | None = None) -> int:
+    """Runs ``werewolf-narrator simulate``."""
+    games = int(args.games)
+    if not 1 <= games <= MAX_GAMES:
+        raise UserError(f"--games: 1 to {MAX_GAMES:,} games, not {games}")
+    jobs: int | None = args.jobs
+    if jobs is not None and not 1 <= jobs <= 256:
+        raise UserError(f"--jobs: 1 to 256 processes, not {jobs}")
+    strategy = str(args.strategy)
+    models = MODELS if strategy == "all" else (strategy,)
+    table = table_from_args(args, warn)
+    seed = int(args.seed)
+    results = [simulate(table, games, model, seed, jobs) for model in models]
+    report(results, table, seed, sys.stdout)
+    return 0
