@@ -451,8 +451,9 @@ def test_ctrl_c_stops_a_dry_run_saved_and_prints_the_command_that_resumes(tmp_pa
     it ends as the uninterrupted run."""
     script, _, want = finished_dry_run(tmp_path)
     journal = tmp_path / "interrupted.jsonl"
+    # A slow pace (0.3 s an answer): on a loaded machine the run must still be going when the signal comes.
     run = subprocess.Popen([sys.executable, "-m", "narrator", "dry-run", str(script), "--silent", "--journal",
-                            str(journal), "--pace", "0.05"], cwd=ROOT, stdin=subprocess.DEVNULL,
+                            str(journal), "--pace", "0.3"], cwd=ROOT, stdin=subprocess.DEVNULL,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 30
     while (not journal.exists() or journal.read_text().count("\n") < 4) and time.monotonic() < deadline:
