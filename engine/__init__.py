@@ -12,8 +12,7 @@ from .game import Game, GameOver, Player
 from .order import PROFILES, night_calls
 from .role import CallSpec, Role
 from .roles import CALLS, ROLES
-from .table import (MAX_SEATS, MIN_SEATS, PRESETS, Deal, Rules, Table, check_deck, check_groups, deal_cards,
-                    preset)
+from .table import MAX_SEATS, MIN_SEATS, PRESETS, Deal, Rules, Table, check_deck, check_groups, deal_cards, preset
 from .types import Answer, Call, Elimination, Fact, IllegalAnswer, Kind, Outcome, Phase, Step, Team
 
 __all__ = [

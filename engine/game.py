@@ -18,9 +18,7 @@ from .order import night_calls
 from .role import HOOKS, CallSpec, Flow, Role
 from .roles import CALLS, ROLES
 from .table import Deal, Table, check_deck, check_extras, check_groups
-from .types import (Answer, Call, Elimination, Fact, IllegalAnswer, Kind, Outcome, Phase, Step,
-                    Team)
-
+from .types import Answer, Call, Elimination, Fact, IllegalAnswer, Kind, Outcome, Phase, Step, Team
 
 _CALLS: dict[str, CallSpec] = {**CALLS, **{spec.id: spec for spec in village.CALLS}}
 """Every night call: the characters' and the Village buildings' (the Baker)."""

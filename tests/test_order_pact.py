@@ -11,11 +11,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from helpers import call_ids, drive, new_game, play_harmlessly
-
 from engine import PROFILES, Phase, night_calls
 from engine.order import BESTOF, PACT, When
 from engine.roles import CALLS
+from helpers import call_ids, drive, new_game, play_harmlessly
 
 # 第一夜, steps 1-23, one id a step. Step 15 (叫醒所有狼人，如果猎狼犬也选择睁眼则视为他选择加入狼人阵营)
 # is the Wolf Hound's choice as the pack wakes: our `wolf_hound` call, then `werewolves`. Step 16 (等待狼人

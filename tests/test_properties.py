@@ -10,8 +10,21 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import Phase as Stage
 from hypothesis import strategies as st
 
-from engine import (ROLES, Answer, Call, Game, IllegalAnswer, Kind, Phase, Rules, Table, Team, check_deck,
-                    deal_cards, night_calls)
+from engine import (
+    ROLES,
+    Answer,
+    Call,
+    Game,
+    IllegalAnswer,
+    Kind,
+    Phase,
+    Rules,
+    Table,
+    Team,
+    check_deck,
+    deal_cards,
+    night_calls,
+)
 from engine.roles.actor import LENDABLE
 from engine.village import MANY, TOKENS
 from helpers import new_game

@@ -8,6 +8,9 @@ import io
 from typing import Any
 
 import pytest
+
+from engine import Answer, Call, Game, IllegalAnswer, Kind, Phase
+from engine.calls import call_kinds
 from helpers import (
     call_ids,
     drive,
@@ -19,9 +22,6 @@ from helpers import (
     refused,
 )
 from keystrokes import keys_for
-
-from engine import Answer, Call, Game, IllegalAnswer, Kind, Phase
-from engine.calls import call_kinds
 from narrator.asking import KeypadAnswers
 from narrator.config import Findings, config_from_dict, config_to_dict, read_table
 from narrator.keypad import ScriptedKeys
@@ -552,9 +552,8 @@ def test_the_seance_and_the_crier_are_said_in_every_language(language: str) -> N
 def test_a_whole_keypad_game_with_the_actor_the_gypsy_and_the_town_crier(seed: int, tmp_path: Any) -> None:
     """Deal, every call (the Actor's place, the Gypsy's three numbers, the Crier's card), the winner: the
     keypad game ends exactly as the same answers do in the engine."""
-    from keystrokes import Recorder, plan_keys
-
     from engine import Rules, Table
+    from keystrokes import Recorder, plan_keys
     from narrator.config import TableConfig
     from narrator.play import play
 

@@ -9,7 +9,6 @@ from engine.table import check_deck
 from engine.types import Kind, Team
 from helpers import call_ids, drive, made, made_once, new_game, reach
 
-
 # -- the Villager-Villager --------------------------------------------------------------------------
 
 def test_villager_villager_is_a_plain_villager() -> None:

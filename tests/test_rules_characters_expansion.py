@@ -9,16 +9,6 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import pytest
-from helpers import (
-    call_ids,
-    drive,
-    eliminated,
-    made,
-    made_once,
-    new_game,
-    reach,
-    refused,
-)
 
 from engine import (
     Answer,
@@ -33,6 +23,16 @@ from engine import (
     Team,
 )
 from engine.calls import call_kinds
+from helpers import (
+    call_ids,
+    drive,
+    eliminated,
+    made,
+    made_once,
+    new_game,
+    reach,
+    refused,
+)
 from narrator.config import Findings, config_from_dict, config_to_dict, read_table
 from narrator.narration import VOICE, Line, Narrator, run
 from narrator.voices import load_voice
@@ -170,7 +170,6 @@ def test_stuttering_judge_question_is_asked_with_every_eye_closed() -> None:
 def test_stuttering_judge_answer_is_read_back_on_the_screen_only() -> None:
     """His yes/no is typed with eyes closed: the read-back is not said aloud, as by day it would be."""
     from keystrokes import keys_for
-
     from narrator.asking import KeypadAnswers
     from narrator.keypad import ScriptedKeys
     from narrator.screen import PlainScreen
@@ -188,7 +187,6 @@ def test_stuttering_judge_answer_is_read_back_on_the_screen_only() -> None:
 def test_stuttering_judge_answer_is_never_asked_of_the_microphone() -> None:
     """With eyes closed nobody answers aloud: the microphone, live by day, is not asked for the Judge's answer."""
     from keystrokes import keys_for
-
     from narrator.asking import KeypadAnswers
     from narrator.keypad import ScriptedKeys
     from narrator.screen import PlainScreen

@@ -3,18 +3,9 @@ rulings.md): the Wild Child, the Wolf Hound, the Piper, the Angel and the Thief.
 
 from __future__ import annotations
 
-
-
 from engine.table import check_deck, preset
 from engine.types import Phase, Team
 from helpers import call_ids, drive, eliminated, made_once, new_game, reach, refused
-
-
-
-
-
-
-
 
 # -- the Wild Child ----------------------------------------------------------------------------------
 

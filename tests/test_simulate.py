@@ -7,16 +7,16 @@ import random
 from pathlib import Path
 
 import pytest
-from helpers import new_game, reach
 from hypothesis import HealthCheck, given, settings
 from hypothesis import Phase as Stage
 from hypothesis import strategies as st
-from test_properties import WINNERS, tables
 
 from engine import Game, Kind, Table, deal_cards, preset
 from engine.strategy import MAX_CALLS, MODELS, Player, play, winner
+from helpers import new_game, reach
 from narrator.cli import main
 from narrator.simulate import FAIR, Result, bar, lopsided, parse_deck, simulate, wilson
+from test_properties import WINNERS, tables
 
 EIGHT = ["werewolf", "seer", "villager", "villager", "werewolf", "villager", "villager", "villager"]
 

@@ -14,9 +14,17 @@ from typing import Any
 
 import pytest
 
-from narrator.speak import (ConsoleSpeaker, Pyttsx3Speaker, SpeechUnavailable, VoiceInfo, WavDirSpeaker,
-                            describe_voices, make_speaker)
-from narrator.speak import audio, pyttsx3_backend
+from narrator.speak import (
+    ConsoleSpeaker,
+    Pyttsx3Speaker,
+    SpeechUnavailable,
+    VoiceInfo,
+    WavDirSpeaker,
+    audio,
+    describe_voices,
+    make_speaker,
+    pyttsx3_backend,
+)
 from narrator.speak.pyttsx3_backend import choose_voice
 from narrator.voices import languages, load_voice
 

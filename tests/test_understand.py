@@ -12,9 +12,19 @@ import pytest
 
 from engine import MAX_SEATS
 from narrator.errors import UserError
-from narrator.listen.understand import (WORDS, Allowed, Vocabulary, check_vocabulary, distractor_phrases,
-                                        load_vocabulary, phrases, seat_phrases, understand, understand_command,
-                                        vocabulary_from)
+from narrator.listen.understand import (
+    WORDS,
+    Allowed,
+    Vocabulary,
+    check_vocabulary,
+    distractor_phrases,
+    load_vocabulary,
+    phrases,
+    seat_phrases,
+    understand,
+    understand_command,
+    vocabulary_from,
+)
 from narrator.yamlfile import parse
 
 LANGUAGES = ("en", "fr", "zh")

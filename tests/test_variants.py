@@ -12,10 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import drive, eliminated, made, made_once, new_game, reach, refused
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_properties import WINNERS, pick, state, tables
 
 from engine import (
     ROLES,
@@ -33,6 +31,7 @@ from engine import (
 from engine.calls import call_kinds
 from engine.table import deal_buildings
 from engine.variants import INCOMPATIBLE, VARIANTS, check_variants
+from helpers import drive, eliminated, made, made_once, new_game, reach, refused
 from narrator.asking import KeypadAnswers
 from narrator.cli import main
 from narrator.config import config_from_dict, config_to_dict, load_config
@@ -41,6 +40,7 @@ from narrator.keypad import ScriptedKeys
 from narrator.narration import SCREEN, VOICE, Line, Narrator, run
 from narrator.screen import PlainScreen
 from narrator.voices import load_voice
+from test_properties import WINNERS, pick, state, tables
 
 NO_POTION = {"heal": False, "poison": None}
 EIGHT = ["werewolf", "villager", "villager", "villager", "werewolf", "villager", "villager", "villager"]
