@@ -6,7 +6,9 @@ from typing import Any, Sequence
 
 import pytest
 
-from engine import Call, Deal, Game, IllegalAnswer, Phase, Rules, Step, Table
+from engine import Answer, Call, Deal, Game, IllegalAnswer, Phase, Rules, Step, Table
+from narrator.narration import Line, Narrator, run
+from narrator.voices import load_voice
 
 
 def new_game(roles: Sequence[str], centre: Sequence[str] = (), *, actor_cards: Sequence[str] = (),
@@ -102,3 +104,29 @@ def play_harmlessly(game: Game, nights: int | None = None, limit: int = 2000) ->
         else:
             game.answer(game.legal()[0])
     raise AssertionError("the game did not end")
+
+
+class Scripted:
+    """Answers from a list of (call id, answer), in order; confirms what needs no answer."""
+
+    def __init__(self, answers: list[tuple[str, Answer]]) -> None:
+        self.answers = list(answers)
+
+    def answer(self, call: Call, game: Game) -> Answer:
+        if not call.needs_answer:
+            return None
+        call_id, value = self.answers.pop(0)
+        assert call_id == call.id, f"expected an answer for {call.id}, the script has {call_id}"
+        return value
+
+    def refused(self, call: Call, value: Answer, error: IllegalAnswer) -> None:
+        raise AssertionError(f"{call.id}: {value!r} refused: {error.reason}")
+
+
+def narrate(game: Game, answers: list[tuple[str, Answer]], language: str = "en") -> list[Line]:
+    """Plays ``game`` to its end through the narrator in ``language``, every answer used; returns every line."""
+    lines: list[Line] = []
+    source = Scripted(answers)
+    run(game, Narrator(load_voice(language), lines.append), source)
+    assert game.over and not source.answers
+    return lines

@@ -27,9 +27,8 @@ from engine import (
 )
 from engine.roles.actor import LENDABLE
 from engine.village import MANY, TOKENS
-from helpers import new_game
-from narrator.narration import VOICE, Line, Narrator, run
-from narrator.voices import load_voice
+from helpers import narrate, new_game
+from narrator.narration import VOICE, Line
 
 WINNERS = ("village", "werewolves", "lovers", "white_werewolf", "piper", "angel", "prejudiced_manipulator",
            "nobody")
@@ -328,31 +327,9 @@ def test_winners_are_consistent_with_the_outcome(table: Table, seed: int) -> Non
                 assert all(game.marked(s, "charmed") for s in living if s not in winners)
 
 
-class Scripted:
-    """Answers from a list of (call id, answer), in order; confirms what needs no answer."""
-
-    def __init__(self, answers: list[tuple[str, Answer]]) -> None:
-        self.answers = list(answers)
-
-    def answer(self, call: Call, game: Game) -> Answer:
-        if not call.needs_answer:
-            return None
-        call_id, value = self.answers.pop(0)
-        assert call_id == call.id, f"expected an answer for {call.id}, the script has {call_id}"
-        return value
-
-    def refused(self, call: Call, value: Answer, error: IllegalAnswer) -> None:
-        raise AssertionError(f"{call.id}: {value!r} refused: {error.reason}")
-
-
-def narrate(roles: list[str], answers: list[tuple[str, Answer]]) -> list[Line]:
+def narrate_roles(roles: list[str], answers: list[tuple[str, Answer]]) -> list[Line]:
     """Plays a game through the English narrator and returns every line."""
-    lines: list[Line] = []
-    game = new_game(roles)
-    source = Scripted(answers)
-    run(game, Narrator(load_voice("en"), lines.append), source)
-    assert game.over and not source.answers
-    return lines
+    return narrate(new_game(roles), answers)
 
 
 def voice(lines: list[Line]) -> list[str]:
@@ -367,7 +344,7 @@ SEER_GAME = ["werewolf", "seer", "villager", "villager", "werewolf", "villager"]
 
 
 def seer_game(target: int | None) -> list[Line]:
-    return narrate(SEER_GAME, [("seer", target), ("werewolves", 3), ("vote", 1),
+    return narrate_roles(SEER_GAME, [("seer", target), ("werewolves", 3), ("vote", 1),
                                ("seer", 5), ("werewolves", 4), ("vote", 5)])
 
 
@@ -384,7 +361,7 @@ FOX_GAME = ["werewolf", "fox", "villager", "villager", "villager", "villager", "
 
 
 def fox_game(first: int, later: list[tuple[str, Answer]]) -> list[Line]:
-    return narrate(FOX_GAME, [("werewolves", 4), ("fox", first), ("vote", 1), ("werewolves", 5), *later,
+    return narrate_roles(FOX_GAME, [("werewolves", 4), ("fox", first), ("vote", 1), ("werewolves", 5), *later,
                               ("vote", 7)])
 
 

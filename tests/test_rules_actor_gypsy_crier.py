@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from engine import Answer, Call, Game, IllegalAnswer, Kind, Phase
+from engine import Answer, Game, Kind, Phase
 from engine.calls import call_kinds
 from helpers import (
     call_ids,
@@ -17,6 +17,7 @@ from helpers import (
     eliminated,
     made,
     made_once,
+    narrate,
     new_game,
     reach,
     refused,
@@ -25,7 +26,7 @@ from keystrokes import keys_for
 from narrator.asking import KeypadAnswers
 from narrator.config import Findings, config_from_dict, config_to_dict, read_table
 from narrator.keypad import ScriptedKeys
-from narrator.narration import VOICE, Line, Narrator, run
+from narrator.narration import VOICE, Line
 from narrator.screen import PlainScreen
 from narrator.voices import load_voice
 from narrator.yamlfile import parse
@@ -221,31 +222,6 @@ def test_actor_cards_come_from_the_unused_cards() -> None:
 def test_actor_cards_without_an_actor_are_refused() -> None:
     with pytest.raises(ValueError, match="no Actor"):
         new_game(["werewolf", *ACTING[1:]], actor_cards=CARDS)
-
-
-class Scripted:
-    """Answers from a list of (call id, answer), in order; confirms what needs no answer."""
-
-    def __init__(self, answers: list[tuple[str, Answer]]) -> None:
-        self.answers = list(answers)
-
-    def answer(self, call: Call, game: Game) -> Answer:
-        if not call.needs_answer:
-            return None
-        call_id, value = self.answers.pop(0)
-        assert call_id == call.id, f"expected an answer for {call.id}, the script has {call_id}"
-        return value
-
-    def refused(self, call: Call, value: Answer, error: IllegalAnswer) -> None:
-        raise AssertionError(f"{call.id}: {value!r} refused: {error.reason}")
-
-
-def narrate(game: Game, answers: list[tuple[str, Answer]], language: str = "en") -> list[Line]:
-    lines: list[Line] = []
-    source = Scripted(answers)
-    run(game, Narrator(load_voice(language), lines.append), source)
-    assert game.over and not source.answers
-    return lines
 
 
 def test_which_card_the_actor_takes_is_never_heard() -> None:

@@ -15,7 +15,6 @@ from engine import (
     Call,
     Deal,
     Game,
-    IllegalAnswer,
     Kind,
     Phase,
     Rules,
@@ -29,40 +28,17 @@ from helpers import (
     eliminated,
     made,
     made_once,
+    narrate,
     new_game,
     reach,
     refused,
 )
 from narrator.config import Findings, config_from_dict, config_to_dict, read_table
-from narrator.narration import VOICE, Line, Narrator, run
+from narrator.narration import VOICE, Line
 from narrator.voices import load_voice
 from narrator.yamlfile import Document
 
 NO_POTION = {"heal": False, "poison": None}
-
-
-class Scripted:
-    """Answers from a list of (call id, answer), in order; confirms what needs no answer."""
-
-    def __init__(self, answers: list[tuple[str, Answer]]) -> None:
-        self.answers = list(answers)
-
-    def answer(self, call: Call, game: Game) -> Answer:
-        if not call.needs_answer:
-            return None
-        call_id, value = self.answers.pop(0)
-        assert call_id == call.id, (call_id, call.id)
-        return value
-
-    def refused(self, call: Call, value: Answer, error: IllegalAnswer) -> None:
-        raise AssertionError(error.reason)
-
-
-def narrate(game: Game, answers: list[tuple[str, Answer]]) -> list[Line]:
-    """Plays ``game`` through the English narrator; returns every line."""
-    lines: list[Line] = []
-    run(game, Narrator(load_voice("en"), lines.append), Scripted(answers))
-    return lines
 
 
 def keys_said(lines: list[Line]) -> list[str]:

@@ -21,7 +21,6 @@ from engine import (
     Call,
     Deal,
     Game,
-    IllegalAnswer,
     Kind,
     Phase,
     Rules,
@@ -31,7 +30,7 @@ from engine import (
 from engine.calls import call_kinds
 from engine.table import deal_buildings
 from engine.variants import INCOMPATIBLE, VARIANTS, check_variants
-from helpers import drive, eliminated, made, made_once, new_game, reach, refused
+from helpers import Scripted, drive, eliminated, made, made_once, narrate, new_game, reach, refused
 from narrator.asking import KeypadAnswers
 from narrator.cli import main
 from narrator.config import config_from_dict, config_to_dict, load_config
@@ -44,30 +43,6 @@ from test_properties import WINNERS, pick, state, tables
 
 NO_POTION = {"heal": False, "poison": None}
 EIGHT = ["werewolf", "villager", "villager", "villager", "werewolf", "villager", "villager", "villager"]
-
-
-class Scripted:
-    """Answers from a list of (call id, answer), in order; confirms what needs no answer."""
-
-    def __init__(self, answers: list[tuple[str, Answer]]) -> None:
-        self.answers = list(answers)
-
-    def answer(self, call: Call, game: Game) -> Answer:
-        if not call.needs_answer:
-            return None
-        call_id, value = self.answers.pop(0)
-        assert call_id == call.id, f"expected an answer for {call.id}, the script has {call_id}"
-        return value
-
-    def refused(self, call: Call, value: Answer, error: IllegalAnswer) -> None:
-        raise AssertionError(f"{call.id}: {value!r} refused: {error.reason}")
-
-
-def narrate(game: Game, answers: list[tuple[str, Answer]], language: str = "en") -> list[Line]:
-    """Plays ``game`` to its end through the narrator; returns every line."""
-    lines: list[Line] = []
-    run(game, Narrator(load_voice(language), lines.append), Scripted(answers))
-    return lines
 
 
 def facts(call: Call | None, key: str) -> list[dict[str, object]]:
