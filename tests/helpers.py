@@ -130,3 +130,17 @@ def narrate(game: Game, answers: list[tuple[str, Answer]], language: str = "en")
     run(game, Narrator(load_voice(language), lines.append), source)
     assert game.over and not source.answers
     return lines
+
+
+def said(game: Game, key: str) -> list[dict[str, object]]:
+    """Returns the values of every fact ``key`` passed on so far, at any step (replayed from the journal)."""
+    found: list[dict[str, object]] = []
+    replay = Game(game.table, game.deal)
+    for call in list(replay.calls):
+        found += [dict(f.values) for f in call.facts if f.key == key]
+    for value in game.journal:
+        step = replay.answer(value)
+        found += [dict(f.values) for f in step.facts if f.key == key]
+        if replay.call is not None:
+            found += [dict(f.values) for f in replay.call.facts if f.key == key]
+    return found

@@ -21,6 +21,7 @@ from helpers import (
     new_game,
     reach,
     refused,
+    said,
 )
 from keystrokes import keys_for
 from narrator.asking import KeypadAnswers
@@ -32,20 +33,6 @@ from narrator.voices import load_voice
 from narrator.yamlfile import parse
 
 NO_POTION = {"heal": False, "poison": None}
-
-
-def said(game: Game, key: str) -> list[dict[str, object]]:
-    """Returns the values of every fact ``key`` passed on so far (replayed from the journal)."""
-    found: list[dict[str, object]] = []
-    replay = Game(game.table, game.deal)
-    for call in list(replay.calls):
-        found += [dict(f.values) for f in call.facts if f.key == key]
-    for value in game.journal:
-        step = replay.answer(value)
-        found += [dict(f.values) for f in step.facts if f.key == key]
-        if replay.call is not None:
-            found += [dict(f.values) for f in replay.call.facts if f.key == key]
-    return found
 
 
 # -- the Actor -------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from engine.calls import call_kinds
 from engine.table import deal_buildings
 from engine.types import Call, Fact, Kind, Phase, Step
 from engine.village import TOKENS, check_buildings
-from helpers import drive, eliminated, made, made_once, reach, refused
+from helpers import drive, eliminated, made, made_once, reach, refused, said
 from keystrokes import Recorder, plan_keys
 from narrator.cli import main
 from narrator.config import Findings, TableConfig, config_from_dict, config_to_dict, read_table
@@ -36,20 +36,6 @@ def village(roles: list[str], buildings: dict[int, str], **rules: Any) -> Game:
     rules.setdefault("sheriff", False)
     table = Table(len(roles), tuple(roles), Rules(**rules), buildings=tuple(buildings.values()))
     return Game(table, Deal(tuple(roles), (), tuple(sorted(buildings.items()))))
-
-
-def said(game: Game, key: str) -> list[dict[str, object]]:
-    """Returns the values of every fact ``key`` passed on so far (replayed from the journal)."""
-    found: list[dict[str, object]] = []
-    replay = Game(game.table, game.deal)
-    for call in list(replay.calls):
-        found += [dict(f.values) for f in call.facts if f.key == key]
-    for value in game.journal:
-        step = replay.answer(value)
-        found += [dict(f.values) for f in step.facts if f.key == key]
-        if replay.call is not None:
-            found += [dict(f.values) for f in replay.call.facts if f.key == key]
-    return found
 
 
 EIGHT = ["werewolf", "villager", "villager", "villager", "villager", "villager", "werewolf", "villager"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine import Game
 from engine.calls import call_kinds
 from engine.types import Fact, Kind, Phase
-from helpers import drive, eliminated, made, made_once, new_game, reach, refused
+from helpers import drive, eliminated, made, made_once, new_game, reach, refused, said
 
 NO_POTION = {"heal": False, "poison": None}
 
@@ -15,20 +15,6 @@ def dawn_victims(game: Game, day: int) -> list[int]:
     """Returns the seats revealed at the dawn of ``day``, in order."""
     dawn = made_once(game, "dawn", day, Phase.DAY)
     return [int(str(f.values["seat"])) for f in dawn.facts if f.key == "victim"]
-
-
-def said(game: Game, key: str) -> list[dict[str, object]]:
-    """Returns the values of every fact ``key`` passed on so far, at any step (replayed from the journal)."""
-    found: list[dict[str, object]] = []
-    replay = Game(game.table, game.deal)
-    for call in list(replay.calls):
-        found += [dict(f.values) for f in call.facts if f.key == key]
-    for value in game.journal:
-        step = replay.answer(value)
-        found += [dict(f.values) for f in step.facts if f.key == key]
-        if replay.call is not None:
-            found += [dict(f.values) for f in replay.call.facts if f.key == key]
-    return found
 
 
 # -- the Guard -------------------------------------------------------------------------------------

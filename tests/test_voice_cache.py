@@ -6,13 +6,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_speak import needs_engine
 
 from narrator.cli import main
 from narrator.practice import dry_run
 from narrator.script import load_script
 from narrator.speak import (
     Pyttsx3Speaker,
-    SpeechUnavailable,
     VoiceCache,
     default_folder,
     fixed_lines,
@@ -28,16 +28,6 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 LINE = "Seat seven, wake up."
 
 
-def _engine_problem() -> str | None:
-    try:
-        pyttsx3_backend.installed_voices()
-    except SpeechUnavailable as exc:
-        return str(exc)
-    return None
-
-
-ENGINE_PROBLEM = _engine_problem()
-needs_engine = pytest.mark.skipif(ENGINE_PROBLEM is not None, reason=f"no speech engine: {ENGINE_PROBLEM}")
 
 
 class Counting:
