@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from typing import Mapping
 
 
@@ -168,4 +169,12 @@ def night_calls(profile: str, night: int, sisters_wake: bool = False,
     >>> night_calls("bestof", 2)[:3]
     ('actor', 'seer', 'raven')
     """
-    return tuple(e.call for e in PROFILES[profile] if e.made_on(night, sisters_wake, intervals))
+    return _night_calls(profile, night, sisters_wake, tuple(sorted((intervals or {}).items())))
+
+
+@lru_cache(maxsize=1024)
+def _night_calls(profile: str, night: int, sisters_wake: bool,
+                 intervals: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
+    # Cached: every game asks for every night's order, and simulate plays thousands of games.
+    known = dict(intervals)
+    return tuple(e.call for e in PROFILES[profile] if e.made_on(night, sisters_wake, known))

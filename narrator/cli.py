@@ -372,7 +372,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_check)
     p = sub.add_parser("simulate", help="play many games of a deck with simple strategies: who wins, how often",
                        description="Plays GAMES games of a deck through the rules engine with simple "
-                       "strategies and prints each team's win rate with its 95%% interval. Strategies: "
+                       "strategies and prints each team's win rate with its 95% interval. Strategies: "
                        "random (every choice at random), seer (the Seer's looks are public; the "
                        "werewolves do not know her), hunt (the Seer accuses the first werewolf she finds, "
                        "then the werewolves devour her), all (the three).")
