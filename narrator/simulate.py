@@ -131,7 +131,8 @@ def lopsided(result: Result) -> list[str]:
     warnings = []
     for team in strong or weak:
         a, b = wilson(result.wins.get(team, 0), result.games)
-        warnings.append(f"the {team} win {result.rate(team):.1%} of {result.games:,} simulated games "
+        wins = "wins" if team == "village" else "win"  # the village wins; the werewolves win
+        warnings.append(f"the {team} {wins} {result.rate(team):.1%} of {result.games:,} simulated games "
                         f"({result.model} model, 95% interval {a:.1%} to {b:.1%}); a balanced deck gives "
                         f"each side {low:.0%} to {high:.0%}: this one is lopsided (see `werewolf-narrator "
                         f"simulate`; `check --no-simulate` skips this)")

@@ -153,6 +153,8 @@ def test_a_lopsided_deck_is_named_with_the_side_and_its_figure() -> None:
     (warning,) = lopsided(heavy)
     assert "werewolves win 90.0%" in warning and f"{FAIR[0]:.0%} to {FAIR[1]:.0%}" in warning
     assert lopsided(Result("hunt", 1000, {"werewolves": 500, "village": 480, "lovers": 20}, 1.0, 1)) == []
+    (village,) = lopsided(Result("hunt", 1000, {"werewolves": 100, "village": 900}, 1.0, 1))
+    assert village.startswith("the village wins 90.0%")
 
 
 def test_the_deck_option_reads_ids_commas_and_counts() -> None:
