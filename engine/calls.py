@@ -25,6 +25,9 @@ CORE: dict[str, Kind] = {
     "graffiti_draw": Kind.DRAW,
     "graffiti_read": Kind.NONE,
     "candles": Kind.YES_NO,
+    # The Harvest's Witch: the box tossed for her one potion, and the player it changed told so.
+    "witch_toss": Kind.DRAW,
+    "witch_touched": Kind.NONE,
 }
 """The calls of the game's frame: night and day, the vote, the Sheriff and his Town Crier, the variants'."""
 

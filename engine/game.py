@@ -55,7 +55,7 @@ class GameOver(Exception):
 @dataclass
 class Player:
     """A seat at the table: the card it holds now, whether it is alive, and its marks
-    (``infected``, ``charmed``, ``turned``, ...)."""
+    (``infected``, ``charmed``, ``turned``, ``simple_villager``, ...)."""
 
     seat: int
     card: str
@@ -235,7 +235,7 @@ class Game:
         if call.kind in (Kind.SEAT, Kind.VOTE, Kind.ELECTION):
             candidates = [*call.seats, None]
         elif call.kind is Kind.DRAW:
-            candidates = list(call.seats)
+            candidates = list(call.options or call.seats)
         elif call.kind is Kind.SEATS and call.picks == 0:  # one or more: each alone, and all of them
             candidates = [*([s] for s in call.seats), list(call.seats), *([None] if call.optional else [])]
         elif call.kind is Kind.SEATS:
@@ -396,11 +396,12 @@ class Game:
 
     def ask(self, call_id: str, kind: Kind, *, live: bool = True, actors: Sequence[int] = (),
             seats: Sequence[int] | None = None, optional: bool = False, picks: int = 0,
-            facts: Sequence[Fact] = (), check: Callable[[Answer], object] | None = None) -> Call:
+            facts: Sequence[Fact] = (), check: Callable[[Answer], object] | None = None,
+            options: Sequence[Answer] = ()) -> Call:
         """Returns a call of the running phase; the flow yields it."""
         return Call(call_id, self.phase, self.number, kind, live, tuple(actors),
                     self.living() if seats is None else tuple(seats), optional,
-                    picks, tuple(facts), check if live else None, live and kind is not Kind.NONE)
+                    picks, tuple(facts), check if live else None, live and kind is not Kind.NONE, tuple(options))
 
     def idle(self, call_id: str, kind: Kind, picks: int = 0) -> Flow:
         """Makes a call for fair play only (its character is eliminated or powerless), if the table wants it."""
@@ -507,6 +508,8 @@ class Game:
             role = ROLES[p.card]
             if "infected" in p.marks:
                 sides.append(Team.WEREWOLVES)
+            elif "simple_villager" in p.marks:  # the Harvest's potion: a simple villager, whatever the card
+                sides.append(Team.VILLAGE)
             elif role.side_is_team:
                 sides.append(role.team)
             else:
@@ -523,9 +526,9 @@ class Game:
 
     def keeps_power(self, seat: int) -> bool:
         """Returns whether the card at ``seat`` still has its power (the Elder's penalty aside from infected;
-        a player the Cult seduced has lost theirs)."""
+        a player the Cult seduced has lost theirs, and so has one the Harvest's potion made a simple villager)."""
         marks = self.players[seat - 1].marks
-        if "seduced" in marks:
+        if "seduced" in marks or "simple_villager" in marks:
             return False
         return not (self.penalty and self.role(seat).villager_power and "infected" not in marks)
 

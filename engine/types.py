@@ -38,7 +38,8 @@ class Kind(str, Enum):
     ELECTION = "election"  # seat | {tie: [...]}
     NUMBER = "number"  # 1 .. Call.picks, or null (the Actor's card in the middle, the Town Crier's event card)
     SEANCE = "seance"  # {card, question, asker} or null (the Gypsy)
-    DRAW = "draw"  # a seat among Call.seats drawn at random by the narrator's program, nobody answers (variants)
+    DRAW = "draw"  # a seat among Call.seats (or one of Call.options) drawn at random by the narrator's program,
+    # nobody answers (variants)
 
 
 Answer = object
@@ -85,7 +86,8 @@ class Call(NamedTuple):
     wake (secret at night). ``seats`` are the seats that may be named (public:
     the living, or a subset such as the tied). ``facts`` are shown or said while
     the call runs, before any answer. ``check`` reads an answer or raises
-    IllegalAnswer (use Game.check). A named tuple rather than a dataclass: the
+    IllegalAnswer (use Game.check). ``options`` are the answers a draw picks among when they are not
+    seats (the Harvest's toss of the box). A named tuple rather than a dataclass: the
     engine makes one per step, and this is several times cheaper to build.
     """
 
@@ -102,6 +104,7 @@ class Call(NamedTuple):
     check: Callable[[Answer], object] | None = None
     needs_answer: bool = False
     """True when the table must give an answer (not merely confirm): live, and of a kind with answers."""
+    options: tuple[Answer, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from . import answers, deaths
 from .role import Flow
-from .types import Fact, Kind
+from .types import Answer, Fact, IllegalAnswer, Kind
 
 if TYPE_CHECKING:
     from .game import Game
@@ -120,6 +120,72 @@ def graffiti(game: "Game") -> Flow:
                             check=lambda v: answers.seat(game, v, among=living))
     game.fact("graffiti.reader", seat=reader)
     yield game.ask("graffiti_read", Kind.NONE)
+
+
+# -- the Harvest's Witch: the box tossed ------------------------------------------------------------
+
+TOSS: dict[str, str] = {
+    "heal": "lid down, bottom down: heals the player",
+    "villager": "lid down, bottom up: heals the player and makes them a simple villager",
+    "werewolf": "lid up, bottom down: heals the player and makes them a werewolf",
+    "poison": "lid up, bottom up: poisons the player",
+}
+"""The four ways the box falls, by the answer a journal keeps for them (the Harvest, 米勒山谷收获季)."""
+
+CHANGED = ("villager", "werewolf")
+"""The outcomes that change the player: they are woken, alone, to learn it (the call witch_touched)."""
+
+
+def _toss(value: Answer) -> str:
+    if not isinstance(value, str) or value not in TOSS:
+        raise IllegalAnswer(f"expected how the box fell ({', '.join(TOSS)}), got {value!r}", key="refusal.shape")
+    return value
+
+
+def harvest_witch(game: "Game") -> Flow:
+    """The Harvest: the Witch has one potion in the whole game; shown the werewolves' victim, she names a
+    player (or nobody), and the program tosses the box (a draw, journaled) to decide what the potion does.
+    Three calls every night, whatever she did, so that the voice tells nothing: hers, the toss (she looks
+    at the screen: the outcome is hers alone), and the player the potion changed (asleep when it changed
+    nobody), who learns it on the screen."""
+    seat = game.actor("witch")
+    if seat is None or "witch.box" in game.used:
+        yield from game.idle("witch", Kind.SEAT)
+        yield from game.idle("witch_toss", Kind.DRAW)
+        yield from game.idle("witch_touched", Kind.NONE)
+        return
+    victim: int | None = game.tonight.get("victim")
+    target = yield game.ask("witch", Kind.SEAT, actors=(seat,), optional=True,
+                            facts=(Fact("victim_shown", {"seat": victim, "potions": ["box"]}, secret=True),),
+                            check=lambda v: answers.seat(game, v, optional=True))
+    if target is None:
+        # A pass: the toss and the waking are made all the same, for nobody (whatever call_dead says).
+        yield game.ask("witch_toss", Kind.DRAW, live=False, seats=())
+        yield game.ask("witch_touched", Kind.NONE, live=False)
+        return
+    outcome = yield game.ask("witch_toss", Kind.DRAW, actors=(seat,), seats=(), options=tuple(TOSS),
+                             check=_toss)
+    game.used.add("witch.box")
+    game.fact("harvest.toss", secret=True, outcome=outcome, seat=target)
+    if outcome == "poison":
+        game.attacks.append((target, "poison"))
+    else:
+        # Every other face heals: like the Witch's heal, it cancels the werewolves' attack on the player.
+        if (target, "werewolves") in game.attacks:
+            game.attacks.remove((target, "werewolves"))
+        if outcome == "villager":
+            # A simple villager from now on: no power, and the village's side even for a werewolf card. An
+            # infection before is undone (an infection after wins: game.side() looks at it first).
+            game.players[target - 1].marks.discard("infected")
+            game.mark(target, "simple_villager")
+        elif outcome == "werewolf":
+            # Exactly the Infected Father's infection: a werewolf, waking with the pack from the next night.
+            game.mark(target, "infected")
+    if outcome in CHANGED:
+        yield game.ask("witch_touched", Kind.NONE, actors=(target,),
+                       facts=(Fact("harvest.touched", {"outcome": outcome}, secret=True),))
+    else:
+        yield game.ask("witch_touched", Kind.NONE, live=False)
 
 
 # -- black_death ----------------------------------------------------------------------------------

@@ -86,7 +86,7 @@ class KeypadAnswers:
             # plague, made as the werewolves' call) it takes as long as a pack's choice might.
             if not self.day:
                 self.sleep(self.rng.uniform(*self.pause))
-            return self.rng.choice(call.seats)
+            return self.rng.choice(call.options or call.seats)  # the Harvest's toss: how the box falls
         if (self.voice_answers is not None and call.phase.value in self.voice_phases
                 and not eyes_closed(call)):
             heard = self._by_voice(call)

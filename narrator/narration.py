@@ -146,6 +146,10 @@ class Narrator:
             assert isinstance(shuffled, list)
             self.line("screen.seer_sees_shuffled", SCREEN,
                       cards=self.voice.join([self.voice.role(c) for c in shuffled]))
+        elif key == "harvest.toss":  # the Harvest's Witch: how the box fell, and on whom
+            self.line(f"screen.harvest_toss_{values['outcome']}", SCREEN, seat=values["seat"])
+        elif key == "harvest.touched":  # the player the box changed, woken alone
+            self.line(f"screen.harvest_touched_{values['outcome']}", SCREEN)
         elif key == "fox.sign":
             self.line("screen.fox_yes" if values["werewolf"] else "screen.fox_no", SCREEN, seat=values["seat"])
         elif key == "centre":

@@ -22,7 +22,8 @@ class Angel(Role):
     def on_mark(self, game: "Game", seat: int, cause: str) -> None:
         from ..game import GameOver  # the flow's own signal; imported late to avoid a cycle
 
-        if game.card(seat) != self.id or game.marked(seat, "infected") or game.marked(seat, "devoted"):
+        if (game.card(seat) != self.id or game.marked(seat, "infected") or game.marked(seat, "devoted")
+                or game.marked(seat, "simple_villager")):
             return  # the Devoted Servant who took his card is a simple villager (001_…)
         if seat in game.links.get("lovers", ()):
             return  # a lover Angel has given up his goal

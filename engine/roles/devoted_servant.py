@@ -27,7 +27,7 @@ TAKEN_ON = "devoted_servant.day"
 """The day the Servant took a card: she plays it from the next night (the Judge's question that day is not hers)."""
 
 FRESH: dict[str, tuple[str, ...]] = {
-    "witch": ("witch.heal", "witch.poison"),  # 新的女巫只会有1瓶毒药和1瓶治疗药水
+    "witch": ("witch.heal", "witch.poison", "witch.box"),  # 新的女巫只会有1瓶毒药和1瓶治疗药水 (the Harvest: the box)
     "fox": ("fox",),  # 即使原来的狐狸已经失去了能力
     "stuttering_judge": ("stuttering_judge",),  # 他将和主持人重新约定一个手势
 }

@@ -23,7 +23,7 @@ class Piper(Role):
     def victory(self, game: "Game") -> tuple[int, ...] | None:
         players = game.players
         for seat in game.holders(self.id):
-            if "infected" in players[seat - 1].marks:
+            if "infected" in players[seat - 1].marks or "simple_villager" in players[seat - 1].marks:
                 continue
             if all("charmed" in players[s - 1].marks for s in game.living() if s != seat):
                 return (seat,)

@@ -29,7 +29,7 @@ class PrejudicedManipulator(Role):
 
     def victory(self, game: "Game") -> tuple[int, ...] | None:
         for seat in game.holders(self.id):
-            if game.marked(seat, "infected"):
+            if game.marked(seat, "infected") or game.marked(seat, "simple_villager"):
                 continue  # infected, he is a werewolf and has given up his goal (like the Piper)
             other = next(g for g in game.table.groups if seat not in g)
             if not any(game.alive(s) for s in other):

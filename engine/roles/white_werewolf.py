@@ -21,7 +21,8 @@ class WhiteWerewolf(Role):
 
     def victory(self, game: "Game") -> tuple[int, ...] | None:
         living = game.living()
-        if len(living) == 1 and game.card(living[0]) == self.id and not game.marked(living[0], "infected"):
+        if (len(living) == 1 and game.card(living[0]) == self.id and not game.marked(living[0], "infected")
+                and not game.marked(living[0], "simple_villager")):
             return living
         return None
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import answers
+from .. import answers, variants
 from ..role import CallSpec, Flow, Role
 from ..types import Answer, Fact, IllegalAnswer, Kind
 
@@ -36,7 +36,11 @@ def _potions(game: "Game", value: Answer) -> tuple[bool, int | None]:
 
 
 def witch(game: "Game") -> Flow:
-    """Asked while a potion is left, for the potions left; she may heal herself and use both at once."""
+    """Asked while a potion is left, for the potions left; she may heal herself and use both at once.
+    The Harvest gives her one potion in all, whose effect the box decides (engine/variants.py)."""
+    if game.variant("harvest"):
+        yield from variants.harvest_witch(game)
+        return
     seat = game.actor("witch")
     if seat is None or {"witch.heal", "witch.poison"} <= game.used:
         yield from game.idle("witch", Kind.WITCH)
