@@ -20,6 +20,7 @@ from engine import Answer, Game, Kind, Phase, Team
 from engine.calls import call_kinds
 from engine.variants import TOSS
 from helpers import drive, eliminated, made, made_once, narrate, new_game, reach, refused
+from keystrokes import keys_for, seat
 from narrator.asking import KeypadAnswers
 from narrator.cli import main
 from narrator.keypad import ScriptedKeys
@@ -67,6 +68,21 @@ def test_harvest_the_box_is_tossed_by_the_program_a_draw_of_four_faces() -> None
     keypad = KeypadAnswers(ScriptedKeys([]), PlainScreen(io.StringIO()), load_voice("en"),
                            say=lambda k, v: None, repeat=lambda: None, rng=random.Random(3), sleep=lambda s: None)
     assert keypad.answer(call, game) in TOSS
+
+
+def test_harvest_the_witch_names_her_player_at_the_keypad_and_the_toss_takes_no_key() -> None:
+    """At the keypad: a seat (0 for nobody) for her, then the program draws the face; no key is read."""
+    game = harvest()
+    drive(game, ("seer", None), ("werewolves", 4))
+    keys = ScriptedKeys(seat(6))
+    keypad = KeypadAnswers(keys, PlainScreen(io.StringIO()), load_voice("en"), say=lambda k, v: None,
+                           repeat=lambda: None, rng=random.Random(1), sleep=lambda s: None)
+    assert keypad.answer(reach(game, "witch"), game) == 6
+    game.answer(6)
+    face = keypad.answer(reach(game, "witch_toss"), game)
+    assert face in TOSS and keys_for(game.call, face) == []  # type: ignore[arg-type]
+    game.answer(face)
+    assert "witch.box" in game.used
 
 
 def test_harvest_a_toss_is_one_of_the_four_faces() -> None:
