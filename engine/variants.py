@@ -28,7 +28,7 @@ VARIANTS: dict[str, str] = {
     "graffiti": "墙上的涂鸦: before each nightfall, anonymous notes read aloud by a player drawn at random",
     "harvest": "米勒山谷收获季: werewolves devour a neighbour, the Hunter shoots one, the Guard protects himself "
                "or one, the Seer sees three cards shuffled, the Piper charms one, the Sheriff votes first, the "
-               "Scapegoat dies for a neighbour",
+               "Scapegoat dies for a neighbour, the Witch's one potion does what the tossed box says",
     "black_death": "黑死病: no werewolves; each night the program draws the victim; the players win by refusing "
                    "to vote (a vote for nobody), else all die",
     "cult": "狼人崇拜: the werewolves' victim is seduced instead of killed and loses their power; a seduced "
