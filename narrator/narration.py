@@ -105,7 +105,9 @@ class Narrator:
         """Says (and shows) what opens a call."""
         if wakes(call):
             drawn = call.id == "wolf_hound" and self.rules.wolf_hound_random  # the same, called for the dead
-            self.line("wolf_hound.wake_drawn" if drawn else f"{call.id}.wake", VOICE)
+            boxed = call.id == "witch" and "harvest" in self.rules.variants  # one potion, the box decides
+            key = "wolf_hound.wake_drawn" if drawn else "witch.wake_harvest" if boxed else f"{call.id}.wake"
+            self.line(key, VOICE)
         elif call.id == "sheriff_election" and not self.rules.sheriff_double_vote:
             self.line("sheriff_election.call_single", VOICE)  # the table's Sheriff votes once
         elif call.id in ("revote", "sheriff_tiebreak", "sheriff_runoff", "noble"):

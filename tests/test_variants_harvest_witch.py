@@ -221,6 +221,23 @@ def test_harvest_the_witch_reads_how_the_box_fell_on_the_screen() -> None:
     assert game.outcome is not None and game.outcome.winner == "village"
 
 
+def test_harvest_the_witch_is_woken_for_her_one_potion() -> None:
+    """Aloud, every night of the Harvest, dead or alive: her one potion, whose effect the box decides."""
+    for language, word in (("en", "box"), ("fr", "boîte"), ("zh", "盒子")):
+        lines: list[Line] = []
+        narrator = Narrator(load_voice(language), lines.append)
+        narrator.rules = harvest().rules
+        game = harvest()
+        drive(game, ("seer", None), ("werewolves", 4))
+        narrator.begin(reach(game, "witch"))
+        assert lines[0].key == "witch.wake_harvest" and lines[0].channel == VOICE and word in lines[0].text
+    plain: list[Line] = []
+    game = new_game(BOX)
+    drive(game, ("seer", None), ("werewolves", 3))
+    Narrator(load_voice("en"), plain.append).begin(reach(game, "witch"))
+    assert plain[0].key == "witch.wake"
+
+
 def night_heard(witch: Answer, toss: str | None, **rules: object) -> list[str]:
     """Returns the voice lines of night 1 and its dawn, until the vote, with the Witch's choice and the box."""
     answers: list[tuple[str, Answer]] = [("seer", 7), ("werewolves", 4), ("witch", witch)]
