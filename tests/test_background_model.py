@@ -213,3 +213,21 @@ def test_a_vocabulary_the_model_cannot_hear_stops_the_game_loudly_with_its_journ
     journals = list((tmp_path / "j").glob("*.jsonl"))
     assert len(journals) == 1 and f"werewolf-narrator resume {journals[0]}" in str(stopped.value)
     assert json.loads(journals[0].read_text().splitlines()[0])["kind"] == "play"
+
+
+def test_an_announcement_is_not_listened_for_as_the_keypad_asks_nothing_for_it() -> None:
+    """Dawn asks the keypad nothing: the voice must not wait for a "done" there either."""
+    from engine import Game, Rules, Table, deal_cards
+    from narrator.hearing import PushbackKeys, VoiceAnswers
+    from narrator.listen.understand import load_vocabulary
+
+    table = Table(6, ("werewolf", "werewolf", "seer", "villager", "villager", "villager"), Rules(sheriff=False))
+    game = Game(table, deal_cards(table, 1))
+    while game.call is not None and game.call.id != "dawn":
+        game.answer(game.legal()[0] if game.call.needs_answer else None)
+    assert game.call is not None and game.call.live
+    voice = load_voice("en")
+    answers = VoiceAnswers(SlowListener(), load_vocabulary("en"), PushbackKeys(ScriptedKeys([])),
+                           say=lambda key, values: None, repeat=lambda: None, seat_words=voice.seat,
+                           word=lambda w: w)
+    assert answers.allowed(game.call) is None
