@@ -8,13 +8,16 @@ again once; a second silence leaves the answer to the keypad.
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable
+import time
+from typing import Any, Callable, Sequence
 
 from engine import Answer, Call, Kind
 
-from .asking import KEYPAD
+from .asking import ANNOUNCEMENTS, KEYPAD
+from .errors import UserError
 from .keypad import Keys
 from .listen import Listener
+from .listen.errors import MicrophoneLost
 from .listen.understand import Allowed, Vocabulary, phrases, understand
 
 WORDS_BY_KIND = {Kind.SEAT: ("undo", "repeat"), Kind.VOTE: ("undo", "repeat"), Kind.ELECTION: ("undo", "repeat"),
@@ -54,8 +57,11 @@ class VoiceAnswers:
     def __init__(self, listener: Listener, vocabulary: Vocabulary, keys: PushbackKeys,
                  say: Callable[[str, dict[str, object]], None], repeat: Callable[[], None],
                  seat_words: Callable[[int], str], word: Callable[[str], str], timeout: float = 8.0,
-                 card_words: Callable[[int], str] = str) -> None:
+                 card_words: Callable[[int], str] = str,
+                 show: Callable[[str, dict[str, object]], None] = lambda key, values: None) -> None:
         self.listener = listener
+        self.show = show  # a line on the screen only: "the speech model is still loading"
+        self._told_loading = False
         self.vocabulary = vocabulary
         self.keys = keys
         self.say = say
@@ -68,8 +74,8 @@ class VoiceAnswers:
 
     def allowed(self, call: Call) -> Allowed | None:
         """Returns what may answer ``call`` by voice, or None when the keypad alone answers it."""
-        if call.kind not in WORDS_BY_KIND or not call.live:
-            return None
+        if call.kind not in WORDS_BY_KIND or not call.live or call.id in ANNOUNCEMENTS:
+            return None  # an announcement (dawn) asks nothing: the keypad goes on at once, so must the voice
         words = list(WORDS_BY_KIND[call.kind])
         seats: tuple[int, ...] = ()
         if call.kind in (Kind.SEAT, Kind.VOTE, Kind.ELECTION):
@@ -86,6 +92,14 @@ class VoiceAnswers:
         """Listens once, while watching the keypad; raises KeyPressed if a key comes first."""
         if self._busy is not None:
             self._busy.join()  # a listen abandoned for the keypad must end before the next one
+        loading: Callable[[], bool] | None = getattr(self.listener, "loading", None)
+        while loading is not None and loading():
+            # The model still loads (BackgroundListener): wait for it here, where a key ends the wait,
+            # rather than in a listen that would be left behind for the next one to join.
+            key = self.keys.read(timeout=0.05)
+            if key is not None:
+                self.keys.unread(key)
+                raise KeyPressed()
         heard: dict[str, Any] = {}
         grammar = phrases(self.vocabulary, allowed)
 
@@ -128,6 +142,11 @@ class VoiceAnswers:
         allowed = self.allowed(call)
         if allowed is None:
             return self.KEYPAD
+        loading: Callable[[], bool] | None = getattr(self.listener, "loading", None)
+        if loading is not None and not self._told_loading and loading():
+            # Listening waits for the model; the keypad answers meanwhile. Said once, on the screen only.
+            self._told_loading = True
+            self.show("voice.loading", {})
         try:
             while True:
                 heard = self._understood(allowed)
@@ -169,38 +188,190 @@ class VoiceAnswers:
         return reply == "yes"
 
 
-def open_listener(language: str, model_dir: str | None, microphone: str | int | None,
-                  warn: Callable[[str], None]) -> tuple[Listener | None, Vocabulary | None]:
-    """Opens the microphone with the language's speech model, its vocabulary checked against the model.
+class SpeechModelFailed(MicrophoneLost):
+    """The speech model could not be loaded, or its vocabulary check failed, in the background.
 
-    With no model or no microphone, says so once and returns (None, None): the keypad answers.
-    A vocabulary answer the model cannot hear in any form is a loud error (UserError).
+    ``fatal`` is the vocabulary check's failure: the game stops loudly, as it did when the check ran
+    before the first line. Otherwise the keypad answers, with the warning that says why.
     """
-    from .errors import UserError
+
+    def __init__(self, message: str, fatal: bool) -> None:
+        super().__init__(message)
+        self.fatal = fatal
+
+
+class VocabularyUnheard(UserError):
+    """An answer of the vocabulary that the speech model cannot hear in any form: a loud error."""
+
+
+class BackgroundListener:
+    """A listener whose speech model loads in a background thread, so that the first lines come at once.
+
+    ``load`` opens the real listener (the model first, then the stream: speech.md) and checks the
+    vocabulary; it runs once, in a daemon thread. Until it ends, mute() and unmute() are noted and
+    listen() waits for it (a mute() ends that wait, as it ends a question). Its failure is kept, never
+    raised in the thread: listen() raises it as SpeechModelFailed, and ``failure`` tells it at any safe
+    point. close() never waits for the load: a listener that arrives after it is closed at once.
+    """
+
+    name = "vosk"
+
+    def __init__(self, load: Callable[[], Listener]) -> None:
+        self._cond = threading.Condition()
+        self._listener: Listener | None = None
+        self._failure: SpeechModelFailed | None = None
+        self._done = False
+        self._closed = False
+        self._mutes = 0
+        self._muted = False
+        self._hear_from = 0.0
+        self._fresh = True  # the loaded listener has not been unmuted yet
+        self._thread = threading.Thread(target=self._load, args=(load,), name="speech-model", daemon=True)
+        self._thread.start()
+
+    def _load(self, load: Callable[[], Listener]) -> None:
+        listener: Listener | None = None
+        failure: SpeechModelFailed | None = None
+        try:
+            listener = load()
+            listener.mute()  # heard only once the narrator unmutes it: it may have started mid-line
+        except VocabularyUnheard as error:
+            failure = SpeechModelFailed(str(error), fatal=True)
+        except UserError as error:
+            failure = SpeechModelFailed(f"{error}; play goes on with the keypad", fatal=False)
+        except Exception as error:  # never a traceback from a thread: the table hears of it at a safe point
+            failure = SpeechModelFailed(f"the speech model could not be loaded ({type(error).__name__}: {error}); "
+                                        "play goes on with the keypad", fatal=False)
+        with self._cond:
+            closed = self._closed
+            if not closed:
+                self._listener, self._failure = listener, failure
+            self._done = True
+            self._cond.notify_all()
+        if closed and listener is not None:
+            listener.close()  # the game ended while the model loaded
+
+    def loading(self) -> bool:
+        """Returns whether the model is still loading."""
+        with self._cond:
+            return not self._done
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Waits for the load to end (at most ``timeout`` seconds); returns whether it has."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._done, timeout)
+
+    @property
+    def failure(self) -> SpeechModelFailed | None:
+        """Why the model could not serve, once the load has ended; None while it loads or when it is ready."""
+        with self._cond:
+            return self._failure
+
+    def listen(self, phrases: Sequence[str], timeout: float) -> str | None:
+        """Waits for the model (a mute() or close() ends the wait: None), then listens as the real listener."""
+        with self._cond:
+            mutes = self._mutes
+            self._cond.wait_for(lambda: self._done or self._closed or self._mutes != mutes)
+            if self._failure is not None:
+                raise self._failure
+            listener = self._listener
+            if listener is None or self._closed or self._mutes != mutes:
+                return None
+            if self._fresh and not self._muted:
+                # Unmuted while it loaded: it still waits for the echo of the last line to die down.
+                self._fresh = False
+                listener.unmute(max(0.0, self._hear_from - time.monotonic()))
+        return listener.listen(phrases, timeout)
+
+    def mute(self) -> None:
+        with self._cond:
+            self._mutes += 1
+            self._muted = True
+            listener = self._listener
+            self._cond.notify_all()
+        if listener is not None:
+            listener.mute()
+
+    def unmute(self, after: float = 0.4) -> None:
+        with self._cond:
+            self._muted = False
+            self._hear_from = time.monotonic() + after
+            listener = self._listener
+            self._fresh = self._fresh and listener is None
+        if listener is not None:
+            listener.unmute(after)
+
+    def close(self) -> None:
+        """Closes the loaded listener; a load still under way is not waited for (its daemon thread closes
+        what it loads)."""
+        with self._cond:
+            self._closed = True
+            listener, self._listener = self._listener, None
+            self._cond.notify_all()
+        if listener is not None:
+            listener.close()
+
+
+ListenerFactory = Callable[..., Listener]
+"""Makes a listener: (model folder, device=, language=, distractors=) like VoskListener."""
+
+
+def start_listener(language: str, model_dir: str | None, microphone: str | int | None,
+                   warn: Callable[[str], None],
+                   factory: ListenerFactory | None = None) -> tuple[BackgroundListener | None, Vocabulary | None]:
+    """Starts loading the language's speech model in the background; returns its listener and vocabulary.
+
+    What is quick is checked at once: with no model, says so and returns (None, None); a malformed
+    vocabulary is a UserError. The model, the microphone and the vocabulary check against the model
+    take seconds: they run in the background (BackgroundListener), and their failure reaches the table
+    at the next safe point.
+    """
     from .listen.devices import pick
     from .listen.models import model_for, no_model_message
-    from .listen.understand import (
-        Allowed,
-        check_vocabulary,
-        distractor_phrases,
-        load_vocabulary,
-    )
-    from .listen.vosk_backend import VoskListener
+    from .listen.understand import check_vocabulary, distractor_phrases, load_vocabulary
 
     path = model_for(language, model_dir)
     if path is None:
         warn(no_model_message(language))
         return None, None
     vocabulary = load_vocabulary(language)
-    try:
-        listener = VoskListener(path, device=pick(microphone, "input"), language=language,
-                                distractors=distractor_phrases(vocabulary))
-    except UserError as error:
-        warn(f"{error}; play goes on with the keypad")
+
+    def load() -> Listener:
+        make: ListenerFactory
+        if factory is None:
+            from .listen.vosk_backend import VoskListener
+            make = VoskListener
+        else:
+            make = factory
+        listener = make(path, device=pick(microphone, "input"), language=language,
+                        distractors=distractor_phrases(vocabulary))
+        try:
+            check_vocabulary(vocabulary, Allowed.anything(), getattr(listener, "known"))
+        except UserError as error:
+            listener.close()
+            raise VocabularyUnheard(str(error)) from None
+        return listener
+
+    return BackgroundListener(load), vocabulary
+
+
+def open_listener(language: str, model_dir: str | None, microphone: str | int | None,
+                  warn: Callable[[str], None]) -> tuple[Listener | None, Vocabulary | None]:
+    """Opens the microphone with the language's speech model, its vocabulary checked against the model,
+    and waits for it (start_listener does not wait).
+
+    With no model or no microphone, says so once and returns (None, None): the keypad answers.
+    A vocabulary answer the model cannot hear in any form is a loud error (UserError).
+    """
+    listener, vocabulary = start_listener(language, model_dir, microphone, warn)
+    if listener is None:
         return None, None
-    try:
-        check_vocabulary(vocabulary, Allowed.anything(), listener.known)
-    except UserError:
-        listener.close()
-        raise
-    return listener, vocabulary
+    listener.wait()
+    failure = listener.failure
+    if failure is None:
+        return listener, vocabulary
+    listener.close()
+    if failure.fatal:
+        raise UserError(str(failure))
+    warn(str(failure))
+    return None, None

