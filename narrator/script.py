@@ -9,6 +9,7 @@ from typing import Any
 
 from engine import MAX_SEATS, ROLES, Deal, Kind, call_kinds, check_groups
 from engine.answers import shown
+from engine.table import check_extras
 from engine.village import TOKENS, check_buildings
 
 from .config import Findings, TableConfig, read_table, suggest
@@ -217,11 +218,14 @@ def read_script(doc: Document) -> tuple[Script | None, Findings]:
         errors, warnings = _check(len(roles), deck, table.rules.variants)
         found.errors += [f"{doc.where('deal')}: deal: {e}" for e in errors]
         found.warnings += [f"{doc.where('deal')}: {w}" for w in warnings]
+        table = replace(table, seats=len(roles), deck=deck)
+        config = replace(config, table=table)
         if not errors:
             found.errors += [f"{doc.where('table', 'groups')}: table: groups: {e}"
                              for e in check_groups(len(roles), deck, table.groups)]
-        table = replace(table, seats=len(roles), deck=deck)
-        config = replace(config, table=table)
+            # What the deck dealt needs from the table (the Actor's cards, the Crier's Sheriff), as a config's
+            # deck is checked in read_table.
+            found.errors += [f"{doc.where('table')}: table: {e}" for e in check_extras(table)]
     elif Counter(roles + tuple(centre)) != Counter(table.deck):
         dealt_more = Counter(roles + tuple(centre)) - Counter(table.deck)
         deck_more = Counter(table.deck) - Counter(roles + tuple(centre))

@@ -529,3 +529,12 @@ def test_a_bad_command_line_gets_usage_and_status_2(tmp_path: Path, args: list[s
     assert result.returncode == 2, result.stdout + result.stderr
     assert "usage:" in result.stderr
     assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_a_script_dealing_the_actor_without_his_cards_is_refused_with_a_message(tmp_path: Path) -> None:
+    """A script whose deck comes from its deal is checked like a config's deck: the Actor needs his cards."""
+    (tmp_path / "actor.yaml").write_text(
+        "table: {sheriff: false}\n"
+        "deal: {1: actor, 2: werewolf, 3: villager, 4: villager, 5: villager, 6: villager}\n"
+        "answers: []\n", encoding="utf-8")
+    refused(run_cli(tmp_path, "dry-run", "actor.yaml", "--silent"), "actor.yaml", "actor_cards")
