@@ -76,14 +76,10 @@ class KeypadAnswers:
             # Fair play: nobody is awake to answer; wait as long as an answer might take.
             self.sleep(self.rng.uniform(*self.pause))
             return None
-        if call.id == "wolf_hound" and game.rules.wolf_hound_random:
-            # The house rule draws his side: the draw is the answer, journaled like any other, so a resumed
-            # game replays it; it takes as long as a call for the dead, so its speed tells nothing.
-            self.sleep(self.rng.uniform(*self.pause))
-            return self.rng.choice(("village", "wolf"))
         if call.kind is Kind.DRAW:
-            # A variant's random draw: the program answers, the journal keeps it. At night (the Black Death's
-            # plague, made as the werewolves' call) it takes as long as a pack's choice might.
+            # A random draw (the variants', the Wolf Hound's side): the program answers, the journal keeps it. At
+            # night (the Black Death's plague, the Wolf Hound) it takes as long as a choice might, so its speed
+            # tells nothing.
             if not self.day:
                 self.sleep(self.rng.uniform(*self.pause))
             return self.rng.choice(call.options or call.seats)  # the Harvest's toss: how the box falls

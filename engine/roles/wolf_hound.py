@@ -27,14 +27,20 @@ def _side(value: Answer) -> str:
     raise IllegalAnswer(f"expected wolf or village, got {shown(value)}", key="refusal.shape")
 
 
+SIDES = ("village", "wolf")
+"""The sides a draw picks among (wolf_hound_random)."""
+
+
 def wolf_hound(game: "Game") -> Flow:
+    drawn = game.rules.wolf_hound_random
+    kind = Kind.DRAW if drawn else Kind.SIDE  # a draw: the narrator's program answers, like the variants' draws
     seat = game.actor("wolf_hound")
     if seat is None:
-        yield from game.idle("wolf_hound", Kind.SIDE)
+        yield from game.idle("wolf_hound", kind)
         return
-    side = yield game.ask("wolf_hound", Kind.SIDE, actors=(seat,), check=_side)
+    side = yield game.ask("wolf_hound", kind, actors=(seat,), options=SIDES if drawn else (), check=_side)
     game.choose("wolf_hound", side)
-    if game.rules.wolf_hound_random:
+    if drawn:
         game.fact("wolf_hound.drawn", secret=True, side=side)
 
 
