@@ -85,19 +85,16 @@ class Game:
     """
 
     def __init__(self, table: Table, deal: Deal, answers: Iterable[Answer] = ()) -> None:
-        errors, _ = _checked_deck(table.seats, table.deck, table.rules.variants)
-        errors = errors + check_extras(table) + variants.check_variants(table.rules.variants)
+        # The table first (its deck, and what the deck needs from it), then the deal against it.
+        errors = (_checked_deck(table.seats, table.deck, table.rules.variants)[0] + check_extras(table)
+                  + variants.check_variants(table.rules.variants)
+                  + check_groups(table.seats, table.deck, table.groups)
+                  + village.check_buildings(table.seats, table.buildings))
         if errors:
             raise ValueError("; ".join(errors))
         if deal.seats != table.seats or sorted(deal.roles + deal.centre) != sorted(table.deck):
             raise ValueError("the deal does not match the table's deck")
-        group_errors = check_groups(table.seats, table.deck, table.groups)
-        if group_errors:
-            raise ValueError("; ".join(group_errors))
-        errors = village.check_buildings(table.seats, table.buildings)
         dealt = [s for s, _ in deal.buildings]
-        if errors:
-            raise ValueError("; ".join(errors))
         if (sorted(t for _, t in deal.buildings) != sorted(table.buildings) or len(set(dealt)) != len(dealt)
                 or not all(1 <= s <= table.seats for s in dealt)):
             raise ValueError("the buildings dealt do not match the table's buildings (one a seat at most)")
@@ -120,7 +117,7 @@ class Game:
         in_order = ([r for r in ROLES.values() if r.id in self._called]
                     + ([village.HOLDINGS] if self.tokens else []))
         # The Black Death's plague is the werewolves' call with nobody awake: it is made as if they played.
-        self._calling = self._called | {"werewolf"} if "black_death" in self.variants else self._called
+        self._calling = self._called | {"werewolf"} if self.variant("black_death") else self._called
         offices: list[Role] = [sheriff.OFFICE] if self.rules.sheriff else []
         if self.rules.sheriff and self.rules.town_crier:
             offices.append(crier.OFFICE)
@@ -376,7 +373,7 @@ class Game:
         for role in self.hooked["after_vote"]:
             yield from role.after_vote(self)
             self.step_done()
-        if "graffiti" in self.variants:
+        if self.variant("graffiti"):
             yield from variants.graffiti(self)
 
     def step_done(self) -> None:

@@ -74,7 +74,7 @@ def candles(seats: list[int]) -> Fact:
 
 def by_candlelight(game: "Game") -> bool:
     """Returns whether candles burn before the players (moonlight, or its option)."""
-    return "moonlight" in game.variants or "moonlight_wolves" in game.variants
+    return game.variant("moonlight") or game.variant("moonlight_wolves")
 
 
 def candles_out(game: "Game") -> Flow:

@@ -27,7 +27,7 @@ def check(game: "Game") -> Outcome | None:
     living = game.living()
     if not living:
         return Outcome("nobody", ())
-    if "black_death" in game.variants:
+    if game.variant("black_death"):
         # The Black Death: until everyone is dead, unless the village refused to vote.
         if game.choices.get("black_death") == "declared":
             return Outcome("village", tuple(p.seat for p in game.players))
@@ -36,7 +36,7 @@ def check(game: "Game") -> Outcome | None:
         seats = role.victory(game)
         if seats is not None:
             return Outcome(role.win_name, seats)
-    if "cult" in game.variants and variants.cult_won(game):
+    if game.variant("cult") and variants.cult_won(game):
         return Outcome("werewolves", side_winners(game, Team.WEREWOLVES))
     sides = game.sides()
     first = sides[living[0] - 1]
