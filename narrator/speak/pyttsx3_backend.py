@@ -277,6 +277,10 @@ class _Renderer:
             self._settle()
         with _without_saved_notice():
             engine.runAndWait()
+        if self._settle:
+            # runAndWait returns from espeak-ng's own thread's last callback, which may still be winding down:
+            # wait for it here too, so that espeak-ng is idle whenever this thread leaves it.
+            self._settle()
         if self._errors:
             self._settings = None
             raise self._errors[0]
