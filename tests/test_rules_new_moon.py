@@ -95,7 +95,7 @@ def test_guard_does_not_protect_from_poison() -> None:
     """'The protection does not stop poison': the Witch's poison kills the protected player."""
     game = new_game(["guard", "werewolf", "witch", "villager", "villager", "villager", "villager", "villager"])
     drive(game, ("guard", 4), ("werewolves", 5), ("witch", {"heal": False, "poison": 4}))
-    assert eliminated(game) == [(5, "werewolves"), (4, "poison")]
+    assert eliminated(game) == [(4, "poison"), (5, "werewolves")]
 
 
 def test_guard_does_not_stop_infection() -> None:

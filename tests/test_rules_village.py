@@ -480,7 +480,7 @@ LOVER_DEATHS: dict[str, list[tuple[str, Any]]] = {
     # the lovers at seats 5 and 6; seat 5 dies
     "werewolves": [("werewolves", 5), ("witch", None)],
     "vote": [("werewolves", 7), ("witch", None), ("vote", 5)],
-    "poison": [("werewolves", 7), ("witch", {"heal": False, "poison": 5})],
+    "poison": [("werewolves", None), ("witch", {"heal": False, "poison": 5})],
     "hunter": [("werewolves", 4), ("witch", None), ("hunter", 5)],
 }
 

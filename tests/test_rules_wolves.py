@@ -273,7 +273,7 @@ def test_white_werewolf_may_eliminate_another_werewolf() -> None:
     assert refused(game, 5).secret
     assert refused(game, 1).secret
     drive(game, ("white_werewolf", 2))
-    assert victims(game, 2) == [(4, "werewolves"), (2, "white_werewolf")]
+    assert victims(game, 2) == [(2, "white_werewolf"), (4, "werewolves")]
 
 
 def test_white_werewolf_may_pass() -> None:
@@ -387,13 +387,14 @@ def test_rust_night_big_bad_wolf_loses_his_power() -> None:
     assert victims(game, 2) == [(4, "rust"), (6, "werewolves")]
 
 
-def test_rust_victim_announced_at_next_dawn_before_other_victims() -> None:
+def test_rust_victim_announced_at_next_dawn_in_seat_order_with_the_nights_victims() -> None:
     """'revealed by the narrator the morning after the Werewolf's disappearance' — rulings.md: with the night's
-    victims, cause rust, first in dawn order."""
+    victims, in seat order with them (the pack's victim at seat 4 first)."""
     game = new_game(KNIGHT)
-    drive(game, ("werewolves", 3), ("vote", None), ("werewolves", 6))
+    drive(game, ("werewolves", 3), ("vote", None), ("werewolves", 4))
     assert victims(game, 1) == [(3, "werewolves")]
-    assert victims(game, 2) == [(5, "rust"), (6, "werewolves")]
+    assert victims(game, 2) == [(4, "werewolves"), (5, "rust")]
+    assert eliminated(game)[1:] == [(4, "werewolves"), (5, "rust")]
     rust = next(e for e in game.eliminated if e.cause == "rust")
     assert (rust.phase, rust.number) == (Phase.NIGHT, 2)
 
