@@ -1,4 +1,4 @@
-"""Real cards (deal: cards): before the first night, everyone's eyes closed, each character wakes once and types its seat.
+"""Real cards (deal: cards): before the first night, eyes closed, each character wakes once and types its seat.
 
 The engine must know every card's seat before the first call that depends on it
 (the Seer may look at any seat), so every character in the deck is identified

@@ -174,6 +174,7 @@ def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
             raise UserError(f"{where}: damaged journal line (expected a call and its answer)")
         entries.append(Entry(data["call"], str(data.get("phase")), data["number"], data["needs"],
                              data.get("answer"), number))
+    header.pop("progress", None)  # where the deal stands is read from its lines, never taken from the header
     if progress is not None:
         header["progress"] = progress
     return header, entries
