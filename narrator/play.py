@@ -288,7 +288,7 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
                 deal = identify(config.table, narrator, answers, rng, sleep, config.pause, progress,
                                 record=writer.record_deal)
             else:
-                deal = deal if deal is not None and deal.roles else deal_cards(config.table, seed)
+                deal = deal if deal is not None else deal_cards(config.table, seed)  # drawn from the seed
                 deal_on_screen(narrator, answers, deal, lambda seat: writer.record_deal({"seen": seat}),
                                first=len(progress) + 1)
             deal = dataclasses.replace(deal, buildings=buildings)
