@@ -133,6 +133,16 @@ class KeypadAnswers:
                 continue
             return key
 
+    def enter(self) -> None:
+        """Waits for Enter outside the engine's calls (the deal's screens); Ctrl-C, the host menu and repeat
+        work as in any call."""
+        while True:
+            try:
+                if self._key() == "enter":
+                    return
+            except Repeat:
+                self.repeat()
+
     def _yes(self, prompt_key: str, **values: object) -> bool:
         """Shows a yes/no question of the host's; Enter says yes, Backspace no."""
         self.screen.prompt(self.text(prompt_key, **values))

@@ -16,7 +16,7 @@ from .asking import KeypadAnswers
 from .config import TableConfig, config_from_dict, config_to_dict
 from .errors import GameStopped, UserError
 from .hearing import BackgroundListener, ListenerFactory, PushbackKeys, VoiceAnswers, start_listener
-from .identify import identify
+from .identify import identify, journaled
 from .journal import Entry, Journal, default_folder
 from .keypad import Keys
 from .narration import SCREEN, VOICE, Line, Narrator, run
@@ -120,6 +120,12 @@ class TableNarrator(Narrator):
         super().end(call, step)
         self.screen.clear()
 
+    def moment(self, title: str) -> None:
+        """Starts a moment outside the engine's calls (a seat's turn in the deal, a character identifying itself):
+        its title on the screen, and its lines from now on are those repeat says again."""
+        self.opening = []
+        self.screen.show_call(title, "")
+
     def repeat(self) -> None:
         """Says the running call's opening lines again."""
         for line in list(self.opening):
@@ -142,34 +148,55 @@ def wait_enter(keys: Keys) -> None:
         pass
 
 
-def deal_on_screen(narrator: TableNarrator, keys: Keys, screen: Screen, deal: Deal) -> None:
-    """Deals with the program: each player in turn sees their own card alone on the screen."""
-    narrator.line("deal.app_intro", VOICE)
-    for seat, role in enumerate(deal.roles, start=1):
-        screen.show_call(narrator.voice.seat(seat, narrator.names), "")
+def deal_on_screen(narrator: TableNarrator, answers: KeypadAnswers, deal: Deal, seen: Callable[[int], None],
+                   first: int = 1) -> None:
+    """Deals with the program: each player in turn sees their own card alone on the screen.
+
+    ``seen(seat)`` journals each card once it is hidden again; ``first`` is the seat a resumed deal goes on from.
+    Keys are read as in any call: Ctrl-C, the host menu and repeat work.
+    """
+    screen = narrator.screen
+    if first == 1:
+        narrator.line("deal.app_intro", VOICE)
+    for seat in range(first, len(deal.roles) + 1):
+        narrator.moment(narrator.voice.seat(seat, narrator.names))
         narrator.line("deal.app_turn", VOICE, seat=seat)
         screen.prompt(narrator.voice.text("prompt.done", {}))
-        wait_enter(keys)
+        answers.enter()
         screen.prompt("")
-        narrator.line("deal.app_show", SCREEN, role=role)
-        wait_enter(keys)
+        narrator.line("deal.app_show", SCREEN, role=deal.roles[seat - 1])
+        answers.enter()
         screen.clear()
+        # Journaled once the card is hidden again, not when it is shown: stopped before this, the game goes on
+        # at the same seat, which sees the same card (drawn from the seed) again; stopped after, at the next
+        # seat. Either way every player sees their card, and always the same one.
+        seen(seat)
         screen.entry(narrator.voice.text("deal.app_hidden", {}))
-        wait_enter(keys)
+        answers.enter()
         screen.clear()
 
 
-def journal_header(config: TableConfig, seed: int, deal: Deal) -> dict[str, Any]:
-    """Returns what a journal must hold to rebuild the game: the table, the seed and the deal."""
-    return {"kind": "play", "config": config_to_dict(config), "seed": seed, "deal": list(deal.roles),
-            "centre": list(deal.centre), "buildings": [list(pair) for pair in deal.buildings]}
+def journal_header(config: TableConfig, seed: int, deal: Deal, dealing: bool = False) -> dict[str, Any]:
+    """Returns what a journal must hold to rebuild the game: the table, the seed, the buildings and the deal.
+
+    With ``dealing``, the journal begins before the deal: the cards follow it step by step (narrator.journal),
+    and ``deal`` holds the buildings and, with deal: app, the cards drawn (with deal: cards, none yet).
+    """
+    header: dict[str, Any] = {"kind": "play", "config": config_to_dict(config), "seed": seed,
+                              "buildings": [list(pair) for pair in deal.buildings]}
+    if deal.roles:
+        header.update(deal=list(deal.roles), centre=list(deal.centre))
+    if dealing:
+        header["dealing"] = True
+    return header
 
 
 def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed: int | None = None,
          journal_dir: Path | None = None, sleep: Callable[[float], None] = time.sleep,
          out: TextIO | None = None, listener: Any = None, vocabulary: Any = None,
          deal: Deal | None = None, journal: Journal | None = None, replay: Sequence[Entry] = (),
-         replay_from: str = "") -> Game:
+         replay_from: str = "", progress: Sequence[dict[str, Any]] | None = None,
+         journal_path: Path | None = None) -> Game:
     """Plays one game at the table from the deal to the winner; returns the finished game.
 
     With a ``listener`` (and its ``vocabulary``), answers may also be spoken in the phases the
@@ -178,7 +205,11 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
     is told at the next call (a warning on the screen, the keypad answers; a vocabulary the model
     cannot hear stops the game, its journal kept). To go on with a journaled game, give its ``deal``,
     its ``journal`` (open to append) and its answers to ``replay``: they are narrated silently, then
-    the table goes on from the call where the game stopped.
+    the table goes on from the call where the game stopped. A journaled game stopped during the deal gives
+    its deal's steps so far as ``progress`` (and, with deal: app, the cards drawn as ``deal``): the deal goes on.
+
+    A new game's journal (``journal_path``, or a new file in ``journal_dir``) is begun before anything is said
+    or shown, the deal in it, so that a deal stopped part-way goes on with the same cards.
     """
     voice = load_voice(config.language)
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
@@ -239,14 +270,30 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
 
         answers.on_microphone_lost = microphone_lost
     try:
-        if deal is None:
+        # The building tokens are public: dealt by the program (or as the host gave them), then announced.
+        buildings = config.buildings_dealt or deal_buildings(config.table, seed)
+        if journal is None:
+            if deal is None:
+                progress = []
+                drawn = deal_cards(config.table, seed) if config.deal == "app" else Deal((), ())
+                deal = dataclasses.replace(drawn, buildings=buildings)
+            path = journal_path or (journal_dir or default_folder()) / \
+                f"game-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.jsonl"
+            journal = Journal(path, journal_header(config, seed, deal, dealing=progress is not None))
+        writer = journal
+        if progress is not None:
+            if progress:
+                narrator.line("notice.resumed", VOICE)
             if config.deal == "cards":
-                deal = identify(config.table, narrator, answers, rng, sleep, config.pause)
+                deal = identify(config.table, narrator, answers, rng, sleep, config.pause, progress,
+                                record=writer.record_deal)
             else:
-                deal = deal_cards(config.table, seed)
-                deal_on_screen(narrator, keys, screen, deal)
-            # The building tokens are public: dealt by the program (or as the host gave them), then announced.
-            deal = dataclasses.replace(deal, buildings=config.buildings_dealt or deal_buildings(config.table, seed))
+                deal = deal if deal is not None else deal_cards(config.table, seed)  # drawn from the seed
+                deal_on_screen(narrator, answers, deal, lambda seat: writer.record_deal({"seen": seat}),
+                               first=len(progress) + 1)
+            deal = dataclasses.replace(deal, buildings=buildings)
+            writer.record_dealt(deal)
+        assert deal is not None, "a game going on from its journal gives its deal, or the deal's progress"
         game = Game(config.table, deal)
         narrator.game = game
 
@@ -257,15 +304,10 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
         answers.last_answered = last_answered
         answers.public_state = lambda: (f"{narrator.title(game.call)} · {narrator.status(game.call)}"
                                         if game.call is not None else "")
-        if journal is None:
-            folder = journal_dir or default_folder()
-            journal = Journal(folder / f"game-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.jsonl",
-                              journal_header(config, seed, deal))
         source: Any = answers
         if replay:
             narrator.replaying = True
             source = Replay(replay_from, list(replay), answers, on_live=narrator.go_live)
-        writer = journal
 
         def record(call: Call, value: Answer) -> None:
             if not (replay and source.replaying):
@@ -359,10 +401,8 @@ def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], war
     if args.speaker:
         config = dataclasses.replace(config, speaker=args.speaker)
     try:
-        deal = Deal(tuple(header["deal"]), tuple(header.get("centre") or ()),
-                    tuple((int(s), str(t)) for s, t in header.get("buildings") or ()))
+        deal, progress = journaled_deal(config, header)
         seed = int(header["seed"])
-        Game(config.table, deal)  # a deal that does not fit the table (its cards, its buildings) is damaged
     except (KeyError, TypeError, ValueError):
         raise UserError(f"{where}: the journal's deal is damaged") from None
     journal = Journal(Path(args.journal))
@@ -372,4 +412,24 @@ def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], war
         journal.close()
         raise
     return play(config, io.keys, io.screen, io.speaker, seed=seed, listener=io.listener, vocabulary=io.vocabulary,
-                deal=deal, journal=journal, replay=entries, replay_from=str(args.journal))
+                deal=deal, journal=journal, replay=entries, replay_from=str(args.journal), progress=progress)
+
+
+def journaled_deal(config: TableConfig, header: dict[str, Any]) -> tuple[Deal | None, list[dict[str, Any]] | None]:
+    """Returns a journal's deal (as read_journal gives its header) and, if the game stopped during the deal, the
+    deal's steps so far; raises KeyError, TypeError or ValueError when they do not fit the table."""
+    buildings = tuple((int(s), str(t)) for s, t in header.get("buildings") or ())
+    progress = header.get("progress")
+    deal = None
+    if "deal" in header:
+        deal = Deal(tuple(header["deal"]), tuple(header.get("centre") or ()), buildings)
+        Game(config.table, deal)  # a deal that does not fit the table (its cards, its buildings) is damaged
+    if progress is None:
+        if deal is None:
+            raise KeyError("deal")
+    elif config.deal == "cards":
+        journaled(config.table, progress)
+    elif (deal is None or len(progress) > len(deal.roles)
+          or [step.get("seen") for step in progress] != list(range(1, len(progress) + 1))):
+        raise ValueError("the cards seen are not the seats in turn")
+    return deal, progress
