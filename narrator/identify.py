@@ -4,20 +4,19 @@ The engine must know every card's seat before the first call that depends on it
 (the Seer may look at any seat), so every character in the deck is identified
 before night 1, in the first night's order. The Thief comes first and also types
 the two centre cards; the characters lying in the centre are still called, for
-fair play, with the same words and a random pause. Players left over are simple
-villagers.
+fair play, with the same words, and last as long as the others take to type their
+seats (narrator.pacing). Players left over are simple villagers.
 """
 
 from __future__ import annotations
 
-import random
 from collections import Counter
-from typing import Callable
 
 from engine import ROLES, Deal, Table, night_calls
 
 from .asking import KeypadAnswers, Undo
 from .narration import SCREEN, VOICE, Narrator
+from .pacing import IDENTIFY
 
 CALL_OF = {"werewolf": "werewolves", "sister": "sisters"}
 """A card whose first-night call has another id than the card's."""
@@ -37,28 +36,27 @@ def identification_order(table: Table) -> list[str]:
     return called + [r for r in ROLES if r in deck and r not in called]
 
 
-def identify(table: Table, narrator: Narrator, answers: KeypadAnswers, rng: random.Random,
-             sleep: Callable[[float], None], pause: tuple[float, float]) -> Deal:
+def identify(table: Table, narrator: Narrator, answers: KeypadAnswers) -> Deal:
     """Wakes each character in turn to type its seat; returns the deal the cards make."""
     narrator.line("deal.cards_intro", VOICE)
     while True:
-        deal = _round(table, narrator, answers, rng, sleep, pause)
+        deal = _round(table, narrator, answers)
         if deal is not None:
             return deal
         narrator.line("identify.mismatch", VOICE)
 
 
-def _round(table: Table, narrator: Narrator, answers: KeypadAnswers, rng: random.Random,
-           sleep: Callable[[float], None], pause: tuple[float, float]) -> Deal | None:
+def _round(table: Table, narrator: Narrator, answers: KeypadAnswers) -> Deal | None:
     deck = Counter(table.deck)
     seats: dict[int, str] = {}
     centre: list[str] = []
     kinds = sorted(deck)
     for role in identification_order(table):
         narrator.line("identify.wake", VOICE, role=role)
+        answers.pacing.open(IDENTIFY)
         holders = deck[role] - centre.count(role)
         if holders <= 0:
-            sleep(rng.uniform(*pause))  # the card lies in the centre: nobody wakes, nothing is given away
+            answers.pacing.wait(IDENTIFY)  # the card lies in the centre: nobody wakes, nothing is given away
         else:
             for seat in _seats(narrator, answers, holders, seats, table.seats):
                 seats[seat] = role
@@ -67,6 +65,7 @@ def _round(table: Table, narrator: Narrator, answers: KeypadAnswers, rng: random
                 narrator.line("identify.centre", SCREEN, cards=listing)
                 picked = answers.numbers(2, len(kinds))
                 centre = [kinds[i - 1] for i in picked]
+        answers.pacing.close()
         narrator.line("identify.sleep", VOICE, role=role)
         answers.screen.clear()
     left = [s for s in range(1, table.seats + 1) if s not in seats]
