@@ -91,11 +91,11 @@ KEYS: dict[str, str] = {
     "voice": "a speech voice id or part of its name, to override the one chosen for the language",
     "rate": "the speech rate in words a minute (80 to 400)",
     "device": "the sound output device: its number or part of its name",
-    "call_floor": "seconds: no call made with eyes closed ends sooner, answered or not, so that a quick answer "
-                  "sounds like an empty call (0 to 60; default 5)",
-    "pause": "[min, max] seconds a call made for an eliminated or powerless character lasts while the living "
-             "have not yet answered enough calls to set the pace (then it lasts as long as theirs did; "
-             "0 to 120, under call_floor counts as call_floor; default [5, 15])",
+    "call_floor": "a number of seconds, 0 to 60: no call made with eyes closed ends sooner, answered or not, so "
+                  "that a quick answer sounds like an empty call (default 5)",
+    "pause": "[min, max] seconds, 0 to 120: how long a call made for an eliminated or powerless character lasts "
+             "until the living have answered enough calls to set the pace, then as long as theirs did (under "
+             "call_floor counts as call_floor; default [5, 15])",
     "debate_timer": "seconds of debate before the vote, with a warning a minute before (0: no timer; default 0)",
     "inputs": "which inputs answer, per phase: keypad and/or voice, e.g. {night: [keypad], day: [keypad, voice]}",
     "model": "the folder of the speech recognition model (default: the one `models fetch` installed for the language)",
