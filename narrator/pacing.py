@@ -45,13 +45,13 @@ import time
 from typing import Callable, Iterator
 
 MIN_SAMPLES = 3
-"""The samples a pool needs before empty calls are drawn from it."""
+"""The samples of its kind a call with none of its own needs before its empty calls are drawn from them."""
 
 JITTER = 0.1
 """The spread (log-normal sigma) of the factor a drawn sample is stretched by."""
 
 OUTLIER = 3.0
-"""Samples longer than this many times their pool's median are left out of the draw."""
+"""Samples longer than this many times the median of their kind are left out of the draw."""
 
 IDENTIFY = "identify"
 """The pool of the cards' identification (deal: cards), apart from the night's calls."""
