@@ -15,7 +15,8 @@ from typing import Any, Callable, Sequence
 from engine import Answer, Call, Game, IllegalAnswer, Kind, Phase
 
 from .keypad import Keys
-from .narration import StepBack, eyes_closed
+from .narration import StepBack, eyes_closed, wakes
+from .pacing import Pacing
 from .screen import Screen
 from .voices import Voice
 
@@ -49,16 +50,16 @@ class KeypadAnswers:
                  repeat: Callable[[], None], names: Sequence[str | None] = (),
                  pause: tuple[float, float] = (3.0, 8.0), rng: random.Random | None = None,
                  sleep: Callable[[float], None] = time.sleep, debate_timer: int = 0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, pacing: Pacing | None = None) -> None:
         self.keys = keys
         self.screen = screen
         self.voice = voice
         self.say = say
         self.repeat = repeat
         self.names = tuple(names)
-        self.pause = pause
-        self.rng = rng or random.Random()
-        self.sleep = sleep
+        self.rng = rng or random.Random()  # the game's draws, which the journal keeps
+        # How long the calls made with eyes closed last (without one: the ``pause`` range and no floor).
+        self.pacing = pacing or Pacing(0.0, pause, clock=clock, sleep=sleep)
         self.debate_timer = debate_timer
         self.clock = clock
         self.day = False
@@ -72,16 +73,19 @@ class KeypadAnswers:
 
     def answer(self, call: Call, game: Game) -> Answer:
         self.day = call.phase is Phase.DAY and not eyes_closed(call)  # the Judge's answer: screen only
+        if wakes(call) or eyes_closed(call):
+            self.pacing.open(call.id, call)  # closed by the narrator before the sleep line (TableNarrator.end)
         if not call.live:
             # Fair play: nobody is awake to answer; wait as long as an answer might take.
-            self.sleep(self.rng.uniform(*self.pause))
+            self.pacing.wait(call.id)
             return None
         if call.kind is Kind.DRAW:
             # A random draw (the variants', the Wolf Hound's side): the program answers, the journal keeps it. At
-            # night (the Black Death's plague, the Wolf Hound) it takes as long as a choice might, so its speed
-            # tells nothing.
-            if not self.day:
-                self.sleep(self.rng.uniform(*self.pause))
+            # night with nobody awake (the Black Death's plague) it takes as long as the pack's choice, so its
+            # speed tells nothing; one shown to someone awake (the Wolf Hound's side, the Harvest's box) lasts
+            # as long as they take to read it.
+            if not self.day and not call.actors:
+                self.pacing.wait(call.id)
             return self.rng.choice(call.options or call.seats)  # the Harvest's toss: how the box falls
         if (self.voice_answers is not None and call.phase.value in self.voice_phases
                 and not eyes_closed(call)):
@@ -126,10 +130,12 @@ class KeypadAnswers:
             if key == "repeat":
                 raise Repeat()
             if key == "interrupt":
-                self._confirm_stop()
+                with self.pacing.held():  # the host's time is not an answer's
+                    self._confirm_stop()
                 continue
             if key == "menu":
-                self.menu()
+                with self.pacing.held():
+                    self.menu()
                 continue
             return key
 

@@ -4,9 +4,10 @@ The engine must know every card's seat before the first call that depends on it
 (the Seer may look at any seat), so every character in the deck is identified
 before night 1, in the first night's order. The Thief comes first and also types
 the two centre cards; the characters lying in the centre are still called, for
-fair play, with the same words and a random pause. Players left over are simple
-villagers. Each identification is journaled as soon as it is confirmed: a game
-stopped during the deal goes on at the next character to identify.
+fair play, with the same words, and last as long as the others take to type their
+seats (narrator.pacing). Players left over are simple villagers. Each
+identification is journaled as soon as it is confirmed: a game stopped during the
+deal goes on at the next character to identify.
 
 No message tells a player anything of another's card: a seat that another character
 already typed is accepted like any other; the round's last check then finds that the
@@ -15,7 +16,6 @@ seats do not fit the deck, and the whole table identifies its cards again, nobod
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
@@ -24,6 +24,7 @@ from engine import ROLES, Deal, Table, night_calls
 
 from .asking import KeypadAnswers, Repeat, Undo
 from .narration import SCREEN, VOICE
+from .pacing import IDENTIFY
 
 if TYPE_CHECKING:
     from .play import TableNarrator
@@ -87,8 +88,7 @@ def journaled(table: Table, progress: Sequence[Mapping[str, Any]]) -> list[Ident
     return done
 
 
-def identify(table: Table, narrator: TableNarrator, answers: KeypadAnswers, rng: random.Random,
-             sleep: Callable[[float], None], pause: tuple[float, float], progress: Sequence[Mapping[str, Any]] = (),
+def identify(table: Table, narrator: TableNarrator, answers: KeypadAnswers, progress: Sequence[Mapping[str, Any]] = (),
              record: Callable[[dict[str, Any]], None] = lambda step: None) -> Deal:
     """Wakes each character in turn, everyone's eyes closed, to type its seat; returns the deal the cards make.
 
@@ -100,7 +100,7 @@ def identify(table: Table, narrator: TableNarrator, answers: KeypadAnswers, rng:
         narrator.line("deal.cards_intro", VOICE)
     narrator.line("notice.close_eyes", VOICE)
     while True:
-        deal = _round(table, narrator, answers, rng, sleep, pause, done, record)
+        deal = _round(table, narrator, answers, done, record)
         if deal is not None:
             return deal
         narrator.line("identify.mismatch", VOICE)
@@ -108,8 +108,7 @@ def identify(table: Table, narrator: TableNarrator, answers: KeypadAnswers, rng:
         done = []
 
 
-def _round(table: Table, narrator: TableNarrator, answers: KeypadAnswers, rng: random.Random,
-           sleep: Callable[[float], None], pause: tuple[float, float], done: list[Identified],
+def _round(table: Table, narrator: TableNarrator, answers: KeypadAnswers, done: list[Identified],
            record: Callable[[dict[str, Any]], None]) -> Deal | None:
     deck = Counter(table.deck)
     seats: dict[int, str] = {}
@@ -120,7 +119,8 @@ def _round(table: Table, narrator: TableNarrator, answers: KeypadAnswers, rng: r
         else:
             found = _identify(table, narrator, answers, role, deck[role] - centre.count(role), record)
             if not found.seats:
-                sleep(rng.uniform(*pause))  # the card lies in the centre: nobody wakes, nothing is given away
+                answers.pacing.wait(IDENTIFY)  # the card lies in the centre: nobody wakes, nothing is given away
+            answers.pacing.close()
             narrator.line("identify.sleep", VOICE, role=role)
             answers.screen.clear()
         for seat in found.seats:
@@ -145,6 +145,7 @@ def _identify(table: Table, narrator: TableNarrator, answers: KeypadAnswers, rol
     voice = narrator.voice
     narrator.moment(voice.role(role))
     narrator.line("identify.wake", VOICE, role=role)
+    answers.pacing.open(IDENTIFY)
     found = Identified(role, ())
     if holders > 0:
         prompt = (answers.text("identify.prompt_seat") if holders == 1

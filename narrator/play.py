@@ -20,6 +20,7 @@ from .identify import identify, journaled
 from .journal import Entry, Journal, default_folder
 from .keypad import Keys
 from .narration import SCREEN, VOICE, Line, Narrator, run
+from .pacing import Pacing
 from .replay import Replay
 from .screen import Screen
 from .voices import Voice, load_voice
@@ -57,6 +58,7 @@ class TableNarrator(Narrator):
         self.call_start = 0
         self.transcript: list[Line] = []
         self.safe_point: Callable[[], None] = lambda: None  # between calls: a model's failure is told here
+        self.pacing = Pacing()  # the keypad's: it opens a call made with eyes closed, the narrator closes it
 
     def _route(self, line: Line) -> None:
         self.transcript.append(line)
@@ -117,6 +119,7 @@ class TableNarrator(Narrator):
                 self.fact(fact)
             self.acknowledge()
             step = step._replace(facts=())
+        self.pacing.close()  # no sooner than the floor, and the living's answer times set the empty calls' pace
         super().end(call, step)
         self.screen.clear()
 
@@ -196,7 +199,7 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
          out: TextIO | None = None, listener: Any = None, vocabulary: Any = None,
          deal: Deal | None = None, journal: Journal | None = None, replay: Sequence[Entry] = (),
          replay_from: str = "", progress: Sequence[dict[str, Any]] | None = None,
-         journal_path: Path | None = None) -> Game:
+         journal_path: Path | None = None, clock: Callable[[], float] = time.monotonic) -> Game:
     """Plays one game at the table from the deal to the winner; returns the finished game.
 
     With a ``listener`` (and its ``vocabulary``), answers may also be spoken in the phases the
@@ -209,7 +212,8 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
     its deal's steps so far as ``progress`` (and, with deal: app, the cards drawn as ``deal``): the deal goes on.
 
     A new game's journal (``journal_path``, or a new file in ``journal_dir``) is begun before anything is said
-    or shown, the deal in it, so that a deal stopped part-way goes on with the same cards.
+    or shown, the deal in it, so that a deal stopped part-way goes on with the same cards. ``sleep`` and
+    ``clock`` time the calls made with eyes closed (narrator.pacing).
     """
     voice = load_voice(config.language)
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
@@ -247,8 +251,9 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
 
     narrator.safe_point = settle
     rng = random.Random(seed)
+    narrator.pacing = Pacing(config.call_floor, config.pause, clock=clock, sleep=sleep)
     answers = KeypadAnswers(keys, screen, voice, say=say, repeat=narrator.repeat, names=config.names,
-                            pause=config.pause, rng=rng, sleep=sleep, debate_timer=config.debate_timer)
+                            rng=rng, debate_timer=config.debate_timer, clock=clock, pacing=narrator.pacing)
     if listener is not None and vocabulary is not None and config.voice_phases():
         assert isinstance(keys, PushbackKeys)
         narrator.listener = listener
@@ -285,8 +290,7 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
             if progress:
                 narrator.line("notice.resumed", VOICE)
             if config.deal == "cards":
-                deal = identify(config.table, narrator, answers, rng, sleep, config.pause, progress,
-                                record=writer.record_deal)
+                deal = identify(config.table, narrator, answers, progress, record=writer.record_deal)
             else:
                 deal = deal if deal is not None else deal_cards(config.table, seed)  # drawn from the seed
                 deal_on_screen(narrator, answers, deal, lambda seat: writer.record_deal({"seen": seat}),

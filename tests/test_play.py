@@ -99,7 +99,8 @@ def test_a_call_for_the_dead_waits_a_random_pause_without_input() -> None:
     waits: list[float] = []
     out = io.StringIO()
     answers = KeypadAnswers(ScriptedKeys([]), PlainScreen(out), load_voice("en"), say=lambda k, v: None,
-                            repeat=lambda: None, pause=(3.0, 8.0), rng=random.Random(4), sleep=waits.append)
+                            repeat=lambda: None, pause=(3.0, 8.0), rng=random.Random(4), sleep=waits.append,
+                            clock=lambda: 0.0)
     assert answers.answer(call, game) is None
     assert len(waits) == 1 and 3.0 <= waits[0] <= 8.0
 

@@ -26,6 +26,7 @@ deal: app
 sheriff: true
 speaker: console
 pause: [0, 0]
+call_floor: 0
 """
 
 
