@@ -108,12 +108,12 @@ class TableNarrator(Narrator):
         self.line("notice.resumed", VOICE)
         self.screen.status(self.status(call))
         self.screen.show_call(self.title(call), "")
-        self.face(call)
+        self.close_or_open_eyes(call)
         self.opening = []
         for line in opening:
             self._show(line)
 
-    def face(self, call: Call) -> None:
+    def close_or_open_eyes(self, call: Call) -> None:
         """Before ``call``, closes the table's eyes if it wakes characters while they are open, or opens them
         if it is a day call made while they are closed (the dawn, the Judge's question say it themselves)."""
         if self.replaying:
@@ -127,7 +127,7 @@ class TableNarrator(Narrator):
         self.safe_point()
         self.screen.status(self.status(call))
         self.screen.show_call(self.title(call), "")
-        self.face(call)  # before the call's secrets are shown, and not repeated with it
+        self.close_or_open_eyes(call)  # before the call's secrets are shown, and not repeated with it
         self.call_start = len(self.transcript)
         self.opening = []
         super().begin(call)
