@@ -23,6 +23,9 @@ from .voices import Voice
 KEYPAD = object()
 """What a voice source returns when the keypad is to answer instead."""
 
+UNCHECKED = object()
+"""What the deal's read-backs confirm (the seats of real cards): no answer of the game, nothing to check."""
+
 ANNOUNCEMENTS = frozenset({"nightfall", "dawn", "growl"})
 """Calls that only announce: the narrator goes on at once."""
 
@@ -230,10 +233,10 @@ class KeypadAnswers:
             return False
         return True
 
-    def _confirm(self, said: str, value: Answer) -> bool:
+    def _confirm(self, said: str, value: Answer = UNCHECKED) -> bool:
         """Reads back ``said``, the whole would-be answer ``value``; returns True on Enter, False on Backspace
         (type it again). A value the engine refuses is never read back: Refused hands it over unread."""
-        if not self._legal(value):
+        if value is not UNCHECKED and not self._legal(value):
             raise Refused(value)
         heard = self.text("answer.heard", answer=said)
         self.screen.prompt(self.text("prompt.keys"))
