@@ -181,7 +181,7 @@ def _numbers(narrator: TableNarrator, answers: KeypadAnswers, count: int, larges
                     continue
                 assert isinstance(number, int)
                 if number > largest:
-                    narrator.line(out_of_range, SCREEN, number=number)
+                    narrator.line(out_of_range, SCREEN, number=number, seat=number)
                 elif distinct and number in chosen:
                     narrator.line("refusal.twice", SCREEN)
                 else:

@@ -19,7 +19,7 @@ from .hearing import BackgroundListener, ListenerFactory, PushbackKeys, VoiceAns
 from .identify import identify, journaled
 from .journal import Entry, Journal, default_folder
 from .keypad import Keys
-from .narration import SCREEN, VOICE, Line, Narrator, run
+from .narration import CLOSE_EYES, OPEN_EYES, SCREEN, VOICE, Line, Narrator, eyes_closed, run, wakes
 from .pacing import Pacing
 from .replay import Replay
 from .screen import Screen
@@ -44,7 +44,13 @@ class SpeakerLike:
 
 class TableNarrator(Narrator):
     """The narrator at a real table: voice lines to the loudspeaker and the screen's log, secret lines
-    to the screen while their call runs; remembers a call's opening lines to repeat them."""
+    to the screen while their call runs; remembers a call's opening lines to repeat them.
+
+    ``eyes_open`` is whether the table's eyes are open, by the lines it has heard (CLOSE_EYES, OPEN_EYES);
+    it begins open, and so does a resumed game. A night call made with eyes open (the host took back a night
+    answer by day, a game resumed mid-night) is preceded by "everyone close your eyes", a day call made with
+    eyes closed by "everyone open your eyes".
+    """
 
     def __init__(self, voice: Voice, screen: Screen, speaker: Any, names: Sequence[str | None] = ()) -> None:
         super().__init__(voice, self._route, names)
@@ -59,6 +65,7 @@ class TableNarrator(Narrator):
         self.transcript: list[Line] = []
         self.safe_point: Callable[[], None] = lambda: None  # between calls: a model's failure is told here
         self.pacing = Pacing()  # the keypad's: it opens a call made with eyes closed, the narrator closes it
+        self.eyes_open = True
 
     def _route(self, line: Line) -> None:
         self.transcript.append(line)
@@ -68,6 +75,8 @@ class TableNarrator(Narrator):
 
     def _show(self, line: Line) -> None:
         if line.channel == VOICE:
+            if line.key in CLOSE_EYES or line.key in OPEN_EYES:
+                self.eyes_open = line.key in OPEN_EYES
             self.opening.append(line)
             self.screen.public(line.text)
             self._say(line.text)
@@ -94,21 +103,35 @@ class TableNarrator(Narrator):
         return text
 
     def go_live(self, call: Call) -> None:
-        """Ends a resumed game's silent part: says the game goes on, and opens the running call again."""
+        """Ends a resumed game's silent part: says the game goes on, and opens the running call again (eyes
+        closed first if it is a night call: the table sat down with its eyes open)."""
         self.replaying = False
+        opening = self.transcript[self.call_start:]
         self.line("notice.resumed", VOICE)
         self.screen.status(self.status(call))
         self.screen.show_call(self.title(call), "")
+        self.close_or_open_eyes(call)
         self.opening = []
-        for line in self.transcript[self.call_start:-1]:
+        for line in opening:
             self._show(line)
+
+    def close_or_open_eyes(self, call: Call) -> None:
+        """Before ``call``, closes the table's eyes if it wakes characters while they are open, or opens them
+        if it is a day call made while they are closed (the dawn, the Judge's question say it themselves)."""
+        if self.replaying:
+            return
+        if wakes(call) and self.eyes_open:
+            self.line("notice.close_eyes", VOICE)
+        elif not self.eyes_open and not eyes_closed(call) and call.phase is Phase.DAY and call.id != "dawn":
+            self.line("notice.open_eyes", VOICE)
 
     def begin(self, call: Call) -> None:
         self.safe_point()
-        self.call_start = len(self.transcript)
-        self.opening = []
         self.screen.status(self.status(call))
         self.screen.show_call(self.title(call), "")
+        self.close_or_open_eyes(call)  # before the call's secrets are shown, and not repeated with it
+        self.call_start = len(self.transcript)
+        self.opening = []
         super().begin(call)
 
     def end(self, call: Call, step: Step) -> None:
@@ -262,7 +285,8 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
             seat_words=lambda seat: voice.seat(seat, config.names),
             word=lambda word: voice.text(f"answer.{word}", {}),
             card_words=lambda number: voice.text("answer.card", {"number": number}),
-            show=lambda key, values: screen.public(voice.text(key, values)))
+            show=lambda key, values: screen.public(voice.text(key, values)),
+            show_awake=lambda key, values: screen.entry(voice.text(key, values, config.names)))
         answers.voice_phases = config.voice_phases()
 
         def microphone_lost() -> None:

@@ -632,7 +632,7 @@ def test_the_harvest_seers_three_cards_and_the_packs_refusal_are_never_heard() -
     narrator.begin(reach(game, "seer"))
     narrator.end(game.call, game.answer(1))  # type: ignore[arg-type]
     drive(game, ("guard", None))
-    narrator.refuse(refused(game, 4))
+    narrator.refuse(game.call, refused(game, 4))  # type: ignore[arg-type]
     assert [line.key for line in lines if line.channel == SCREEN] == ["screen.seer_sees_shuffled",
                                                                       "refusal.harvest_neighbour"]
 
