@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import sys
 import time
@@ -57,6 +58,7 @@ class TableNarrator(Narrator):
         self.call_start = 0
         self.transcript: list[Line] = []
         self.safe_point: Callable[[], None] = lambda: None  # between calls: a model's failure is told here
+        self.voice_log: TextIO | None = None  # every line said aloud, as JSON lines (play --voice-log)
 
     def _route(self, line: Line) -> None:
         self.transcript.append(line)
@@ -68,7 +70,7 @@ class TableNarrator(Narrator):
         if line.channel == VOICE:
             self.opening.append(line)
             self.screen.public(line.text)
-            self._say(line.text)
+            self._say(line)
         else:
             self.screen.secret(line.text)
 
@@ -123,9 +125,13 @@ class TableNarrator(Narrator):
     def repeat(self) -> None:
         """Says the running call's opening lines again."""
         for line in list(self.opening):
-            self._say(line.text)
+            self._say(line)
 
-    def _say(self, text: str) -> None:
+    def _say(self, line: Line) -> None:
+        if self.voice_log is not None:  # written as it is said, so that a host (or a test) follows the voice
+            self.voice_log.write(json.dumps({"key": line.key, "text": line.text}, ensure_ascii=False) + "\n")
+            self.voice_log.flush()
+        text = line.text
         if self.listener is None:
             self.speaker.say(self.voice.spoken(text))
             return
@@ -169,7 +175,7 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
          journal_dir: Path | None = None, sleep: Callable[[float], None] = time.sleep,
          out: TextIO | None = None, listener: Any = None, vocabulary: Any = None,
          deal: Deal | None = None, journal: Journal | None = None, replay: Sequence[Entry] = (),
-         replay_from: str = "") -> Game:
+         replay_from: str = "", voice_log: TextIO | None = None) -> Game:
     """Plays one game at the table from the deal to the winner; returns the finished game.
 
     With a ``listener`` (and its ``vocabulary``), answers may also be spoken in the phases the
@@ -178,12 +184,14 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
     is told at the next call (a warning on the screen, the keypad answers; a vocabulary the model
     cannot hear stops the game, its journal kept). To go on with a journaled game, give its ``deal``,
     its ``journal`` (open to append) and its answers to ``replay``: they are narrated silently, then
-    the table goes on from the call where the game stopped.
+    the table goes on from the call where the game stopped. Every line said aloud (not the silent replay)
+    is appended to ``voice_log`` as a JSON line ``{"key": ..., "text": ...}``.
     """
     voice = load_voice(config.language)
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     narrator = TableNarrator(voice, screen, speaker, config.names)
     narrator.rules = config.table.rules
+    narrator.voice_log = voice_log
     if listener is not None:
         keys = PushbackKeys(keys)  # a key pressed while listening is read again by the keypad
 
@@ -352,7 +360,8 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
     return TableIO(keys, screen, speaker, listener, vocabulary)
 
 
-def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], warn: Callable[[str], None]) -> Game:
+def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], warn: Callable[[str], None],
+                voice_log: TextIO | None = None) -> Game:
     """Goes on with a journaled game at the table, from the call where it stopped."""
     where = f"{args.journal}:1"
     config = config_from_dict(header.get("config") or {}, where)
@@ -372,4 +381,4 @@ def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], war
         journal.close()
         raise
     return play(config, io.keys, io.screen, io.speaker, seed=seed, listener=io.listener, vocabulary=io.vocabulary,
-                deal=deal, journal=journal, replay=entries, replay_from=str(args.journal))
+                deal=deal, journal=journal, replay=entries, replay_from=str(args.journal), voice_log=voice_log)
