@@ -121,13 +121,14 @@ def plan(twin: Twin) -> Planned:
 
 @dataclass(frozen=True)
 class Moment:
-    """A time the narrator spends (a line said, a key awaited, a pause): how many lines were said before,
-    whose eyes were open, how many keys were read, and what the screen showed."""
+    """A time the narrator spends (``kind``: a line "said", a "key" awaited, a "pause"): how many lines were
+    said before, whose eyes were open, how many keys were read, and what the screen showed."""
 
     said: int
     eyes: str
     keys: int
     view: tuple[Any, ...]
+    kind: str = "said"
 
 
 def eyes_after(key: str, eyes: str, live: Callable[[], bool]) -> str:
@@ -173,18 +174,18 @@ class Timeline:
         assert self._logged, f"said aloud but not in the voice log: {text!r}"
         key, logged = self._logged.pop(0)
         assert self._spoken(logged) == text, (logged, text)
-        self.moment()
+        self.moment("said")
         self.voice.append((key, logged))
         self.eyes = eyes_after(key, self.eyes, lambda: next(self._live, True))
 
     def close(self) -> None:
         pass
 
-    def moment(self) -> None:
-        self.moments.append(Moment(len(self.voice), self.eyes, self.keys, self.view))
+    def moment(self, kind: str) -> None:
+        self.moments.append(Moment(len(self.voice), self.eyes, self.keys, self.view, kind))
 
     def pause(self, seconds: float) -> None:
-        self.moment()
+        self.moment("pause")
 
 
 class WatchedScreen:
@@ -241,7 +242,7 @@ class WatchedKeys(ScriptedKeys):
         self.timeline = timeline
 
     def read(self, timeout: float | None = None) -> str | None:
-        self.timeline.moment()
+        self.timeline.moment("key")
         self.timeline.keys += 1
         return super().read(timeout)
 
@@ -305,20 +306,24 @@ def stretches(played: Played) -> dict[int, tuple[str, list[tuple[Any, ...]]]]:
     return found
 
 
-def screen_differences(a: Played, b: Played) -> list[str]:
-    """Returns every stretch (up to where the voices part) where nobody holds the secret and the twins'
-    screens differ; and checks some stretch was compared."""
+def comparable(a: Played, b: Played) -> list[int]:
+    """Returns the stretches (by lines said before them) whose screens the twins must show alike, up to where
+    their voices part."""
     parted = first_difference(a.voice, b.voice)
     last = len(a.voice) if parted is None else parted - 1
     one, other = stretches(a), stretches(b)
-    differences, compared = [], 0
-    for said in sorted(set(one) & set(other)):
-        if said > last:
-            break
+    return [said for said in sorted(set(one) & set(other))
+            if said <= last and one[said][0] in COMPARED and other[said][0] in COMPARED]
+
+
+def screen_differences(a: Played, b: Played) -> list[str]:
+    """Returns every stretch (up to where the voices part) where nobody holds the secret and the twins'
+    screens differ; and checks some stretch was compared."""
+    one, other = stretches(a), stretches(b)
+    differences = []
+    compared = comparable(a, b)
+    for said in compared:
         (eyes, views), (eyes_b, views_b) = one[said], other[said]
-        if eyes not in COMPARED or eyes_b not in COMPARED:
-            continue
-        compared += 1
         if views != views_b:
             heard = a.voice[said - 1][0] if said else "(nothing yet)"
             differences.append(f"after {said} lines (the last {heard!r}), eyes {eyes}/{eyes_b}, the screens differ:"
