@@ -69,24 +69,27 @@ class Twin:
     def cards(self) -> Deal:
         return self.deal if self.deal is not None else deal_cards(self.config.table, self.seed)
 
-    def _named(self, table: Mapping[Any, Any], call: Call) -> Any:
-        for key in ((call.id, call.number), call.id):
-            if key in table:
-                return table[key]
-        return None
-
     def answer(self, call: Call, game: Game) -> Answer:
         """Returns the table's answer to ``call``."""
         if not call.needs_answer:
             return None
-        named = self._named(self.answers, call)
-        if named is not None or (call.id, call.number) in self.answers or call.id in self.answers:
-            return named
+        for key in ((call.id, call.number), call.id):
+            if key in self.answers:
+                return self.answers[key]
         if call.id in HARMLESS:
             return HARMLESS[call.id]
         if call.optional:
             return None
         return game.legal()[0]
+
+    def mistakes(self, call: Call) -> list[str]:
+        """Returns the keys typed at ``call`` before its answer (none at a call made for the dead)."""
+        if not call.live:
+            return []
+        for key in ((call.id, call.number), call.id):
+            if key in self.typed:
+                return list(self.typed[key])
+        return []
 
     def at_horizon(self, call: Call) -> bool:
         return call.phase is Phase.DAY and (call.id, call.number) == self.horizon
@@ -112,7 +115,7 @@ def plan(twin: Twin) -> Planned:
         if twin.at_horizon(call):
             break
         value = twin.answer(call, game)
-        keys += list(twin._named(twin.typed, call) or ()) if call.live else []
+        keys += twin.mistakes(call)
         keys += keys_for(call, value)
         keys += after(game.answer(value))
     live = [c.live for c in game.calls if wakes(c) or eyes_closed(c)]
