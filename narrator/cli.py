@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence, TextIO
 
 from engine.answers import shown
 
@@ -87,6 +88,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
     if header.get("kind") == "dry-run":
         from .practice import script_fingerprint
 
+        if args.voice_log:
+            raise UsageError("--voice-log is for a game at the table; a dry run prints its lines (--report lists them)")
         script_path = str(header.get("script"))
         script, _ = load_script(script_path)
         if script_fingerprint(script) != header.get("sha256"):
@@ -97,7 +100,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
     if header.get("kind") == "play":
         from .play import resume_play
 
-        resume_play(args, header, entries, warn=_warn)
+        with _voice_log(args.voice_log) as voice_log:
+            resume_play(args, header, entries, warn=_warn, voice_log=voice_log)
         return 0
     raise UserError(f"{args.journal}:1: a journal of an unknown kind of game ({shown(header.get('kind'))})")
 
@@ -107,6 +111,20 @@ def _write_report(path: str, data: dict[str, Any]) -> None:
         Path(path).write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     except OSError as exc:
         raise UserError(f"{path}: cannot write the report ({exc.strerror or exc})") from None
+
+
+@contextlib.contextmanager
+def _voice_log(path: str | None) -> Iterator[TextIO | None]:
+    """Opens the voice log to append to (before anything is shown or said), or gives None without one."""
+    if not path:
+        yield None
+        return
+    try:
+        log = open(path, "a", encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"{path}: cannot write the voice log ({exc.strerror or exc})") from None
+    with log:
+        yield log
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -120,10 +138,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         config = STARTER
     if args.speaker:
         config = dataclasses.replace(config, speaker=args.speaker)
-    io = open_table(config, plain=args.plain, model=args.model, warn=_warn)
-    play(config, io.keys, io.screen, io.speaker, seed=args.seed,
-         journal_dir=Path(args.journal_dir) if args.journal_dir else None, listener=io.listener,
-         vocabulary=io.vocabulary)
+    with _voice_log(args.voice_log) as voice_log:
+        io = open_table(config, plain=args.plain, model=args.model, warn=_warn)
+        play(config, io.keys, io.screen, io.speaker, seed=args.seed,
+             journal_dir=Path(args.journal_dir) if args.journal_dir else None, listener=io.listener,
+             vocabulary=io.vocabulary, voice_log=voice_log)
     return 0
 
 
@@ -296,6 +315,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     return status
 
 
+VOICE_LOG_HELP = ("append every line said aloud to FILE as it is said, one JSON line {\"key\": ..., \"text\": ...} "
+                  "each (a resumed game: from where it goes on)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="werewolf-narrator",
@@ -319,6 +342,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--speaker", choices=("auto", "pyttsx3", "console"), help="a game's speaker, instead of its own")
     p.add_argument("--plain", action="store_true", help="print the screen line by line instead of full-screen")
     p.add_argument("--model", metavar="DIR", help="the speech recognition model's folder")
+    p.add_argument("--voice-log", metavar="FILE", help=VOICE_LOG_HELP)
     p.set_defaults(func=cmd_resume)
     p = sub.add_parser("play", help="play a game at the table (with no CONFIG: an 8-player starter table)")
     p.add_argument("config", nargs="?", help="the table config (YAML); see examples/")
@@ -327,6 +351,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--journal-dir", metavar="DIR", help="where the game's journal is written")
     p.add_argument("--plain", action="store_true", help="print the screen line by line instead of full-screen")
     p.add_argument("--model", metavar="DIR", help="the speech recognition model's folder (see `models`)")
+    p.add_argument("--voice-log", metavar="FILE", help=VOICE_LOG_HELP)
     p.set_defaults(func=cmd_play)
     p = sub.add_parser("voices", help="which speech voice each language gets on this machine; "
                        "`voices render LANG` renders its lines ahead",

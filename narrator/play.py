@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import sys
 import time
@@ -66,6 +67,7 @@ class TableNarrator(Narrator):
         self.safe_point: Callable[[], None] = lambda: None  # between calls: a model's failure is told here
         self.pacing = Pacing()  # the keypad's: it opens a call made with eyes closed, the narrator closes it
         self.eyes_open = True
+        self.voice_log: TextIO | None = None  # every line said aloud, as JSON lines (play --voice-log)
 
     def _route(self, line: Line) -> None:
         self.transcript.append(line)
@@ -79,7 +81,7 @@ class TableNarrator(Narrator):
                 self.eyes_open = line.key in OPEN_EYES
             self.opening.append(line)
             self.screen.public(line.text)
-            self._say(line.text)
+            self._say(line)
         else:
             self.screen.secret(line.text)
 
@@ -155,9 +157,13 @@ class TableNarrator(Narrator):
     def repeat(self) -> None:
         """Says the running call's opening lines again."""
         for line in list(self.opening):
-            self._say(line.text)
+            self._say(line)
 
-    def _say(self, text: str) -> None:
+    def _say(self, line: Line) -> None:
+        if self.voice_log is not None:  # written as it is said, so that a host (or a test) follows the voice
+            self.voice_log.write(json.dumps({"key": line.key, "text": line.text}, ensure_ascii=False) + "\n")
+            self.voice_log.flush()
+        text = line.text
         if self.listener is None:
             self.speaker.say(self.voice.spoken(text))
             return
@@ -222,7 +228,8 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
          out: TextIO | None = None, listener: Any = None, vocabulary: Any = None,
          deal: Deal | None = None, journal: Journal | None = None, replay: Sequence[Entry] = (),
          replay_from: str = "", progress: Sequence[dict[str, Any]] | None = None,
-         journal_path: Path | None = None, clock: Callable[[], float] = time.monotonic) -> Game:
+         journal_path: Path | None = None, clock: Callable[[], float] = time.monotonic,
+         voice_log: TextIO | None = None) -> Game:
     """Plays one game at the table from the deal to the winner; returns the finished game.
 
     With a ``listener`` (and its ``vocabulary``), answers may also be spoken in the phases the
@@ -237,11 +244,14 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
     A new game's journal (``journal_path``, or a new file in ``journal_dir``) is begun before anything is said
     or shown, the deal in it, so that a deal stopped part-way goes on with the same cards. ``sleep`` and
     ``clock`` time the calls made with eyes closed (narrator.pacing).
+    Every line said aloud (not the silent replay) is appended to ``voice_log`` as a JSON line
+    ``{"key": ..., "text": ...}``.
     """
     voice = load_voice(config.language)
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     narrator = TableNarrator(voice, screen, speaker, config.names)
     narrator.rules = config.table.rules
+    narrator.voice_log = voice_log
     if listener is not None:
         keys = PushbackKeys(keys)  # a key pressed while listening is read again by the keypad
 
@@ -422,7 +432,8 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
     return TableIO(keys, screen, speaker, listener, vocabulary)
 
 
-def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], warn: Callable[[str], None]) -> Game:
+def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], warn: Callable[[str], None],
+                voice_log: TextIO | None = None) -> Game:
     """Goes on with a journaled game at the table, from the call where it stopped."""
     where = f"{args.journal}:1"
     config = config_from_dict(header.get("config") or {}, where)
@@ -440,7 +451,8 @@ def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], war
         journal.close()
         raise
     return play(config, io.keys, io.screen, io.speaker, seed=seed, listener=io.listener, vocabulary=io.vocabulary,
-                deal=deal, journal=journal, replay=entries, replay_from=str(args.journal), progress=progress)
+                deal=deal, journal=journal, replay=entries, replay_from=str(args.journal), progress=progress,
+                voice_log=voice_log)
 
 
 def journaled_deal(config: TableConfig, header: dict[str, Any]) -> tuple[Deal | None, list[dict[str, Any]] | None]:
