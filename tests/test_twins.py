@@ -35,6 +35,7 @@ sheriff: false
 reveal_roles: false
 speaker: console
 pause: [{pause}, {pause}]
+call_floor: {pause}
 """
 """The named pairs' table: the Angel opens with a day, so a vote can eliminate a character before night 1;
 cards are not revealed, so that who died stays a secret (revealed, it would be public, not a leak)."""
