@@ -17,7 +17,7 @@ from .config import TableConfig, config_from_dict, config_to_dict
 from .errors import GameStopped, UserError
 from .hearing import BackgroundListener, ListenerFactory, PushbackKeys, VoiceAnswers, start_listener
 from .identify import identify
-from .journal import Entry, Journal, default_folder
+from .journal import Entry, Journal, default_folder, journal_name
 from .keypad import Keys
 from .narration import SCREEN, VOICE, Line, Narrator, run
 from .replay import Replay
@@ -169,7 +169,7 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
          journal_dir: Path | None = None, sleep: Callable[[float], None] = time.sleep,
          out: TextIO | None = None, listener: Any = None, vocabulary: Any = None,
          deal: Deal | None = None, journal: Journal | None = None, replay: Sequence[Entry] = (),
-         replay_from: str = "") -> Game:
+         replay_from: str = "", journal_file: Path | None = None) -> Game:
     """Plays one game at the table from the deal to the winner; returns the finished game.
 
     With a ``listener`` (and its ``vocabulary``), answers may also be spoken in the phases the
@@ -178,7 +178,8 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
     is told at the next call (a warning on the screen, the keypad answers; a vocabulary the model
     cannot hear stops the game, its journal kept). To go on with a journaled game, give its ``deal``,
     its ``journal`` (open to append) and its answers to ``replay``: they are narrated silently, then
-    the table goes on from the call where the game stopped.
+    the table goes on from the call where the game stopped. A new game's journal is ``journal_file``, or a new
+    file in ``journal_dir`` (default: the journal folder) named after its date, time and seed.
     """
     voice = load_voice(config.language)
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
@@ -259,8 +260,7 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
                                         if game.call is not None else "")
         if journal is None:
             folder = journal_dir or default_folder()
-            journal = Journal(folder / f"game-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.jsonl",
-                              journal_header(config, seed, deal))
+            journal = Journal(journal_file or folder / journal_name(seed), journal_header(config, seed, deal))
         source: Any = answers
         if replay:
             narrator.replaying = True
