@@ -381,8 +381,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--report", metavar="FILE", help="a dry run's report (JSON), of the whole game")
     p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS", help="wait after each line said")
     p.add_argument("--speaker", choices=("auto", "pyttsx3", "console"), help="a game's speaker, instead of its own")
-    p.add_argument("--plain", action="store_true", help="print the screen line by line instead of full-screen (a call's secrets in the "
-                   "terminal's alternate screen, gone when it ends)")
+    p.add_argument("--plain", action="store_true",
+                   help="print the screen line by line instead of full-screen (a call's secrets in the terminal's "
+                        "alternate screen, gone when it ends)")
     p.add_argument("--model", metavar="DIR", help="the speech recognition model's folder")
     p.set_defaults(func=cmd_resume)
     p = sub.add_parser("play", help="play a game at the table (with no CONFIG: an 8-player starter table)")
@@ -392,8 +393,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--journal-dir", metavar="DIR", help="where the game's journal is written")
     p.add_argument("--journal", dest="journal_file", metavar="FILE",
                    help="the game's journal: a new file; default: a new file in the journal folder")
-    p.add_argument("--plain", action="store_true", help="print the screen line by line instead of full-screen (a call's secrets in the "
-                   "terminal's alternate screen, gone when it ends)")
+    p.add_argument("--plain", action="store_true",
+                   help="print the screen line by line instead of full-screen (a call's secrets in the terminal's "
+                        "alternate screen, gone when it ends)")
     p.add_argument("--model", metavar="DIR", help="the speech recognition model's folder (see `models`)")
     p.set_defaults(func=cmd_play)
     p = sub.add_parser("voices", help="which speech voice each language gets on this machine; "

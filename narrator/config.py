@@ -224,8 +224,8 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
         if all(isinstance(n, (str, int)) and not isinstance(n, bool) for n in raw_seats):
             names = tuple(str(n) for n in raw_seats)
             seats = len(names)
-            for seat, name in enumerate(names, start=1):
-                control = control_character(name)
+            for seat, name in enumerate(raw_seats, start=1):
+                control = control_character(str(name))
                 if control:
                     found.errors.append(f"{doc.where(*prefix, 'seats', seat - 1)}: seats: seat {seat}'s name "
                                         f"{shown(name)} holds {control}; a name is plain text, shown on the "

@@ -201,3 +201,27 @@ def test_sigterm_and_sighup_are_passed_to_the_game_and_never_offer_to_resume(tmp
     _, said = supervisor.communicate(timeout=30)
     assert supervisor.returncode == 130
     assert said == "" and got.read_text().strip() == "stopped"  # the game's own stop, and nothing more
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])
+def test_the_keypad_turns_sigterm_and_sighup_into_the_host_s_stop(stop: int) -> None:
+    """Where the game waits for a key, SIGTERM or SIGHUP raises the host menu's stop (its journal kept, as on
+    a confirmed Ctrl-C); closed, the keypad gives the terminal and the signals back as they were."""
+    import termios
+
+    from narrator.asking import HostStop
+    from narrator.keypad import TerminalKeys
+
+    primary, terminal = os.openpty()
+    before = termios.tcgetattr(terminal)
+    handler = signal.getsignal(stop)
+    try:
+        keys = TerminalKeys(terminal)
+        os.kill(os.getpid(), stop)
+        with pytest.raises(HostStop):
+            keys.read()
+        keys.close()
+        assert termios.tcgetattr(terminal) == before and signal.getsignal(stop) == handler
+    finally:
+        os.close(primary)
+        os.close(terminal)
