@@ -46,7 +46,8 @@ def seat(game: "Game", value: Answer, *, optional: bool = False,
          among: Iterable[int] | None = None) -> int | None:
     """Returns the living seat named by ``value``; refuses what is illegal in public knowledge.
 
-    Out of range, eliminated, not among the seats offered (the tied): all public.
+    Out of range, eliminated, not among the seats offered (the tied): all public; the rust's doomed, dead at
+    nightfall, is refused on the screen only.
     """
     if value is None:
         if optional:
@@ -60,6 +61,11 @@ def seat(game: "Game", value: Answer, *, optional: bool = False,
                             key="refusal.no_such_seat", seat=number)
     if not game.alive(number):
         raise IllegalAnswer(f"seat {number} has been eliminated", key="refusal.eliminated", seat=number)
+    if number in game.doomed:
+        # The rust's doomed died at nightfall: out of every choice tonight, which only his death at dawn makes
+        # public; until then the refusal is for the screen.
+        raise IllegalAnswer(f"seat {number} has been eliminated", key="refusal.eliminated", secret=True,
+                            seat=number)
     if among is not None:
         allowed = tuple(among)
         if number not in allowed:

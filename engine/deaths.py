@@ -11,10 +11,12 @@ from .types import Elimination, Fact, Kind, Phase
 if TYPE_CHECKING:
     from .game import Game
 
-DAWN_ORDER = ("rust", "werewolves", "big_bad_wolf", "white_werewolf", "poison")
-"""The order the night's victims are revealed in (rulings.md); other causes follow, as they came."""
+NIGHT_ORDER = ("rust", "werewolves", "big_bad_wolf", "white_werewolf", "poison")
+"""The night's causes in the order the night deals them (the rust at nightfall, then the calls): a player killed
+twice is reported with the first (rulings.md); other causes (the fire) follow, as they came. Never the order the
+dead are announced in: that is the seats' order, or the table would learn which death was the Witch's."""
 
-NIGHT_CAUSES = frozenset(DAWN_ORDER)
+NIGHT_CAUSES = frozenset(NIGHT_ORDER)
 
 
 def death_fact(game: "Game", seat: int, key: str, cause: str | None = None) -> Fact:
@@ -60,23 +62,26 @@ def kill(game: "Game", seat: int, cause: str) -> Flow:
 
 
 def dawn(game: "Game") -> Flow:
-    """Reveals the night's victims together, in dawn order, then runs each one's consequences."""
+    """Reveals the night's victims together, in seat order, then runs each one's consequences in that order."""
     if game.variant("moonlight_wolves"):
         yield from variants.candles_out(game)
-    rank = {cause: i for i, cause in enumerate(DAWN_ORDER)}
+    rank = {cause: i for i, cause in enumerate(NIGHT_ORDER)}
     news: tuple[Fact, ...] = ()
     for role in game.hooked["before_dawn"]:
         news += role.before_dawn(game)
-    victims: list[tuple[int, str]] = []
+    causes: dict[int, str] = {}
     for seat, cause in sorted(game.attacks, key=lambda a: rank.get(a[1], len(rank))):
-        if not game.alive(seat) or any(seat == s for s, _ in victims):
-            continue  # killed twice: the first cause in dawn order is the one reported
+        if not game.alive(seat) or seat in causes:
+            continue  # killed twice: the first cause in night order is the one reported
         if any(role.survives(game, seat, cause) for role in game.hooked["survives"]):
             continue
         if cause in variants.SEDUCING and game.variant("cult"):
             variants.seduce(game, seat)  # the Cult: seduced, not killed; nothing is said
             continue
-        victims.append((seat, cause))
+        causes[seat] = cause
+    # Seat order, for the announcement, the record and the consequences alike: the order of the causes would
+    # tell the table which death was the poison (rulings.md, "Deaths").
+    victims = sorted(causes.items())
     for seat, cause in victims:
         mark(game, seat, cause, Phase.NIGHT)
     game.attacks = []

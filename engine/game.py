@@ -397,7 +397,7 @@ class Game:
             options: Sequence[Answer] = ()) -> Call:
         """Returns a call of the running phase; the flow yields it."""
         return Call(call_id, self.phase, self.number, kind, live, tuple(actors),
-                    self.living() if seats is None else tuple(seats), optional,
+                    self.present() if seats is None else tuple(seats), optional,
                     picks, tuple(facts), check if live else None, live and kind is not Kind.NONE, tuple(options))
 
     def idle(self, call_id: str, kind: Kind, picks: int = 0) -> Flow:
@@ -461,6 +461,12 @@ class Game:
         if self._living is None:
             self._living = tuple(p.seat for p in self.players if p.alive)
         return self._living
+
+    def present(self) -> tuple[int, ...]:
+        """Returns the seats that may be chosen now: the living, less the rust's doomed on the night he dies
+        (dead at nightfall, he is announced at dawn)."""
+        living = self.living()
+        return tuple(s for s in living if s not in self.doomed) if self.doomed else living
 
     def holders(self, card: str) -> tuple[int, ...]:
         """Returns the living seats holding ``card`` that may act tonight (the rust's doomed may not)."""
@@ -535,7 +541,8 @@ class Game:
                 and self.keeps_power(seat))
 
     def neighbours(self, seat: int) -> tuple[int, ...]:
-        """Returns the nearest living players on the left (clockwise) and the right of ``seat``.
+        """Returns the nearest living players on the left (clockwise) and the right of ``seat`` (not the rust's
+        doomed, on the night he dies).
 
         >>> from engine import Table, Deal, Rules
         >>> g = Game(Table(6, ("werewolf",) + ("villager",) * 5), Deal(("werewolf",) + ("villager",) * 5))
@@ -548,7 +555,7 @@ class Game:
             s = seat
             for _ in range(n - 1):
                 s = (s - 1 + step) % n + 1
-                if self.alive(s):
+                if self.alive(s) and s not in self.doomed:
                     if s != seat and s not in found:
                         found.append(s)
                     break

@@ -217,7 +217,7 @@ class Player:
     def _look(self, call: Call) -> Answer:
         """The Seer looks at a living player she has not seen yet (or passes, having seen them all)."""
         me = call.actors[0] if call.actors else None
-        unseen = [s for s in self.game.living() if s != me and s not in self.knows.looks]
+        unseen = [s for s in self.game.present() if s != me and s not in self.knows.looks]
         return self.rng.choice(unseen) if unseen else None
 
     def _devour(self) -> Answer:

@@ -3,7 +3,8 @@
 Every answer is read back ("Seat seven?") and confirmed with Enter; Backspace
 changes it; undo takes back the last confirmed part while the same call runs
 (the Witch's heal before her poison, Cupid's first lover); repeat says the call
-again. At night the read-back is on the screen only; by day it is also said.
+again. At night the read-back is on the screen only; by day it is also said. An answer is checked
+with the engine before it is read back: one it refuses is never read back ("Seat 99?" is never said).
 """
 
 from __future__ import annotations
@@ -12,15 +13,19 @@ import random
 import time
 from typing import Any, Callable, Sequence
 
-from engine import Answer, Call, Game, IllegalAnswer, Kind, Phase
+from engine import Answer, Call, Game, IllegalAnswer, Kind
 
 from .keypad import Keys
-from .narration import StepBack, eyes_closed
+from .narration import StepBack, eyes_closed, in_the_dark, wakes
+from .pacing import Pacing
 from .screen import Screen
 from .voices import Voice
 
 KEYPAD = object()
 """What a voice source returns when the keypad is to answer instead."""
+
+UNCHECKED = object()
+"""What the deal's read-backs confirm (the seats of real cards): no answer of the game, nothing to check."""
 
 ANNOUNCEMENTS = frozenset({"nightfall", "dawn", "growl"})
 """Calls that only announce: the narrator goes on at once."""
@@ -42,6 +47,15 @@ class Undo(Exception):
     """The table took back the last part of its answer."""
 
 
+class Refused(Exception):
+    """The engine refuses the answer typed: it goes to the engine unread, which says why (by day aloud, at
+    night on the screen) and asks again."""
+
+    def __init__(self, value: Answer) -> None:
+        super().__init__(value)
+        self.value = value
+
+
 class KeypadAnswers:
     """The table's answers, from the keypad, with read-back and confirmation."""
 
@@ -49,19 +63,20 @@ class KeypadAnswers:
                  repeat: Callable[[], None], names: Sequence[str | None] = (),
                  pause: tuple[float, float] = (3.0, 8.0), rng: random.Random | None = None,
                  sleep: Callable[[float], None] = time.sleep, debate_timer: int = 0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, pacing: Pacing | None = None) -> None:
         self.keys = keys
         self.screen = screen
         self.voice = voice
         self.say = say
         self.repeat = repeat
         self.names = tuple(names)
-        self.pause = pause
-        self.rng = rng or random.Random()
-        self.sleep = sleep
+        self.rng = rng or random.Random()  # the game's draws, which the journal keeps
+        # How long the calls made with eyes closed last (without one: the ``pause`` range and no floor).
+        self.pacing = pacing or Pacing(0.0, pause, clock=clock, sleep=sleep)
         self.debate_timer = debate_timer
         self.clock = clock
         self.day = False
+        self.check: Callable[[Answer], object] | None = None  # the running call's check, while it is answered
         self.last_answered: Callable[[], str | None] = lambda: None  # the call of the last answer, for undo
         self.public_state: Callable[[], str] = lambda: ""
         self.voice_answers: Any = None  # narrator.hearing.VoiceAnswers, for the phases given in voice_phases
@@ -71,17 +86,29 @@ class KeypadAnswers:
     # -- the Answers protocol ---------------------------------------------
 
     def answer(self, call: Call, game: Game) -> Answer:
-        self.day = call.phase is Phase.DAY and not eyes_closed(call)  # the Judge's answer: screen only
+        self.day = not in_the_dark(call)  # the Judge's answer: screen only
+        if wakes(call) or eyes_closed(call):
+            self.pacing.open(call.id, call)  # closed by the narrator before the sleep line (TableNarrator.end)
+        self.check = game.check
+        try:
+            return self._answer(call)
+        except Refused as refused:
+            return refused.value
+        finally:
+            self.check = None
+
+    def _answer(self, call: Call) -> Answer:
         if not call.live:
             # Fair play: nobody is awake to answer; wait as long as an answer might take.
-            self.sleep(self.rng.uniform(*self.pause))
+            self.pacing.wait(call.id)
             return None
         if call.kind is Kind.DRAW:
             # A random draw (the variants', the Wolf Hound's side): the program answers, the journal keeps it. At
-            # night (the Black Death's plague, the Wolf Hound) it takes as long as a choice might, so its speed
-            # tells nothing.
-            if not self.day:
-                self.sleep(self.rng.uniform(*self.pause))
+            # night with nobody awake (the Black Death's plague) it takes as long as the pack's choice, so its
+            # speed tells nothing; one shown to someone awake (the Wolf Hound's side, the Harvest's box) lasts
+            # as long as they take to read it.
+            if not self.day and not call.actors:
+                self.pacing.wait(call.id)
             return self.rng.choice(call.options or call.seats)  # the Harvest's toss: how the box falls
         if (self.voice_answers is not None and call.phase.value in self.voice_phases
                 and not eyes_closed(call)):
@@ -101,7 +128,7 @@ class KeypadAnswers:
         from .listen.errors import MicrophoneLost
 
         try:
-            heard: object = self.voice_answers.answer(call)
+            heard: object = self.voice_answers.answer(call, self._legal)
             return heard
         except MicrophoneLost:
             self.voice_answers = None
@@ -126,12 +153,24 @@ class KeypadAnswers:
             if key == "repeat":
                 raise Repeat()
             if key == "interrupt":
-                self._confirm_stop()
+                with self.pacing.held():  # the host's time is not an answer's
+                    self._confirm_stop()
                 continue
             if key == "menu":
-                self.menu()
+                with self.pacing.held():
+                    self.menu()
                 continue
             return key
+
+    def enter(self) -> None:
+        """Waits for Enter outside the engine's calls (the deal's screens); Ctrl-C, the host menu and repeat
+        work as in any call."""
+        while True:
+            try:
+                if self._key() == "enter":
+                    return
+            except Repeat:
+                self.repeat()
 
     def _yes(self, prompt_key: str, **values: object) -> bool:
         """Shows a yes/no question of the host's; Enter says yes, Backspace no."""
@@ -200,8 +239,21 @@ class KeypadAnswers:
                     return number
                 typed = ""
 
-    def _confirm(self, said: str) -> bool:
-        """Reads back an answer; returns True on Enter, False on Backspace (type it again)."""
+    def _legal(self, value: Answer) -> bool:
+        """Returns whether the engine would take ``value`` for the running call (it changes nothing)."""
+        if self.check is None:
+            return True  # no game yet: the seats typed at the deal
+        try:
+            self.check(value)
+        except IllegalAnswer:
+            return False
+        return True
+
+    def _confirm(self, said: str, value: Answer = UNCHECKED) -> bool:
+        """Reads back ``said``, the whole would-be answer ``value``; returns True on Enter, False on Backspace
+        (type it again). A value the engine refuses is never read back: Refused hands it over unread."""
+        if value is not UNCHECKED and not self._legal(value):
+            raise Refused(value)
         heard = self.text("answer.heard", answer=said)
         self.screen.prompt(self.text("prompt.keys"))
         self.screen.entry(heard)
@@ -216,13 +268,15 @@ class KeypadAnswers:
             if key == "undo":
                 raise Undo()
 
-    def _seat(self, optional: bool, prompt_key: str | None = None) -> int | None:
+    def _seat(self, optional: bool, prompt_key: str | None = None,
+              whole: Callable[[int | None], Answer] = lambda seat: seat) -> int | None:
+        """Reads a seat (0 for nobody when ``optional``); ``whole`` makes of it the answer the engine checks."""
         while True:
             prompt = self.text(prompt_key or ("prompt.seat_or_none" if optional else "prompt.seat"))
             number = self._number(prompt, allow_zero=optional)
             assert isinstance(number, int)
             said = self.text("answer.none") if number == 0 else self.voice.seat(number, self.names)
-            if self._confirm(said):
+            if self._confirm(said, whole(number or None)):
                 return number or None
 
     def _seats(self, count: int) -> list[int]:
@@ -248,10 +302,10 @@ class KeypadAnswers:
                     continue
                 chosen.append(number)
             if not chosen:
-                if self._confirm(self.text("answer.none")):
+                if self._confirm(self.text("answer.none"), None):
                     return None
                 continue
-            if self._confirm(self.seat_words(chosen)):
+            if self._confirm(self.seat_words(chosen), chosen):
                 return chosen
 
     def _so_far(self, chosen: list[int]) -> str:
@@ -279,15 +333,17 @@ class KeypadAnswers:
                 assert isinstance(number, int)
                 if number <= largest:
                     chosen.append(number)
-            if self._confirm(said(chosen) if said else ", ".join(map(str, chosen))):
+            if self._confirm(said(chosen) if said else ", ".join(map(str, chosen)), chosen):
                 return chosen
 
-    def _choice(self, prompt: str, options: dict[int, tuple[Answer, str]]) -> Answer:
+    def _choice(self, prompt: str, options: dict[int, tuple[Answer, str]],
+                whole: Callable[[Answer], Answer] = lambda value: value) -> Answer:
+        """Reads one of the numbered ``options``; ``whole`` makes of it the answer the engine checks."""
         while True:
             number = self._number(self.text(prompt), allow_zero=0 in options)
             if number in options:
                 value, said = options[number]
-                if self._confirm(said):
+                if self._confirm(said, whole(value)):
                     return value
 
     def _debate(self) -> Answer:
@@ -321,12 +377,13 @@ class KeypadAnswers:
                         break
                     assert isinstance(number, int)
                     tied.append(number)
-                if len(tied) >= 2 and self._confirm(self.text("answer.tie", seats=self.seat_words(tied))):
+                if len(tied) >= 2 and self._confirm(self.text("answer.tie", seats=self.seat_words(tied)),
+                                                    {"tie": tied}):
                     return {"tie": tied}
                 continue
             assert isinstance(key, int)
             said = self.text("answer.none") if key == 0 else self.voice.seat(key, self.names)
-            if self._confirm(said):
+            if self._confirm(said, key or None):
                 return key or None
 
     def _witch(self, call: Call) -> Answer:
@@ -336,13 +393,15 @@ class KeypadAnswers:
         heal = False
         if "heal" in potions and shown.get("seat") is not None:
             heal = self._choice("prompt.heal", {1: (True, self.text("answer.yes")),
-                                                0: (False, self.text("answer.no"))}) is True
+                                                0: (False, self.text("answer.no"))},
+                                whole=lambda value: {"heal": value, "poison": None}) is True
         poison = None
         if heal and shown.get("one_in_all"):
             return {"heal": True, "poison": None}  # the one-potion Witch has used hers
         if "poison" in potions:
             try:
-                poison = self._seat(optional=True, prompt_key="prompt.poison")
+                poison = self._seat(optional=True, prompt_key="prompt.poison",
+                                    whole=lambda seat: {"heal": heal, "poison": seat})
             except Undo:
                 if "heal" in potions and shown.get("seat") is not None:
                     return self._witch(call)
@@ -393,7 +452,7 @@ class KeypadAnswers:
             if number > largest:
                 continue
             said = self.text("answer.card", number=number) if number else self.text("answer.no_card")
-            if self._confirm(said):
+            if self._confirm(said, number or None):
                 return number or None
 
     def _seance(self) -> Answer:
@@ -412,11 +471,12 @@ class KeypadAnswers:
                     continue
                 assert isinstance(number, int)
                 if not chosen and number == 0:
-                    if self._confirm(self.text("answer.no_card")):
+                    if self._confirm(self.text("answer.no_card"), None):
                         return None
                     continue
                 chosen.append(number)
             card, question, asker = chosen
             said = self.text("answer.seance", card=card, question=question, seat=asker)
-            if self._confirm(said):
-                return {"card": card, "question": question, "asker": asker}
+            value = {"card": card, "question": question, "asker": asker}
+            if self._confirm(said, value):
+                return value

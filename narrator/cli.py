@@ -7,12 +7,13 @@ Only what every command needs is imported here: `play` and `resume` run their ga
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TextIO
 
 from .errors import GameStopped, RunFailed, UserError
 
@@ -97,6 +98,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
     if header.get("kind") == "dry-run":
         from .practice import script_fingerprint
 
+        if args.voice_log:
+            raise UsageError("--voice-log is for a game at the table; a dry run prints its lines (--report lists them)")
         script_path = str(header.get("script"))
         script, _ = load_script(script_path)
         if script_fingerprint(script) != header.get("sha256"):
@@ -107,7 +110,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
     if header.get("kind") == "play":
         from .play import resume_play
 
-        resume_play(args, header, entries, warn=_warn)
+        with _voice_log(args.voice_log) as voice_log:
+            resume_play(args, header, entries, warn=_warn, voice_log=voice_log)
         return 0
     raise UserError(f"{args.journal}:1: a journal of an unknown kind of game ({shown(header.get('kind'))})")
 
@@ -122,7 +126,8 @@ def _write_report(path: str, data: dict[str, Any]) -> None:
 def _table_options(args: argparse.Namespace) -> list[str]:
     """The options of `play` that a game keeps when it goes on with `resume`."""
     return [*(["--speaker", args.speaker] if args.speaker else []), *(["--plain"] if args.plain else []),
-            *(["--model", args.model] if args.model else [])]
+            *(["--model", args.model] if args.model else []),
+            *(["--voice-log", args.voice_log] if args.voice_log else [])]
 
 
 def _supervise_play(args: argparse.Namespace) -> int:
@@ -141,6 +146,20 @@ def _supervise_play(args: argparse.Namespace) -> int:
     return supervise(game, journal, ["resume", *_table_options(args), "--", str(journal)])
 
 
+@contextlib.contextmanager
+def _voice_log(path: str | None) -> Iterator[TextIO | None]:
+    """Opens the voice log to append to (before anything is shown or said), or gives None without one."""
+    if not path:
+        yield None
+        return
+    try:
+        log = open(path, "a", encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"{path}: cannot write the voice log ({exc.strerror or exc})") from None
+    with log:
+        yield log
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from .supervise import wanted
 
@@ -157,10 +176,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         config = STARTER
     if args.speaker:
         config = dataclasses.replace(config, speaker=args.speaker)
-    io = open_table(config, plain=args.plain, model=args.model, warn=_warn)
-    play(config, io.keys, io.screen, io.speaker, seed=args.seed,
-         journal_dir=Path(args.journal_dir) if args.journal_dir else None, listener=io.listener,
-         vocabulary=io.vocabulary, journal_file=Path(args.journal_file) if args.journal_file else None)
+    with _voice_log(args.voice_log) as voice_log:
+        io = open_table(config, plain=args.plain, model=args.model, warn=_warn)
+        play(config, io.keys, io.screen, io.speaker, seed=args.seed,
+             journal_dir=Path(args.journal_dir) if args.journal_dir else None, listener=io.listener,
+             vocabulary=io.vocabulary, voice_log=voice_log,
+             journal_path=Path(args.journal_file) if args.journal_file else None)
     return 0
 
 
@@ -360,6 +381,10 @@ def _check_keys() -> str:
             + "\nPractice script keys: " + ", ".join(TOP_KEYS))
 
 
+VOICE_LOG_HELP = ("append every line said aloud to FILE as it is said, one JSON line {\"key\": ..., \"text\": ...} "
+                  "each (a resumed game: from where it goes on)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="werewolf-narrator",
@@ -385,6 +410,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print the screen line by line instead of full-screen (a call's secrets in the terminal's "
                         "alternate screen, gone when it ends)")
     p.add_argument("--model", metavar="DIR", help="the speech recognition model's folder")
+    p.add_argument("--voice-log", metavar="FILE", help=VOICE_LOG_HELP)
     p.set_defaults(func=cmd_resume)
     p = sub.add_parser("play", help="play a game at the table (with no CONFIG: an 8-player starter table)")
     p.add_argument("config", nargs="?", help="the table config (YAML); see examples/")
@@ -397,6 +423,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print the screen line by line instead of full-screen (a call's secrets in the terminal's "
                         "alternate screen, gone when it ends)")
     p.add_argument("--model", metavar="DIR", help="the speech recognition model's folder (see `models`)")
+    p.add_argument("--voice-log", metavar="FILE", help=VOICE_LOG_HELP)
     p.set_defaults(func=cmd_play)
     p = sub.add_parser("voices", help="which speech voice each language gets on this machine; "
                        "`voices render LANG` renders its lines ahead",

@@ -92,8 +92,11 @@ KEYS: dict[str, str] = {
     "voice": "a speech voice id or part of its name, to override the one chosen for the language",
     "rate": "the speech rate in words a minute (80 to 400)",
     "device": "the sound output device: its number or part of its name",
-    "pause": "[min, max] seconds to wait at a call made for an eliminated or powerless character "
-             "(default [3, 8])",
+    "call_floor": "a number of seconds, 0 to 60: no call made with eyes closed ends sooner, answered or not, so "
+                  "that a quick answer sounds like an empty call (default 5)",
+    "pause": "[min, max] seconds, 0 to 120: how long a call made for an eliminated or powerless character lasts "
+             "until the living have answered enough calls to set the pace, then as long as theirs did (under "
+             "call_floor counts as call_floor; default [5, 15])",
     "debate_timer": "seconds of debate before the vote, with a warning a minute before (0: no timer; default 0)",
     "inputs": "which inputs answer, per phase: keypad and/or voice, e.g. {night: [keypad], day: [keypad, voice]}",
     "model": "the folder of the speech recognition model (default: the one `models fetch` installed for the language)",
@@ -129,7 +132,10 @@ class TableConfig:
     voice: str | None = None
     rate: int | None = None
     device: str | int | None = None
-    pause: tuple[float, float] = (3.0, 8.0)
+    pause: tuple[float, float] = (5.0, 15.0)
+    """How long an empty call lasts before the living's answers set the pace (narrator.pacing)."""
+    call_floor: float = 5.0
+    """The seconds every call made with eyes closed lasts at least."""
     debate_timer: int = 0
     inputs: tuple[tuple[str, tuple[str, ...]], ...] = (("day", ("keypad", "voice")), ("night", ("keypad",)))
     model: str | None = None
@@ -338,12 +344,20 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
     device = data.get("device")
     if device is not None and (isinstance(device, bool) or not isinstance(device, (str, int))):
         bad("device", device)
-    pause = data.get("pause", [3, 8])
+    pause = data.get("pause", [5, 15])
     if (not isinstance(pause, list) or len(pause) != 2
             or not all(isinstance(p, (int, float)) and not isinstance(p, bool) and 0 <= p <= 120 for p in pause)
             or pause[0] > pause[1]):
         bad("pause", pause)
-        pause = [3, 8]
+        pause = [5, 15]
+    floor = data.get("call_floor", 5)
+    if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0 <= floor <= 60:
+        bad("call_floor", floor)
+        floor = 5
+    elif "pause" in data and pause[1] < floor:
+        found.warnings.append(f"{at('pause')}: pause: {shown(pause)} ends under call_floor ({shown(floor)} s): "
+                              f"until the living set the pace, every call made for the dead will last "
+                              f"exactly the floor")
     timer = data.get("debate_timer", 0)
     if isinstance(timer, bool) or not isinstance(timer, int) or not 0 <= timer <= 3600:
         bad("debate_timer", timer)
@@ -400,7 +414,7 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
         return None
     return TableConfig(language=str(language), table=table, names=names, deal=str(deal), source=doc.path,
                        speaker=str(speaker), voice=voice, rate=rate, device=device,
-                       pause=(float(pause[0]), float(pause[1])), debate_timer=timer,
+                       pause=(float(pause[0]), float(pause[1])), call_floor=float(floor), debate_timer=timer,
                        inputs=tuple((k, tuple(v)) for k, v in sorted(inputs.items())),
                        model=model, microphone=microphone, buildings_dealt=given)
 
@@ -492,7 +506,8 @@ def config_to_dict(config: TableConfig) -> dict[str, Any]:
             "rules": dataclasses.asdict(table.rules), "deal_mode": config.deal,
             "actor_cards": list(table.actor_cards), "seance_cards": [list(c) for c in table.seance_cards],
             "source": config.source, "speaker": config.speaker, "voice": config.voice, "rate": config.rate,
-            "device": config.device, "pause": list(config.pause), "debate_timer": config.debate_timer,
+            "device": config.device, "pause": list(config.pause), "call_floor": config.call_floor,
+            "debate_timer": config.debate_timer,
             "inputs": {k: list(v) for k, v in config.inputs}, "model": config.model,
             "microphone": config.microphone, "buildings": list(table.buildings),
             "buildings_dealt": [list(pair) for pair in config.buildings_dealt]}
@@ -510,6 +525,8 @@ def config_from_dict(data: dict[str, Any], where: str) -> TableConfig:
                            deal=str(data["deal_mode"]), source=str(data["source"]), speaker=str(data["speaker"]),
                            voice=data["voice"], rate=data["rate"], device=data["device"],
                            pause=(float(data["pause"][0]), float(data["pause"][1])),
+                           # a journal from before the floor: the game goes on with today's default
+                           call_floor=float(data.get("call_floor", TableConfig.call_floor)),
                            debate_timer=int(data["debate_timer"]),
                            inputs=tuple((k, tuple(v)) for k, v in sorted(data["inputs"].items())),
                            model=data["model"], microphone=data["microphone"],

@@ -2,7 +2,8 @@
 
 Voice and keypad are live together: while the narrator listens, any key pressed
 takes over and the keypad answers. Silence (or words that fit no answer) asks
-again once; a second silence leaves the answer to the keypad.
+again once; a second silence leaves the answer to the keypad. At night only the call is said aloud: the
+read-back and the narrator's other words are on the screen, for those awake.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any, Callable, Sequence
 from engine import Answer, Call, Kind
 
 from .asking import ANNOUNCEMENTS, KEYPAD
+from .narration import in_the_dark
 from .errors import UserError
 from .keypad import Keys
 from .listen import Listener
@@ -58,9 +60,12 @@ class VoiceAnswers:
                  say: Callable[[str, dict[str, object]], None], repeat: Callable[[], None],
                  seat_words: Callable[[int], str], word: Callable[[str], str], timeout: float = 8.0,
                  card_words: Callable[[int], str] = str,
-                 show: Callable[[str, dict[str, object]], None] = lambda key, values: None) -> None:
+                 show: Callable[[str, dict[str, object]], None] = lambda key, values: None,
+                 show_awake: Callable[[str, dict[str, object]], None] = lambda key, values: None) -> None:
         self.listener = listener
         self.show = show  # a line on the screen only: "the speech model is still loading"
+        self.show_awake = show_awake  # what would be said by day, at night: on the screen, for those awake
+        self.dark = False  # the running call is made with everyone's eyes closed
         self._told_loading = False
         self.vocabulary = vocabulary
         self.keys = keys
@@ -134,11 +139,17 @@ class VoiceAnswers:
             if answer is not None:
                 return answer
             if attempt == 0:
-                self.say("voice.again", {})
+                self._tell("voice.again", {})
         return None
 
-    def answer(self, call: Call) -> Answer | object:
-        """Returns the answer heard and confirmed, or KEYPAD when the keypad is to answer."""
+    def _tell(self, key: str, values: dict[str, object]) -> None:
+        """Says a line by day; at night shows it to those awake only."""
+        (self.show_awake if self.dark else self.say)(key, values)
+
+    def answer(self, call: Call, legal: Callable[[Answer], bool] = lambda value: True) -> Answer | object:
+        """Returns the answer heard and confirmed, or KEYPAD when the keypad is to answer. An answer that is
+        not ``legal`` is returned unread, for the engine to refuse (nothing refused is ever read back)."""
+        self.dark = in_the_dark(call)
         allowed = self.allowed(call)
         if allowed is None:
             return self.KEYPAD
@@ -151,7 +162,7 @@ class VoiceAnswers:
             while True:
                 heard = self._understood(allowed)
                 if heard is None:
-                    self.say("voice.keypad", {})
+                    self._tell("voice.keypad", {})
                     return self.KEYPAD
                 if heard == "undo":
                     continue
@@ -167,6 +178,8 @@ class VoiceAnswers:
                     assert isinstance(heard, int)
                     value = heard
                     said = self.card_words(heard) if call.kind is Kind.NUMBER else self.seat_words(heard)
+                if not legal(value):
+                    return value
                 if self._confirmed(said):
                     return value
         except KeyPressed:
@@ -174,7 +187,7 @@ class VoiceAnswers:
 
     def _confirmed(self, said: str) -> bool:
         """Reads the answer back; yes (or Enter) confirms, no (or Backspace) asks again."""
-        self.say("answer.heard", {"answer": said})
+        self._tell("answer.heard", {"answer": said})
         try:
             reply = self._understood(Allowed((), ("yes", "no", "undo")))
         except KeyPressed:

@@ -1,9 +1,25 @@
-"""The game's journal on disk: a header (what the game is), then one line per answer, written ahead.
+"""The game's journal on disk: a header (what the game is), the deal as it goes, then one line per answer.
 
-Each answer is written and flushed to the disk (fsync) before the narrator says
+Each line is written and flushed to the disk (fsync) before the narrator says
 anything more, so a crash, a pulled plug or Ctrl-C loses nothing confirmed. A
 last line torn by a crash (no newline, or not whole JSON) is ignored on reading:
-the game resumes from the last whole answer.
+the game resumes from the last whole line. One JSON object a line:
+
+- The header: ``{"werewolf-narrator": 1, "kind": "play" or "dry-run", ...}``. A game at the table ("play") has
+  its "config", "seed" and "buildings", then either its whole "deal" (the cards seat by seat) and "centre" (the
+  deal was over when the journal began, as in every journal written before the deal was journaled), or
+  ``"dealing": true``: the journal began before the first card was shown, and the deal follows line by line:
+
+  - ``{"seen": 5}`` (deal: app): seat 5 has seen its card and hidden it again. The cards are the header's
+    "deal" and "centre", drawn from the seed before the first card was shown.
+  - ``{"identified": "werewolf", "seats": [3, 7]}`` (deal: cards): a character has typed its seats (``[]`` when
+    its cards lie in the centre); the Thief's line also has "centre", the two centre cards he typed.
+  - ``{"again": 1}`` (deal: cards): the seats typed did not fit the deck; the lines since the last "again" (or the
+    header) are void, the characters identify themselves again.
+  - ``{"deal": [...], "centre": [...]}``: the deal is over; its cards, seat by seat, and the centre's.
+
+- Then the answers: ``{"call": "seer", "phase": "night", "number": 1, "needs": true, "answer": 4}``, and
+  ``{"undo": 1}`` when the host took back the last one.
 """
 
 from __future__ import annotations
@@ -18,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from .errors import UserError
 
 if TYPE_CHECKING:  # the supervisor names a game's journal without loading the engine
-    from engine import Answer, Call
+    from engine import Answer, Call, Deal
 
 VERSION = 1
 
@@ -94,6 +110,14 @@ class Journal:
         self._write({"call": call.id, "phase": call.phase.value, "number": call.number,
                      "needs": call.needs_answer, "answer": value if call.needs_answer else None})
 
+    def record_deal(self, step: dict[str, Any]) -> None:
+        """Appends a step of the deal (a card seen, a character identified, "again"); returns once it is on the disk."""
+        self._write(step)
+
+    def record_dealt(self, deal: Deal) -> None:
+        """Appends the end of the deal: its cards, seat by seat, and the centre's."""
+        self._write({"deal": list(deal.roles), "centre": list(deal.centre)})
+
     def record_undo(self) -> None:
         """Appends the host's undo of the last answer."""
         self._write({"undo": 1})
@@ -104,7 +128,11 @@ class Journal:
 
 
 def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
-    """Reads a journal: its header and its answers (undos applied); a torn last line is ignored."""
+    """Reads a journal: its header and its answers (undos applied); a torn last line is ignored.
+
+    The header comes back with the deal's last line merged in ("deal" and "centre"); while the deal is not
+    over, with "progress" too: its lines so far ("seen", "identified", "again"), in order.
+    """
     try:
         raw = Path(path).read_bytes()
     except FileNotFoundError:
@@ -126,6 +154,7 @@ def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
     if not isinstance(header, dict) or header.get("werewolf-narrator") != VERSION:
         raise UserError(f"{path}:1: not a werewolf-narrator journal (version {VERSION})")
     entries: list[Entry] = []
+    progress: list[dict[str, Any]] | None = [] if header.get("dealing") is True else None
     for number, line in enumerate(lines[1:], start=2):
         where = f"{path}:{number}"
         try:
@@ -135,6 +164,15 @@ def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
                 break  # a torn last line
             raise UserError(f"{where}: damaged journal line (not JSON); the game can resume only up to "
                             f"line {number - 1}: keep a copy, then delete from this line on") from None
+        if progress is not None:
+            if not _deal_step(data):
+                raise UserError(f"{where}: damaged journal line (expected a step of the deal)")
+            if "deal" in data:
+                header.update(deal=data["deal"], centre=data["centre"])
+                progress = None
+            else:
+                progress.append(data)
+            continue
         if isinstance(data, dict) and data.get("undo"):
             _undo(entries)
             continue
@@ -143,7 +181,23 @@ def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
             raise UserError(f"{where}: damaged journal line (expected a call and its answer)")
         entries.append(Entry(data["call"], str(data.get("phase")), data["number"], data["needs"],
                              data.get("answer"), number))
+    header.pop("progress", None)  # where the deal stands is read from its lines, never taken from the header
+    if progress is not None:
+        header["progress"] = progress
     return header, entries
+
+
+def _deal_step(data: object) -> bool:
+    """Returns whether a line is one of the deal's: a card seen, a character identified, "again", the deal."""
+    if not isinstance(data, dict):
+        return False
+    if "seen" in data:
+        return type(data["seen"]) is int
+    if "identified" in data:
+        return isinstance(data["identified"], str) and isinstance(data.get("seats"), list)
+    if "deal" in data:
+        return isinstance(data["deal"], list) and isinstance(data.get("centre"), list)
+    return data.get("again") == 1
 
 
 def _undo(entries: list[Entry]) -> None:

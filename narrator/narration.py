@@ -81,6 +81,18 @@ def eyes_closed(call: Call) -> bool:
     return call.phase is Phase.DAY and call.id in EYES_CLOSED
 
 
+def in_the_dark(call: Call) -> bool:
+    """Returns whether ``call`` is made while everyone's eyes are closed (a night call, the Judge's question):
+    then only the call itself is said aloud; its read-backs, refusals and notices are on the screen only."""
+    return call.phase is Phase.NIGHT or eyes_closed(call)
+
+
+CLOSE_EYES = frozenset({"nightfall.call", "notice.close_eyes", "stuttering_judge.call"})
+"""The lines that close the table's eyes."""
+OPEN_EYES = frozenset({"dawn.call", "notice.open_eyes", "stuttering_judge.open"})
+"""The lines that open them."""
+
+
 def wakes(call: Call) -> bool:
     """Returns whether ``call`` wakes characters at night (said with a wake and a sleep line)."""
     return call.phase is Phase.NIGHT and call.id != "nightfall"
@@ -183,16 +195,17 @@ class Narrator:
         else:
             raise KeyError(f"no line for the engine's fact {key!r}")
 
-    def refuse(self, error: IllegalAnswer) -> None:
-        """Says why an answer was refused, or shows it only to those awake when the reason is secret."""
-        known = error.key in self.voice.lines
-        if error.secret:
-            if known:
-                self.line(error.key, SCREEN, **error.values)
-            else:
-                self.line("refusal.secret", SCREEN, reason=error.reason)
+    def refuse(self, call: Call, error: IllegalAnswer) -> None:
+        """Says why an answer to ``call`` was refused; shows it only to those awake when the reason is secret
+        or everyone's eyes are closed (at night, even a public reason said aloud would tell that the called
+        character is alive and acting)."""
+        channel = SCREEN if error.secret or in_the_dark(call) else VOICE
+        if error.key in self.voice.lines:
+            self.line(error.key, channel, **error.values)
+        elif error.secret:
+            self.line("refusal.secret", SCREEN, reason=error.reason)
         else:
-            self.line(error.key if known else "refusal.shape", VOICE, **error.values)
+            self.line("refusal.shape", channel)
 
     def finish(self, game: Game) -> None:
         """Announces the winner, then shows the summary: the deal and the deaths."""
@@ -235,14 +248,14 @@ def run(game: Game, narrator: Narrator, answers: Answers,
             except StepBack:
                 if game.undo() and undone is not None:
                     undone()
-                narrator.line("answer.undone", VOICE)
+                narrator.line("answer.undone", SCREEN if in_the_dark(call) else VOICE)
                 step = None
                 break
             try:
                 step = game.answer(value)
                 break
             except IllegalAnswer as error:
-                narrator.refuse(error)
+                narrator.refuse(call, error)
                 answers.refused(call, value, error)
         if step is None:
             continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import sys
 import time
@@ -16,10 +17,11 @@ from .asking import KeypadAnswers
 from .config import TableConfig, config_from_dict, config_to_dict
 from .errors import GameStopped, UserError
 from .hearing import BackgroundListener, ListenerFactory, PushbackKeys, VoiceAnswers, start_listener
-from .identify import identify
+from .identify import identify, journaled
 from .journal import Entry, Journal, default_folder, journal_name
 from .keypad import Keys
-from .narration import SCREEN, VOICE, Line, Narrator, run
+from .narration import CLOSE_EYES, OPEN_EYES, SCREEN, VOICE, Line, Narrator, eyes_closed, run, wakes
+from .pacing import Pacing
 from .replay import Replay
 from .screen import Screen
 from .voices import Voice, load_voice
@@ -43,7 +45,13 @@ class SpeakerLike:
 
 class TableNarrator(Narrator):
     """The narrator at a real table: voice lines to the loudspeaker and the screen's log, secret lines
-    to the screen while their call runs; remembers a call's opening lines to repeat them."""
+    to the screen while their call runs; remembers a call's opening lines to repeat them.
+
+    ``eyes_open`` is whether the table's eyes are open, by the lines it has heard (CLOSE_EYES, OPEN_EYES);
+    it begins open, and so does a resumed game. A night call made with eyes open (the host took back a night
+    answer by day, a game resumed mid-night) is preceded by "everyone close your eyes", a day call made with
+    eyes closed by "everyone open your eyes".
+    """
 
     def __init__(self, voice: Voice, screen: Screen, speaker: Any, names: Sequence[str | None] = ()) -> None:
         super().__init__(voice, self._route, names)
@@ -57,6 +65,9 @@ class TableNarrator(Narrator):
         self.call_start = 0
         self.transcript: list[Line] = []
         self.safe_point: Callable[[], None] = lambda: None  # between calls: a model's failure is told here
+        self.pacing = Pacing()  # the keypad's: it opens a call made with eyes closed, the narrator closes it
+        self.eyes_open = True
+        self.voice_log: TextIO | None = None  # every line said aloud, as JSON lines (play --voice-log)
 
     def _route(self, line: Line) -> None:
         self.transcript.append(line)
@@ -66,9 +77,11 @@ class TableNarrator(Narrator):
 
     def _show(self, line: Line) -> None:
         if line.channel == VOICE:
+            if line.key in CLOSE_EYES or line.key in OPEN_EYES:
+                self.eyes_open = line.key in OPEN_EYES
             self.opening.append(line)
             self.screen.public(line.text)
-            self._say(line.text)
+            self._say(line)
         else:
             self.screen.secret(line.text)
 
@@ -92,21 +105,35 @@ class TableNarrator(Narrator):
         return text
 
     def go_live(self, call: Call) -> None:
-        """Ends a resumed game's silent part: says the game goes on, and opens the running call again."""
+        """Ends a resumed game's silent part: says the game goes on, and opens the running call again (eyes
+        closed first if it is a night call: the table sat down with its eyes open)."""
         self.replaying = False
+        opening = self.transcript[self.call_start:]
         self.line("notice.resumed", VOICE)
         self.screen.status(self.status(call))
         self.screen.show_call(self.title(call), "")
+        self.close_or_open_eyes(call)
         self.opening = []
-        for line in self.transcript[self.call_start:-1]:
+        for line in opening:
             self._show(line)
+
+    def close_or_open_eyes(self, call: Call) -> None:
+        """Before ``call``, closes the table's eyes if it wakes characters while they are open, or opens them
+        if it is a day call made while they are closed (the dawn, the Judge's question say it themselves)."""
+        if self.replaying:
+            return
+        if wakes(call) and self.eyes_open:
+            self.line("notice.close_eyes", VOICE)
+        elif not self.eyes_open and not eyes_closed(call) and call.phase is Phase.DAY and call.id != "dawn":
+            self.line("notice.open_eyes", VOICE)
 
     def begin(self, call: Call) -> None:
         self.safe_point()
-        self.call_start = len(self.transcript)
-        self.opening = []
         self.screen.status(self.status(call))
         self.screen.show_call(self.title(call), "")
+        self.close_or_open_eyes(call)  # before the call's secrets are shown, and not repeated with it
+        self.call_start = len(self.transcript)
+        self.opening = []
         super().begin(call)
 
     def end(self, call: Call, step: Step) -> None:
@@ -117,15 +144,26 @@ class TableNarrator(Narrator):
                 self.fact(fact)
             self.acknowledge()
             step = step._replace(facts=())
+        self.pacing.close()  # no sooner than the floor, and the living's answer times set the empty calls' pace
         super().end(call, step)
         self.screen.clear()
+
+    def moment(self, title: str) -> None:
+        """Starts a moment outside the engine's calls (a seat's turn in the deal, a character identifying itself):
+        its title on the screen, and its lines from now on are those repeat says again."""
+        self.opening = []
+        self.screen.show_call(title, "")
 
     def repeat(self) -> None:
         """Says the running call's opening lines again."""
         for line in list(self.opening):
-            self._say(line.text)
+            self._say(line)
 
-    def _say(self, text: str) -> None:
+    def _say(self, line: Line) -> None:
+        if self.voice_log is not None:  # written as it is said, so that a host (or a test) follows the voice
+            self.voice_log.write(json.dumps({"key": line.key, "text": line.text}, ensure_ascii=False) + "\n")
+            self.voice_log.flush()
+        text = line.text
         if self.listener is None:
             self.speaker.say(self.voice.spoken(text))
             return
@@ -142,34 +180,56 @@ def wait_enter(keys: Keys) -> None:
         pass
 
 
-def deal_on_screen(narrator: TableNarrator, keys: Keys, screen: Screen, deal: Deal) -> None:
-    """Deals with the program: each player in turn sees their own card alone on the screen."""
-    narrator.line("deal.app_intro", VOICE)
-    for seat, role in enumerate(deal.roles, start=1):
-        screen.show_call(narrator.voice.seat(seat, narrator.names), "")
+def deal_on_screen(narrator: TableNarrator, answers: KeypadAnswers, deal: Deal, seen: Callable[[int], None],
+                   first: int = 1) -> None:
+    """Deals with the program: each player in turn sees their own card alone on the screen.
+
+    ``seen(seat)`` journals each card once it is hidden again; ``first`` is the seat a resumed deal goes on from.
+    Keys are read as in any call: Ctrl-C, the host menu and repeat work.
+    """
+    screen = narrator.screen
+    if first == 1:
+        narrator.line("deal.app_intro", VOICE)
+    for seat in range(first, len(deal.roles) + 1):
+        narrator.moment(narrator.voice.seat(seat, narrator.names))
         narrator.line("deal.app_turn", VOICE, seat=seat)
         screen.prompt(narrator.voice.text("prompt.done", {}))
-        wait_enter(keys)
+        answers.enter()
         screen.prompt("")
-        narrator.line("deal.app_show", SCREEN, role=role)
-        wait_enter(keys)
+        narrator.line("deal.app_show", SCREEN, role=deal.roles[seat - 1])
+        answers.enter()
         screen.clear()
+        # Journaled once the card is hidden again, not when it is shown: stopped before this, the game goes on
+        # at the same seat, which sees the same card (drawn from the seed) again; stopped after, at the next
+        # seat. Either way every player sees their card, and always the same one.
+        seen(seat)
         screen.entry(narrator.voice.text("deal.app_hidden", {}))
-        wait_enter(keys)
+        answers.enter()
         screen.clear()
 
 
-def journal_header(config: TableConfig, seed: int, deal: Deal) -> dict[str, Any]:
-    """Returns what a journal must hold to rebuild the game: the table, the seed and the deal."""
-    return {"kind": "play", "config": config_to_dict(config), "seed": seed, "deal": list(deal.roles),
-            "centre": list(deal.centre), "buildings": [list(pair) for pair in deal.buildings]}
+def journal_header(config: TableConfig, seed: int, deal: Deal, dealing: bool = False) -> dict[str, Any]:
+    """Returns what a journal must hold to rebuild the game: the table, the seed, the buildings and the deal.
+
+    With ``dealing``, the journal begins before the deal: the cards follow it step by step (narrator.journal),
+    and ``deal`` holds the buildings and, with deal: app, the cards drawn (with deal: cards, none yet).
+    """
+    header: dict[str, Any] = {"kind": "play", "config": config_to_dict(config), "seed": seed,
+                              "buildings": [list(pair) for pair in deal.buildings]}
+    if deal.roles:
+        header.update(deal=list(deal.roles), centre=list(deal.centre))
+    if dealing:
+        header["dealing"] = True
+    return header
 
 
 def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed: int | None = None,
          journal_dir: Path | None = None, sleep: Callable[[float], None] = time.sleep,
          out: TextIO | None = None, listener: Any = None, vocabulary: Any = None,
          deal: Deal | None = None, journal: Journal | None = None, replay: Sequence[Entry] = (),
-         replay_from: str = "", journal_file: Path | None = None) -> Game:
+         replay_from: str = "", progress: Sequence[dict[str, Any]] | None = None,
+         journal_path: Path | None = None, clock: Callable[[], float] = time.monotonic,
+         voice_log: TextIO | None = None) -> Game:
     """Plays one game at the table from the deal to the winner; returns the finished game.
 
     With a ``listener`` (and its ``vocabulary``), answers may also be spoken in the phases the
@@ -178,13 +238,20 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
     is told at the next call (a warning on the screen, the keypad answers; a vocabulary the model
     cannot hear stops the game, its journal kept). To go on with a journaled game, give its ``deal``,
     its ``journal`` (open to append) and its answers to ``replay``: they are narrated silently, then
-    the table goes on from the call where the game stopped. A new game's journal is ``journal_file``, or a new
-    file in ``journal_dir`` (default: the journal folder) named after its date, time and seed.
+    the table goes on from the call where the game stopped. A journaled game stopped during the deal gives
+    its deal's steps so far as ``progress`` (and, with deal: app, the cards drawn as ``deal``): the deal goes on.
+
+    A new game's journal (``journal_path``, or a new file in ``journal_dir``) is begun before anything is said
+    or shown, the deal in it, so that a deal stopped part-way goes on with the same cards. ``sleep`` and
+    ``clock`` time the calls made with eyes closed (narrator.pacing).
+    Every line said aloud (not the silent replay) is appended to ``voice_log`` as a JSON line
+    ``{"key": ..., "text": ...}``.
     """
     voice = load_voice(config.language)
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
     narrator = TableNarrator(voice, screen, speaker, config.names)
     narrator.rules = config.table.rules
+    narrator.voice_log = voice_log
     if listener is not None:
         keys = PushbackKeys(keys)  # a key pressed while listening is read again by the keypad
 
@@ -217,8 +284,9 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
 
     narrator.safe_point = settle
     rng = random.Random(seed)
+    narrator.pacing = Pacing(config.call_floor, config.pause, clock=clock, sleep=sleep)
     answers = KeypadAnswers(keys, screen, voice, say=say, repeat=narrator.repeat, names=config.names,
-                            pause=config.pause, rng=rng, sleep=sleep, debate_timer=config.debate_timer)
+                            rng=rng, debate_timer=config.debate_timer, clock=clock, pacing=narrator.pacing)
     if listener is not None and vocabulary is not None and config.voice_phases():
         assert isinstance(keys, PushbackKeys)
         narrator.listener = listener
@@ -227,7 +295,8 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
             seat_words=lambda seat: voice.seat(seat, config.names),
             word=lambda word: voice.text(f"answer.{word}", {}),
             card_words=lambda number: voice.text("answer.card", {"number": number}),
-            show=lambda key, values: screen.public(voice.text(key, values)))
+            show=lambda key, values: screen.public(voice.text(key, values)),
+            show_awake=lambda key, values: screen.entry(voice.text(key, values, config.names)))
         answers.voice_phases = config.voice_phases()
 
         def microphone_lost() -> None:
@@ -240,14 +309,28 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
 
         answers.on_microphone_lost = microphone_lost
     try:
-        if deal is None:
+        # The building tokens are public: dealt by the program (or as the host gave them), then announced.
+        buildings = config.buildings_dealt or deal_buildings(config.table, seed)
+        if journal is None:
+            if deal is None:
+                progress = []
+                drawn = deal_cards(config.table, seed) if config.deal == "app" else Deal((), ())
+                deal = dataclasses.replace(drawn, buildings=buildings)
+            path = journal_path or (journal_dir or default_folder()) / journal_name(seed)
+            journal = Journal(path, journal_header(config, seed, deal, dealing=progress is not None))
+        writer = journal
+        if progress is not None:
+            if progress:
+                narrator.line("notice.resumed", VOICE)
             if config.deal == "cards":
-                deal = identify(config.table, narrator, answers, rng, sleep, config.pause)
+                deal = identify(config.table, narrator, answers, progress, record=writer.record_deal)
             else:
-                deal = deal_cards(config.table, seed)
-                deal_on_screen(narrator, keys, screen, deal)
-            # The building tokens are public: dealt by the program (or as the host gave them), then announced.
-            deal = dataclasses.replace(deal, buildings=config.buildings_dealt or deal_buildings(config.table, seed))
+                deal = deal if deal is not None else deal_cards(config.table, seed)  # drawn from the seed
+                deal_on_screen(narrator, answers, deal, lambda seat: writer.record_deal({"seen": seat}),
+                               first=len(progress) + 1)
+            deal = dataclasses.replace(deal, buildings=buildings)
+            writer.record_dealt(deal)
+        assert deal is not None, "a game going on from its journal gives its deal, or the deal's progress"
         game = Game(config.table, deal)
         narrator.game = game
 
@@ -258,14 +341,10 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
         answers.last_answered = last_answered
         answers.public_state = lambda: (f"{narrator.title(game.call)} · {narrator.status(game.call)}"
                                         if game.call is not None else "")
-        if journal is None:
-            folder = journal_dir or default_folder()
-            journal = Journal(journal_file or folder / journal_name(seed), journal_header(config, seed, deal))
         source: Any = answers
         if replay:
             narrator.replaying = True
             source = Replay(replay_from, list(replay), answers, on_live=narrator.go_live)
-        writer = journal
 
         def record(call: Call, value: Answer) -> None:
             if not (replay and source.replaying):
@@ -352,17 +431,16 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
     return TableIO(keys, screen, speaker, listener, vocabulary)
 
 
-def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], warn: Callable[[str], None]) -> Game:
+def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], warn: Callable[[str], None],
+                voice_log: TextIO | None = None) -> Game:
     """Goes on with a journaled game at the table, from the call where it stopped."""
     where = f"{args.journal}:1"
     config = config_from_dict(header.get("config") or {}, where)
     if args.speaker:
         config = dataclasses.replace(config, speaker=args.speaker)
     try:
-        deal = Deal(tuple(header["deal"]), tuple(header.get("centre") or ()),
-                    tuple((int(s), str(t)) for s, t in header.get("buildings") or ()))
+        deal, progress = journaled_deal(config, header)
         seed = int(header["seed"])
-        Game(config.table, deal)  # a deal that does not fit the table (its cards, its buildings) is damaged
     except (KeyError, TypeError, ValueError):
         raise UserError(f"{where}: the journal's deal is damaged") from None
     journal = Journal(Path(args.journal))
@@ -372,4 +450,25 @@ def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], war
         journal.close()
         raise
     return play(config, io.keys, io.screen, io.speaker, seed=seed, listener=io.listener, vocabulary=io.vocabulary,
-                deal=deal, journal=journal, replay=entries, replay_from=str(args.journal))
+                deal=deal, journal=journal, replay=entries, replay_from=str(args.journal), progress=progress,
+                voice_log=voice_log)
+
+
+def journaled_deal(config: TableConfig, header: dict[str, Any]) -> tuple[Deal | None, list[dict[str, Any]] | None]:
+    """Returns a journal's deal (as read_journal gives its header) and, if the game stopped during the deal, the
+    deal's steps so far; raises KeyError, TypeError or ValueError when they do not fit the table."""
+    buildings = tuple((int(s), str(t)) for s, t in header.get("buildings") or ())
+    progress = header.get("progress")
+    deal = None
+    if "deal" in header:
+        deal = Deal(tuple(header["deal"]), tuple(header.get("centre") or ()), buildings)
+        Game(config.table, deal)  # a deal that does not fit the table (its cards, its buildings) is damaged
+    if progress is None:
+        if deal is None:
+            raise KeyError("deal")
+    elif config.deal == "cards":
+        journaled(config.table, progress)
+    elif (deal is None or len(progress) > len(deal.roles)
+          or [step.get("seen") for step in progress] != list(range(1, len(progress) + 1))):
+        raise ValueError("the cards seen are not the seats in turn")
+    return deal, progress

@@ -81,13 +81,17 @@ class Voice:
                 filled[name] = self.words["yes" if value else "no"]
             else:
                 filled[name] = str(value)
-        text = template.format_map(_Missing(filled))
+        try:
+            text = template.format_map(filled)
+        except KeyError as missing:  # never a raw "{number}" said or shown: the caller forgot a value
+            raise UnfilledLine(f"the line {key!r} ({self.language}) needs the value {missing.args[0]!r}; "
+                               f"given: {', '.join(sorted(filled)) or 'none'}") from None
         return text[:1].upper() + text[1:]  # a line may open with a seat: "Seat four has been..."
 
 
-class _Missing(dict[str, str]):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
+class UnfilledLine(Exception):
+    """A line asked for without a value one of its placeholders needs: a fault of the program, never a line
+    with a raw ``{placeholder}`` said or shown."""
 
 
 def _pairs(doc_path: str, data: object) -> tuple[tuple[str, str], ...]:

@@ -101,6 +101,7 @@ def table_values() -> dict[str, st.SearchStrategy[Any]]:
         "rate": st.integers(50, 450),
         "device": st.one_of(st.integers(0, 5), st.text(max_size=5)),
         "pause": st.lists(st.floats(0, 130), min_size=2, max_size=2),
+        "call_floor": st.floats(-1, 70),
         "debate_timer": st.integers(-1, 4000),
         "inputs": st.dictionaries(st.sampled_from(["night", "day", "dusk"]),
                                   st.lists(maybe(st.sampled_from(["keypad", "voice"]), junk), max_size=2), max_size=2),

@@ -42,7 +42,7 @@ def test_a_poisoned_hunter_does_not_shoot_under_the_chinese_rules() -> None:
     game = new_game(HUNTER, hunter_shoots_when_poisoned=False)
     drive(game, ("werewolves", 4), ("witch", {"heal": False, "poison": 3}))
     assert game.call is not None and game.call.id == "vote"  # no "hunter" call came
-    assert eliminated(game) == [(4, "werewolves"), (3, "poison")]
+    assert eliminated(game) == [(3, "poison"), (4, "werewolves")]
 
 
 def test_a_poisoned_hunter_shoots_by_default() -> None:

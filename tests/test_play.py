@@ -11,6 +11,7 @@ from keystrokes import Recorder, plan_keys
 from narrator.asking import KeypadAnswers
 from narrator.config import TableConfig
 from narrator.identify import identification_order
+from narrator.journal import read_journal
 from narrator.keypad import ScriptedKeys
 from narrator.play import STARTER, play
 from narrator.screen import NOT_A_TERMINAL, PlainScreen
@@ -98,7 +99,8 @@ def test_a_call_for_the_dead_waits_a_random_pause_without_input() -> None:
     waits: list[float] = []
     out = io.StringIO()
     answers = KeypadAnswers(ScriptedKeys([]), PlainScreen(out), load_voice("en"), say=lambda k, v: None,
-                            repeat=lambda: None, pause=(3.0, 8.0), rng=random.Random(4), sleep=waits.append)
+                            repeat=lambda: None, pause=(3.0, 8.0), rng=random.Random(4), sleep=waits.append,
+                            clock=lambda: 0.0)
     assert answers.answer(call, game) is None
     assert len(waits) == 1 and 3.0 <= waits[0] <= 8.0
 
@@ -151,8 +153,7 @@ def test_cards_deal_builds_the_game_from_the_seats_typed(tmp_path: Path) -> None
         pass  # the keys end with the identification; the game itself is not played here
     journals = list(tmp_path.glob("*.jsonl"))
     assert len(journals) == 1
-    import json
-    header = json.loads(journals[0].read_text().splitlines()[0])
+    header, _ = read_journal(str(journals[0]))
     assert header["deal"] == ["thief", "seer", "werewolf", "hunter", "villager", "villager", "villager",
                               "villager"]
     assert sorted(header["centre"]) == ["villager", "werewolf"]

@@ -245,15 +245,29 @@ def test_no_eliminated_player_ever_acts(table: Table, seed: int) -> None:
 @given(tables(), seeds)
 def test_the_rusts_doomed_werewolf_wakes_for_no_call(table: Table, seed: int) -> None:
     """The rust's doomed werewolf "dies at the start of the next night, before any call, so he takes no part
-    in it" (rulings.md, the Knight's rust)."""
+    in it", and "from then is not among the living for any choice that night" (rulings.md, the Knight's rust)."""
 
     def check(game: Game) -> None:
         call = game.call
         assert call is not None
         if call.phase is Phase.NIGHT:
             assert not set(call.actors) & game.doomed, (call.id, call.actors, "doomed:", game.doomed)
+            assert not set(call.seats) & game.doomed, (call.id, call.seats, "doomed:", game.doomed)
 
     games(table, seed, before=check)
+
+
+@FAST
+@given(tables(), seeds)
+def test_every_dawn_announces_its_dead_in_seat_order(table: Table, seed: int) -> None:
+    """The dawn's dead are announced, and recorded, in ascending seat order, whatever killed them (rulings.md,
+    Deaths: the order of the causes would tell which death was the poison)."""
+    for game in games(table, seed):
+        for dawn in (c for c in game.calls if c.id == "dawn"):
+            told = [int(str(f.values["seat"])) for f in dawn.facts if f.key == "victim"]
+            assert told == sorted(told), told
+            recorded = [e.seat for e in game.eliminated if e.phase is Phase.NIGHT and e.number == dawn.number]
+            assert recorded == told, (recorded, told)
 
 
 @FAST

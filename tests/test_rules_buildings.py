@@ -118,6 +118,23 @@ def test_raven_mark_counts_at_the_next_vote_only() -> None:
     assert eliminated(game)[-1] == (6, "vote")
 
 
+def test_the_ravens_mark_counts_in_the_first_vote_only() -> None:
+    """rulings.md: 'The Raven's mark adds two votes against its target in that day's first vote only: not in its
+    run-off, nor in the Stuttering Judge's second vote.'"""
+    game = village(["raven", "werewolf", "villager", "stuttering_judge", "villager", "villager", "werewolf",
+                    "villager"], {})
+    drive(game, ("raven", 3), ("werewolves", 8))
+    # The first vote: seat 5 has three ballots, seat 3 one and the mark's two: a tie.
+    drive(game, ("vote", {"ballots": {1: 5, 2: 5, 6: 5, 7: 3}}))
+    assert game.call is not None and game.call.id == "revote" and game.call.seats == (3, 5)
+    # The run-off: one ballot each, the mark not counted: a second tie, nobody.
+    drive(game, ("revote", {"ballots": {1: 3, 2: 5}}), ("stuttering_judge", True))
+    assert eliminated(game) == [(8, "werewolves")]
+    # The Judge's second vote: seat 5 has two ballots, seat 3 one; with the mark he would have three.
+    drive(game, ("vote", {"ballots": {1: 3, 2: 5, 6: 5}}))
+    assert eliminated(game) == [(8, "werewolves"), (5, "vote")]
+
+
 def test_raven_cannot_mark_a_vagabond() -> None:
     """'乌鸦无法选择流浪汉' — refused on the screen only: a refusal aloud at night would tell his choice."""
     game = village(RAVEN, {3: "vagabond", 4: "barkeeper"})

@@ -405,6 +405,16 @@ def test_prejudiced_manipulator_plays_for_himself() -> None:
     assert game.outcome is None
 
 
+def test_the_prejudiced_manipulator_is_a_loner_like_the_piper() -> None:
+    """rulings.md: 'a loner like the Piper: while he lives, the village has not won' — the last werewolf out, the
+    game goes on; the Manipulator out too, the village wins."""
+    game = grouped(MANIPULATOR, groups=((1, 3, 5, 7), (2, 4, 6, 8)))
+    drive(game, ("werewolves", 3), ("vote", 2))
+    assert game.outcome is None and not any(game.is_werewolf(s) for s in game.living())
+    drive(game, ("vote", 1))
+    assert game.outcome is not None and game.outcome.winner == "village" and 1 not in game.outcome.winners
+
+
 def test_prejudiced_manipulator_wins_before_the_village() -> None:
     """Simultaneous wins: his goal is settled before the village's (after the other loners')."""
     game = grouped(["prejudiced_manipulator", "villager", "villager", "villager", "werewolf", "villager",

@@ -173,34 +173,72 @@ NIGHT_KILLERS = ["werewolf", "big_bad_wolf", "white_werewolf", "witch",
                  "villager", "villager", "villager", "villager", "villager", "villager"]
 
 
-def test_night_victims_are_revealed_together_in_dawn_order() -> None:
-    """rulings.md: night victims die at dawn, revealed together: the werewolves' victim, the Big Bad
-    Wolf's, the White Werewolf's, the poisoned."""
+def test_the_dawn_announces_the_dead_in_seat_order() -> None:
+    """rulings.md: night victims die at dawn and are announced together in seat order (ascending), whatever
+    killed them; the record of the eliminations follows that order too."""
     game = new_game(NIGHT_KILLERS)
     drive(game, ("werewolves", 5), ("big_bad_wolf", 6), ("witch", {"heal": False, "poison": None}),
           ("vote", None), ("werewolves", 7), ("white_werewolf", 1), ("big_bad_wolf", 8),
           ("witch", {"heal": False, "poison": 9}))
-    assert [s for s, _ in revealed(game, 2)] == [7, 8, 1, 9]
-    assert eliminated(game)[2:] == [(7, "werewolves"), (8, "big_bad_wolf"), (1, "white_werewolf"), (9, "poison")]
+    assert [s for s, _ in revealed(game, 2)] == [1, 7, 8, 9]
+    assert eliminated(game)[2:] == [(1, "white_werewolf"), (7, "werewolves"), (8, "big_bad_wolf"), (9, "poison")]
     assert all(e.phase is Phase.NIGHT and e.number == 2 for e in game.eliminated[2:])
 
 
+@pytest.mark.parametrize("devoured, poisoned", [(3, 6), (6, 3)])
+def test_the_poisoned_and_the_devoured_are_announced_in_seat_order_whatever_the_cause(devoured: int,
+                                                                                      poisoned: int) -> None:
+    """rulings.md: 'the order the night produced them — the pack's victim first, the poisoned last — told the
+    table which death was the Witch's': seat 3 is announced before seat 6, poisoned or devoured."""
+    game = new_game(["werewolf", "werewolf", "villager", "witch", "villager", "villager", "villager", "villager"])
+    drive(game, ("werewolves", devoured), ("witch", {"heal": False, "poison": poisoned}))
+    assert revealed(game, 1) == [(3, "villager"), (6, "villager")]
+    assert [e.seat for e in game.eliminated] == [3, 6]
+
+
+@pytest.mark.parametrize("pack, wolf", [(6, 3), (3, 6)])
+@pytest.mark.parametrize("poison_instead_of", ["big_bad_wolf", "werewolves"])
+def test_a_dawn_tells_nothing_of_which_death_was_the_poison(pack: int, wolf: int, poison_instead_of: str) -> None:
+    """Fair play: two games alike but that one night death is the poison rather than a bite (the Big Bad Wolf's,
+    or the pack's) make the same public dawn facts, in the same order, and the same record of seats."""
+    deal = ["werewolf", "big_bad_wolf", "villager", "witch", "villager", "villager", "villager", "villager"]
+    bitten = new_game(deal)
+    drive(bitten, ("werewolves", pack), ("big_bad_wolf", wolf), ("witch", {"heal": False, "poison": None}))
+    poisoned = new_game(deal)
+    if poison_instead_of == "big_bad_wolf":
+        drive(poisoned, ("werewolves", pack), ("big_bad_wolf", None), ("witch", {"heal": False, "poison": wolf}))
+    else:
+        drive(poisoned, ("werewolves", None), ("big_bad_wolf", wolf), ("witch", {"heal": False, "poison": pack}))
+    assert "poison" in [e.cause for e in poisoned.eliminated] and "poison" not in [e.cause for e in bitten.eliminated]
+
+    def public(game: Game) -> list[tuple[str, dict[str, object]]]:
+        dawn = made_once(game, "dawn", 1, Phase.DAY)
+        return [(f.key, dict(f.values)) for f in dawn.facts if not f.secret]
+
+    assert public(bitten) == public(poisoned) == [("victim", {"seat": 3, "role": "villager"}),
+                                                  ("victim", {"seat": 6, "role": "villager"})]
+    assert [(e.seat, e.role) for e in bitten.eliminated] == [(e.seat, e.role) for e in poisoned.eliminated]
+    assert call_ids(bitten, "day", 1) == call_ids(poisoned, "day", 1)
+
+
 def test_killed_twice_in_one_night_reports_the_first_cause() -> None:
-    """rulings.md: 'Killed twice in one night: the first cause in dawn order is the one reported.'"""
+    """rulings.md: 'A player killed twice in one night is reported with the first cause in night order (the
+    werewolves', the Big Bad Wolf's, the White Werewolf's, the poison)'."""
     game = new_game(["werewolf", "werewolf", "witch", "villager", "villager", "villager", "villager", "villager"])
     drive(game, ("werewolves", 4), ("witch", {"heal": False, "poison": 4}))
     assert eliminated(game) == [(4, "werewolves")]
     assert revealed(game, 1) == [(4, "villager")]
 
 
-def test_each_dawn_death_runs_its_consequences_in_dawn_order() -> None:
-    """rulings.md: 'each death then runs its consequences in that order: the lover dies of grief, the
-    Hunter shoots' — the devoured Hunter shoots before the poisoned lover's beloved dies."""
-    game = new_game(["werewolf", "werewolf", "cupid", "witch", "hunter", "villager", "villager", "villager"])
-    drive(game, ("cupid", [6, 7]), ("werewolves", 5), ("witch", {"heal": False, "poison": 6}))
+def test_consequences_at_dawn_run_in_seat_order() -> None:
+    """rulings.md: 'then each runs its consequences in that same seat order' — the poisoned lover at seat 3 has
+    his beloved die of grief before the devoured Hunter at seat 5 shoots."""
+    game = new_game(["werewolf", "werewolf", "villager", "witch", "hunter", "cupid", "villager", "villager"])
+    drive(game, ("cupid", [3, 7]), ("werewolves", 5), ("witch", {"heal": False, "poison": 3}))
     assert call_ids(game, "day", 1)[:2] == ["dawn", "hunter"]
+    assert not game.alive(7)  # grief came first
     drive(game, ("hunter", 8))
-    assert eliminated(game) == [(5, "werewolves"), (6, "poison"), (8, "hunter"), (7, "grief")]
+    assert eliminated(game) == [(3, "poison"), (5, "werewolves"), (7, "grief"), (8, "hunter")]
     assert [e.phase for e in game.eliminated] == [Phase.NIGHT, Phase.NIGHT, Phase.DAY, Phase.DAY]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine import Game
 from engine.calls import call_kinds
 from engine.types import Fact, Kind, Phase
-from helpers import drive, eliminated, made, made_once, new_game, reach, refused, said
+from helpers import call_ids, drive, eliminated, made, made_once, new_game, reach, refused, said
 
 NO_POTION = {"heal": False, "poison": None}
 
@@ -95,7 +95,7 @@ def test_guard_does_not_protect_from_poison() -> None:
     """'The protection does not stop poison': the Witch's poison kills the protected player."""
     game = new_game(["guard", "werewolf", "witch", "villager", "villager", "villager", "villager", "villager"])
     drive(game, ("guard", 4), ("werewolves", 5), ("witch", {"heal": False, "poison": 4}))
-    assert eliminated(game) == [(5, "werewolves"), (4, "poison")]
+    assert eliminated(game) == [(4, "poison"), (5, "werewolves")]
 
 
 def test_guard_does_not_stop_infection() -> None:
@@ -264,6 +264,16 @@ def test_scapegoat_names_the_voters_after_his_other_consequences() -> None:
     assert refused(game, [4, 4]).key == "refusal.twice"
     drive(game, ("scapegoat", [4, 6, 7]))
     assert said(game, "scapegoat.voters") == [{"seats": [4, 6, 7]}]
+
+
+def test_the_scapegoat_names_no_voters_when_his_death_ends_the_game() -> None:
+    """rulings.md: 'he names the voters … after his other consequences, and only if the game goes on' — the
+    last villager but him gone, his death gives the werewolves the game: he is not asked."""
+    game = new_game(["scapegoat", "werewolf", "villager", "werewolf", "villager", "villager"])
+    drive(game, ("werewolves", 3), ("vote", 5), ("werewolves", 6), ("vote", {"tie": [2, 4]}))
+    assert eliminated(game)[-1] == (1, "scapegoat")
+    assert game.outcome is not None and game.outcome.winner == "werewolves"
+    assert "scapegoat" not in call_ids(game) and game.call is None
 
 
 def test_scapegoat_voters_alone_vote_in_the_next_vote() -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from engine import Game
-from engine.types import Fact, Phase
+from engine.types import Fact, Kind, Phase
 from helpers import call_ids, drive, eliminated, made, new_game, reach, refused
 
 VILLAGERS = ["villager"] * 6
@@ -329,6 +329,23 @@ def test_elder_penalty_spares_the_angel() -> None:
     assert game.outcome is not None and (game.outcome.winner, game.outcome.winners) == ("angel", (1,))
 
 
+def test_elder_voted_out_on_the_angels_day_costs_cupid_his_power() -> None:
+    """rulings.md: Cupid's power is lost 'if the penalty strikes before his first-night call (the Angel's opening
+    day): he is then called but not asked, and there are no lovers' — the lovers' call made for fair play only,
+    the night's calls the same as when he acts."""
+    deal = ["angel", "elder", "cupid", "werewolf", "villager", "villager", "villager", "villager"]
+    game = new_game(deal)
+    drive(game, ("vote", 2), ("werewolves", 5))
+    assert game.penalty and "lovers" not in game.links
+    cupid = made(game, "cupid", 1)
+    assert cupid is not None and not cupid.live and (cupid.kind, cupid.picks) == (Kind.SEATS, 2)
+    assert not live(game, "lovers", 1)
+    acting = new_game(deal)
+    drive(acting, ("vote", 7), ("cupid", [5, 6]), ("werewolves", 8))
+    assert not acting.penalty and live(acting, "cupid", 1) and live(acting, "lovers", 1)
+    assert call_ids(game, "night", 1) == call_ids(acting, "night", 1)
+
+
 def test_infected_hunter_keeps_power_after_elder_penalty() -> None:
     """rulings.md: 'infected players keep theirs' — the infected Hunter still shoots."""
     game = new_game(["infected_father", "elder", "hunter", *VILLAGERS])
@@ -480,7 +497,7 @@ LOVER_DEATHS: dict[str, list[tuple[str, Any]]] = {
     # the lovers at seats 5 and 6; seat 5 dies
     "werewolves": [("werewolves", 5), ("witch", None)],
     "vote": [("werewolves", 7), ("witch", None), ("vote", 5)],
-    "poison": [("werewolves", 7), ("witch", {"heal": False, "poison": 5})],
+    "poison": [("werewolves", None), ("witch", {"heal": False, "poison": 5})],
     "hunter": [("werewolves", 4), ("witch", None), ("hunter", 5)],
 }
 

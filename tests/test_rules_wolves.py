@@ -273,7 +273,7 @@ def test_white_werewolf_may_eliminate_another_werewolf() -> None:
     assert refused(game, 5).secret
     assert refused(game, 1).secret
     drive(game, ("white_werewolf", 2))
-    assert victims(game, 2) == [(4, "werewolves"), (2, "white_werewolf")]
+    assert victims(game, 2) == [(2, "white_werewolf"), (4, "werewolves")]
 
 
 def test_white_werewolf_may_pass() -> None:
@@ -376,6 +376,46 @@ def test_rust_victim_takes_no_part_in_the_next_night() -> None:
     assert white is not None and not white.live
 
 
+def test_the_werewolf_doomed_by_rust_cannot_be_chosen_that_night() -> None:
+    """rulings.md: 'from then he is not among the living for any choice that night (he cannot be chosen)' —
+    refused on the screen only (his death is public at dawn), and not among the seats a call offers."""
+    game = new_game(["seer", "werewolf", "knight", "villager", "werewolf", "witch", "villager", "villager"])
+    drive(game, ("seer", None), ("werewolves", 3), ("witch", {"heal": False, "poison": None}), ("vote", None))
+    call = reach(game, "seer")
+    assert 5 not in call.seats and 4 in call.seats
+    error = refused(game, 5)
+    assert error.secret and error.key == "refusal.eliminated"
+    drive(game, ("seer", 4), ("werewolves", 7))
+    error = refused(game, {"heal": False, "poison": 5})
+    assert error.secret and error.key == "refusal.eliminated"
+    drive(game, ("witch", {"heal": False, "poison": None}))
+    assert victims(game, 2) == [(5, "rust"), (7, "werewolves")]
+
+
+def test_the_fox_does_not_smell_the_werewolf_doomed_by_rust() -> None:
+    """rulings.md: the doomed is not among the living that night — not one of the living neighbours the Fox's
+    answer looks at."""
+    game = new_game(["fox", "werewolf", "knight", "villager", "werewolf", "villager", "villager", "villager"])
+    drive(game, ("werewolves", 3), ("fox", None), ("vote", None), ("werewolves", 7))
+    step = drive(game, ("fox", 6))[0]
+    assert [(f.key, dict(f.values)) for f in step.facts] == [("fox.sign", {"seat": 6, "werewolf": False})]
+
+
+def test_the_piper_need_not_charm_the_werewolf_doomed_by_rust() -> None:
+    """rulings.md: 'the Piper need not charm him' — 'all of them if fewer remain' counts without him: one
+    left to charm, he charms one, and wins at dawn when the doomed dies."""
+    game = new_game(["villager", "werewolf", "knight", "piper", "werewolf", "villager", "villager"])
+    drive(game, ("werewolves", 3), ("piper", [1, 6]), ("vote", 7), ("werewolves", 6))
+    call = reach(game, "piper")
+    assert call.picks == 1
+    error = refused(game, [5])
+    assert error.secret and error.key == "refusal.eliminated"
+    assert refused(game, [2, 5]).secret  # two asked of a Piper with one left to charm: the screen only
+    drive(game, ("piper", [2]))
+    assert victims(game, 2) == [(5, "rust"), (6, "werewolves")]
+    assert game.outcome is not None and (game.outcome.winner, game.outcome.winners) == ("piper", (4,))
+
+
 def test_rust_night_big_bad_wolf_loses_his_power() -> None:
     """rulings.md: the doomed werewolf dies at the start of the next night '(and the Big Bad Wolf loses his power
     that night)'."""
@@ -387,13 +427,14 @@ def test_rust_night_big_bad_wolf_loses_his_power() -> None:
     assert victims(game, 2) == [(4, "rust"), (6, "werewolves")]
 
 
-def test_rust_victim_announced_at_next_dawn_before_other_victims() -> None:
+def test_rust_victim_announced_at_next_dawn_in_seat_order_with_the_nights_victims() -> None:
     """'revealed by the narrator the morning after the Werewolf's disappearance' — rulings.md: with the night's
-    victims, cause rust, first in dawn order."""
+    victims, in seat order with them (the pack's victim at seat 4 first)."""
     game = new_game(KNIGHT)
-    drive(game, ("werewolves", 3), ("vote", None), ("werewolves", 6))
+    drive(game, ("werewolves", 3), ("vote", None), ("werewolves", 4))
     assert victims(game, 1) == [(3, "werewolves")]
-    assert victims(game, 2) == [(5, "rust"), (6, "werewolves")]
+    assert victims(game, 2) == [(4, "werewolves"), (5, "rust")]
+    assert eliminated(game)[1:] == [(4, "werewolves"), (5, "rust")]
     rust = next(e for e in game.eliminated if e.cause == "rust")
     assert (rust.phase, rust.number) == (Phase.NIGHT, 2)
 

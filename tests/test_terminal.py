@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 import sys
@@ -14,6 +13,7 @@ import pytest
 from engine import Game
 from keystrokes import TMUX_KEYS, plan_keys
 from narrator.config import load_config
+from narrator.journal import read_journal
 from narrator.voices import load_voice
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh")
@@ -26,6 +26,7 @@ deal: app
 sheriff: true
 speaker: console
 pause: [0, 0]
+call_floor: 0
 """
 
 
@@ -90,6 +91,6 @@ def test_keypad_game_from_the_deal_to_the_winner(tmp_path: Path, language: str) 
     assert voice.text(f"end.{outcome.winner}", {})[:15] in final
     journals = list((tmp_path / "j").glob("*.jsonl"))
     assert len(journals) == 1
-    entries = [json.loads(line) for line in journals[0].read_text(encoding="utf-8").splitlines()]
-    assert entries[0]["seed"] == seed and entries[0]["deal"] == list(ahead.deal.roles)
-    assert [e["answer"] for e in entries[1:]] == ahead.journal
+    header, entries = read_journal(str(journals[0]))
+    assert header["seed"] == seed and header["deal"] == list(ahead.deal.roles)
+    assert [e.answer for e in entries] == ahead.journal

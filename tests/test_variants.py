@@ -130,6 +130,16 @@ def test_moonlight_the_candles_of_the_nights_victims_are_blown_out_at_dawn() -> 
     assert facts(dawn, "moonlight.candles") == [{"seats": [3]}]
 
 
+def test_moonlight_the_candles_are_blown_out_in_seat_order_whatever_the_cause() -> None:
+    """rulings.md: the dawn's dead in seat order — the candles too, or they would tell which was the poison."""
+    game = new_game(["werewolf", "werewolf", "villager", "witch", "villager", "villager", "villager", "villager"],
+                    variants=("moonlight",))
+    drive(game, ("werewolves", 6), ("witch", {"heal": False, "poison": 3}))
+    dawn = made_once(game, "dawn", 1, Phase.DAY)
+    assert [f.values["seat"] for f in dawn.facts if f.key == "victim"] == [3, 6]
+    assert facts(dawn, "moonlight.candles") == [{"seats": [3, 6]}]
+
+
 def test_moonlight_no_candle_is_blown_out_after_a_night_without_victim() -> None:
     """No victim, no candle."""
     game = new_game(EIGHT, variants=("moonlight",))
@@ -622,7 +632,7 @@ def test_the_harvest_seers_three_cards_and_the_packs_refusal_are_never_heard() -
     narrator.begin(reach(game, "seer"))
     narrator.end(game.call, game.answer(1))  # type: ignore[arg-type]
     drive(game, ("guard", None))
-    narrator.refuse(refused(game, 4))
+    narrator.refuse(game.call, refused(game, 4))  # type: ignore[arg-type]
     assert [line.key for line in lines if line.channel == SCREEN] == ["screen.seer_sees_shuffled",
                                                                       "refusal.harvest_neighbour"]
 

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from engine import MAX_SEATS, ROLES
-from engine.deaths import DAWN_ORDER
+from engine.deaths import NIGHT_ORDER
 from narrator.narration import Line, Narrator
 from narrator.voices import VOICES_DIR, languages, load_voice
 
@@ -68,7 +68,7 @@ def test_every_seat_is_spoken_as_a_word(language: str) -> None:
 def test_every_cause_of_death_is_named(language: str) -> None:
     """The summary names each cause in the language."""
     causes = raw(language)["causes"]
-    for cause in [*DAWN_ORDER, "vote", "hunter", "grief"]:
+    for cause in [*NIGHT_ORDER, "vote", "hunter", "grief"]:
         assert causes.get(cause), cause
 
 

@@ -60,7 +60,8 @@ def piper(game: "Game") -> Flow:
         yield from game.idle("piper", Kind.SEATS, picks=charms)
         return
     me = seat
-    free = [s for s in game.living() if s != me and not game.marked(s, "charmed")]
+    # "All of them if fewer remain": the rust's doomed, dead at nightfall, is not among them.
+    free = [s for s in game.present() if s != me and not game.marked(s, "charmed")]
     count = min(charms, len(free))
     if not count:  # an infected Piper who charmed everyone: nothing left to charm, nothing to answer
         yield from game.idle("piper", Kind.SEATS, picks=charms)
@@ -73,7 +74,7 @@ def piper(game: "Game") -> Flow:
 
 def charmed(game: "Game") -> Flow:
     """Every charmed player wakes and recognises the others; nothing to answer."""
-    return game.wake("charmed", tuple(s for s in game.living() if game.marked(s, "charmed") and s not in game.doomed))
+    return game.wake("charmed", tuple(s for s in game.present() if game.marked(s, "charmed")))
 
 
 ROLE = Piper()

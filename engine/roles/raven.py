@@ -3,16 +3,17 @@ the suspect's house for all to see in the morning, and he starts the next vote w
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Generator
 
 from .. import answers, village
 from ..role import CallSpec, Flow, Role
-from ..types import Answer, Fact, IllegalAnswer, Kind, Phase
+from ..types import Answer, Call, Fact, IllegalAnswer, Kind, Phase
 
 if TYPE_CHECKING:
     from collections import Counter
 
     from ..game import Game
+    from ..votes import Tally
 
 EXTRA = 2
 """The votes the Raven's mark counts for (在接下来的投票环节，该玩家额外记两票)."""
@@ -23,22 +24,27 @@ class Raven(Role):
     villager_power = True
 
     def before_dawn(self, game: "Game") -> tuple[Fact, ...]:
-        # The mark is public at dawn: it stands before the suspect's house. It counts at the day's first
-        # vote only, not at its run-off (the seeds say "the next vote"; the BGA guide reads it so too).
+        # The mark is public at dawn: it stands before the suspect's house. It counts in the day's first vote
+        # only (the seeds say "the next vote"; the BGA guide reads it so too; rulings.md).
         suspect = game.tonight.get("raven")
         if suspect is None or not game.alive(suspect):
             game.links.pop("raven", None)
             return ()
         game.link("raven", (suspect,))
-        game.counters["raven.day"] = game.number
         return (Fact("raven.marked", {"seat": suspect}),)
 
     def adds_votes(self, game: "Game", votes: Counter[int]) -> None:
         call = game.call
         marked = game.links.get("raven", ())
-        if (call is not None and call.id == "vote" and call.phase is Phase.DAY and marked
-                and game.counters.get("raven.day") == call.number and game.alive(marked[0])):
+        if call is not None and call.id == "vote" and call.phase is Phase.DAY and marked and game.alive(marked[0]):
             votes[marked[0]] += EXTRA
+
+    def on_vote(self, game: "Game", tally: "Tally") -> Generator[Call, Any, "Tally"]:
+        # The day's first vote is counted: the mark is spent, for its run-off and the Stuttering Judge's second
+        # vote alike (the same call, "vote", made again).
+        game.links.pop("raven", None)
+        return tally
+        yield  # pragma: no cover  (makes this a generator)
 
 
 def _suspect(game: "Game", value: Answer) -> int | None:

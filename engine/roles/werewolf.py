@@ -21,7 +21,7 @@ class Werewolf(Role):
 
 def pack(game: "Game") -> tuple[int, ...]:
     """Returns the seats that wake with the werewolves tonight: every living werewolf."""
-    return tuple(s for s in game.living() if game.is_werewolf(s) and s not in game.doomed)
+    return tuple(s for s in game.present() if game.is_werewolf(s))
 
 
 def _victim(game: "Game", value: Answer) -> int | None:

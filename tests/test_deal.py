@@ -1,0 +1,397 @@
+"""Issue 11: the deal is journaled before the first card is shown, goes on after a stop at the same seat with the
+same cards, answers Ctrl-C and the host menu; real cards are identified eyes closed, and nobody learns whose a
+seat is."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from engine import Game, Rules, Table, deal_cards
+from keystrokes import Recorder, plan_keys
+from narrator.config import TableConfig, config_from_dict, config_to_dict, load_config
+from narrator.errors import GameStopped, UserError
+from narrator.journal import Journal, read_journal
+from narrator.keypad import ScriptedKeys
+from narrator.play import STARTER, journaled_deal, play
+from narrator.screen import PlainScreen
+from narrator.voices import load_voice
+from test_resume import keys_of, plan
+
+VOICE = load_voice("en")
+APP = TableConfig("en", STARTER.table, pause=(0.0, 0.0))
+SEED = 3
+SEATS = APP.table.seats
+CARDS = deal_cards(APP.table, SEED)
+
+
+class Shown(PlainScreen):
+    """A plain screen that also remembers its titles, and can run a check whenever a secret is shown."""
+
+    def __init__(self) -> None:
+        super().__init__(io.StringIO())
+        self.titles: list[str] = []
+        self.on_secret: Callable[[str], None] = lambda text: None
+
+    def show_call(self, title: str, spoken: str) -> None:
+        self.titles.append(title)
+        super().show_call(title, spoken)
+
+    def secret(self, text: str) -> None:
+        self.on_secret(text)
+        super().secret(text)
+
+    @property
+    def text(self) -> str:
+        out = self.out
+        assert isinstance(out, io.StringIO)
+        return out.getvalue()
+
+
+def game_keys() -> tuple[list[str], Game]:
+    """The keys of the whole app game (the deal's first: three Enters a seat), and the game they make."""
+    return plan_keys(APP, SEED)
+
+
+def a_game(config: TableConfig, keys: list[str], folder: Path, screen: PlainScreen | None = None,
+           speaker: Recorder | None = None) -> Game:
+    folder.mkdir(exist_ok=True)
+    return play(config, ScriptedKeys(keys), screen or PlainScreen(io.StringIO()), speaker or Recorder(), seed=SEED,
+                journal_dir=folder, sleep=lambda s: None, out=io.StringIO())
+
+
+def the_journal(folder: Path) -> Path:
+    journals = list(folder.glob("*.jsonl"))
+    assert len(journals) == 1, journals
+    return journals[0]
+
+
+def resumed(journal: Path, keys: list[str], screen: PlainScreen | None = None,
+            speaker: Recorder | None = None) -> Game:
+    """Goes on with a journaled game as `werewolf-narrator resume` does (resume_play, without a terminal)."""
+    header, entries = read_journal(str(journal))
+    config = config_from_dict(header["config"], f"{journal}:1")
+    deal, progress = journaled_deal(config, header)
+    return play(config, ScriptedKeys(keys), screen or PlainScreen(io.StringIO()), speaker or Recorder(),
+                seed=header["seed"], sleep=lambda s: None, out=io.StringIO(), deal=deal, journal=Journal(journal),
+                replay=entries, replay_from=str(journal), progress=progress)
+
+
+def lines(journal: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+
+
+def card(role: str) -> str:
+    return VOICE.text("deal.app_show", {"role": role})
+
+
+def turn(seat: int) -> str:
+    return VOICE.text("deal.app_turn", {"seat": seat})
+
+
+# -- deal: app ------------------------------------------------------------------------------------
+
+def test_the_app_deal_is_journaled_before_the_first_card_is_shown(tmp_path: Path) -> None:
+    """When a card is shown, the journal on the disk already holds the whole deal (drawn from the seed) and
+    every card seen before it."""
+    keys, ahead = game_keys()
+    screen = Shown()
+    checked: list[int] = []
+
+    def on_secret(text: str) -> None:
+        if not text.startswith("You are the"):
+            return
+        journal = lines(the_journal(tmp_path / "game"))
+        assert journal[0]["dealing"] is True
+        assert journal[0]["deal"] == list(CARDS.roles) and journal[0]["centre"] == list(CARDS.centre)
+        assert journal[1:] == [{"seen": seat} for seat in range(1, len(checked) + 1)]
+        checked.append(len(checked) + 1)
+
+    screen.on_secret = on_secret
+    game = a_game(APP, keys, tmp_path / "game", screen=screen)
+    assert checked == list(range(1, SEATS + 1))
+    assert game.deal.roles == ahead.deal.roles and game.outcome == ahead.outcome
+    journal = lines(the_journal(tmp_path / "game"))
+    assert journal[SEATS + 1] == {"deal": list(CARDS.roles), "centre": list(CARDS.centre)}
+    assert [line["answer"] for line in journal[SEATS + 2:]] == ahead.journal
+
+
+@pytest.mark.parametrize("stop, going_on", [(0, 1), (1, 1), (13, 5), (14, 6), (15, 6), (3 * SEATS - 1, None)])
+def test_a_game_stopped_mid_deal_resumes_at_the_same_seat_with_the_same_cards(tmp_path: Path, stop: int,
+                                                                             going_on: int | None) -> None:
+    """deal: app, stopped after ``stop`` keys (the card of seat 5 shown, hidden, ...): the game goes on at the seat
+    that had not yet hidden its card, which sees the same card, and ends as the game never stopped."""
+    keys, ahead = game_keys()
+    with pytest.raises(EOFError):
+        a_game(APP, keys[:stop], tmp_path / "game")
+    journal = the_journal(tmp_path / "game")
+    screen, speaker = Shown(), Recorder()
+    left = keys[3 * (going_on - 1):] if going_on else keys[3 * SEATS:]
+    game = resumed(journal, left, screen, speaker)
+    assert game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
+    assert game.deal.roles == CARDS.roles
+    turns = [said for said in speaker.said if "come and see your card" in said]
+    if going_on:
+        assert turns == [turn(seat) for seat in range(going_on, SEATS + 1)]
+        shown = [line for line in screen.text.splitlines() if "[screen] You are the" in line]
+        assert shown[0] == f"  [screen] {card(CARDS.roles[going_on - 1])}"
+        assert (VOICE.text("notice.resumed", {}) in speaker.said) == (going_on > 1)
+    else:
+        assert turns == []  # every card seen: the game begins
+    assert [line["answer"] for line in lines(journal) if "answer" in line] == ahead.journal
+
+
+def test_an_unwritable_journal_folder_is_reported_before_any_card_is_shown(tmp_path: Path) -> None:
+    """A journal that cannot be written stops the game before anything is said or shown."""
+    (tmp_path / "a file").write_text("not a folder")
+    keys, _ = game_keys()
+    screen, speaker = Shown(), Recorder()
+    with pytest.raises(UserError) as error:
+        play(APP, ScriptedKeys(keys), screen, speaker, seed=SEED, journal_dir=tmp_path / "a file" / "games",
+             sleep=lambda s: None, out=io.StringIO())
+    assert "cannot write the game's journal" in str(error.value)
+    assert speaker.said == [] and screen.text == ""
+
+
+@pytest.mark.parametrize("stop", [["interrupt", "enter"], ["menu", "5", "enter"]])
+def test_ctrl_c_during_the_deal_stops_with_the_journal_kept(tmp_path: Path, stop: list[str]) -> None:
+    """Ctrl-C confirmed (or the host menu's end) while seat 3 looks at its card: the game stops, saying how to go
+    on; resumed, seat 3 sees the same card again and the game ends as the game never stopped."""
+    keys, ahead = game_keys()
+    with pytest.raises(GameStopped) as stopped:
+        a_game(APP, keys[:7] + stop, tmp_path / "game")
+    journal = the_journal(tmp_path / "game")
+    assert f"werewolf-narrator resume {journal}" in str(stopped.value)
+    speaker = Recorder()
+    game = resumed(journal, keys[6:], speaker=speaker)
+    assert [said for said in speaker.said if "come and see" in said][0] == turn(3)
+    assert game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
+
+
+def test_ctrl_c_then_another_key_goes_on_with_the_deal(tmp_path: Path) -> None:
+    """Ctrl-C asks first: any key but Enter goes on with the deal where it was."""
+    keys, ahead = game_keys()
+    game = a_game(APP, keys[:4] + ["interrupt", "back"] + keys[4:], tmp_path / "game")
+    assert game.outcome == ahead.outcome
+
+
+def test_the_host_menu_pauses_the_deal(tmp_path: Path) -> None:
+    """The host menu during the deal: pause (said, then the deal goes on after Enter), repeat the seat's call."""
+    keys, ahead = game_keys()
+    speaker = Recorder()
+    keys = keys[:3] + ["menu", "3", "enter"] + ["menu", "2"] + keys[3:]
+    game = a_game(APP, keys, tmp_path / "game", speaker=speaker)
+    assert game.outcome == ahead.outcome
+    said = speaker.said
+    paused = said.index(VOICE.text("notice.paused", {}))
+    assert said[paused - 1] == turn(2)  # paused at seat 2's turn
+    assert said[paused + 1:paused + 3] == [VOICE.text("notice.resumed", {}), turn(2)]  # then its call repeated
+    assert said.count(turn(2)) == 2 and said.count(turn(3)) == 1
+
+
+def test_a_journal_written_before_the_deal_was_journaled_still_resumes(tmp_path: Path) -> None:
+    """Today's journals: a header with the whole deal, then the answers; resumed, the game goes on from the
+    answers, the deal not shown again."""
+    keys, ahead = game_keys()
+    with pytest.raises(EOFError):
+        a_game(APP, keys[:3 * SEATS + 20], tmp_path / "game")
+    answers = [line for line in lines(the_journal(tmp_path / "game")) if "call" in line]
+    assert answers
+    old = tmp_path / "old.jsonl"
+    header = {"werewolf-narrator": 1, "kind": "play", "config": config_to_dict(APP), "seed": SEED,
+              "deal": list(CARDS.roles), "centre": list(CARDS.centre), "buildings": []}
+    old.write_text("".join(json.dumps(line) + "\n" for line in [header, *answers]), encoding="utf-8")
+    speaker = Recorder()
+    steps, _ = plan(SEED)
+    game = resumed(old, keys_of(steps[len(answers):]), speaker=speaker)
+    assert game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
+    assert not any("come and see" in said for said in speaker.said)
+
+
+# -- deal: cards ----------------------------------------------------------------------------------
+
+REAL = TableConfig("en", Table(8, ("thief", "seer", "werewolf", "werewolf", "hunter", "villager", "villager",
+                                   "villager", "villager", "villager"), Rules(sheriff=False)),
+                   deal="cards", pause=(0.0, 0.0))
+KINDS = sorted(set(REAL.table.deck))  # the Thief picks the centre cards from this numbered list
+THIEF = ["1", "enter", "enter"]  # the Thief is seat 1; the centre: a villager and a werewolf
+THIEF += [str(KINDS.index("villager") + 1), "enter", str(KINDS.index("werewolf") + 1), "enter", "enter"]
+SEER = ["2", "enter", "enter"]
+WEREWOLF = ["3", "enter", "enter"]  # one werewolf card; the other is in the centre
+HUNTER = ["4", "enter", "enter"]
+REAL_DEAL = ("thief", "seer", "werewolf", "hunter", "villager", "villager", "villager", "villager")
+
+
+def identified(config: TableConfig, keys: list[str], folder: Path, screen: PlainScreen | None = None,
+               speaker: Recorder | None = None) -> Path:
+    """Identifies the cards with ``keys``; the game stops (the keys run out) at the first night."""
+    with pytest.raises(EOFError):
+        a_game(config, keys, folder, screen, speaker)
+    return the_journal(folder)
+
+
+def test_cards_identification_starts_with_eyes_closed(tmp_path: Path) -> None:
+    """deal: cards: after the cards are dealt, everyone closes their eyes before the first character wakes."""
+    speaker = Recorder()
+    identified(REAL, THIEF + SEER + WEREWOLF + HUNTER, tmp_path / "game", speaker=speaker)
+    assert speaker.said[:3] == [VOICE.text("deal.cards_intro", {}), VOICE.text("notice.close_eyes", {}),
+                                VOICE.text("identify.wake", {"role": "thief"})]
+
+
+def test_a_game_stopped_mid_identification_resumes_at_the_next_character(tmp_path: Path) -> None:
+    """deal: cards, stopped once the Thief and the Seer are identified (the werewolf typing): the game goes on,
+    eyes closed, at the werewolf, with the seats already entered; the deal is the one the table typed."""
+    journal = identified(REAL, THIEF + SEER + ["3"], tmp_path / "game")
+    assert [line.get("identified") for line in lines(journal)[1:]] == ["thief", "seer"]
+    speaker = Recorder()
+    with pytest.raises(EOFError):
+        resumed(journal, WEREWOLF + HUNTER, speaker=speaker)
+    assert speaker.said[:3] == [VOICE.text("notice.resumed", {}), VOICE.text("notice.close_eyes", {}),
+                                VOICE.text("identify.wake", {"role": "werewolf"})]
+    header, _ = read_journal(str(journal))
+    assert header["deal"] == list(REAL_DEAL) and sorted(header["centre"]) == ["villager", "werewolf"]
+    assert "progress" not in header
+
+
+def test_ctrl_c_during_the_identification_stops_with_the_journal_kept(tmp_path: Path) -> None:
+    """Ctrl-C confirmed while the Seer types her seat: the game stops, saying how to go on; resumed, it goes on at
+    the Seer, with the Thief's seats and centre cards kept."""
+    with pytest.raises(GameStopped) as stopped:
+        a_game(REAL, THIEF + ["2", "interrupt", "enter"], tmp_path / "game")
+    journal = the_journal(tmp_path / "game")
+    assert f"werewolf-narrator resume {journal}" in str(stopped.value)
+    speaker = Recorder()
+    with pytest.raises(EOFError):
+        resumed(journal, SEER + WEREWOLF + HUNTER, speaker=speaker)
+    assert speaker.said[2] == VOICE.text("identify.wake", {"role": "seer"})
+    assert read_journal(str(journal))[0]["deal"] == list(REAL_DEAL)
+
+
+def test_the_cards_screens_say_what_they_ask_for(tmp_path: Path) -> None:
+    """Each character's panel is titled with it; the prompt asks for your seat (the Thief's centre cards, listed
+    with their numbers); read-backs name seats and cards; a seat out of range is refused on the screen before any
+    read-back; the same seat twice in one answer too. Nothing of it is said aloud."""
+    screen, speaker = Shown(), Recorder()
+    werewolves = Table(8, ("seer", "werewolf", "werewolf") + ("villager",) * 5, Rules(sheriff=False))
+    config = TableConfig("en", werewolves, deal="cards", pause=(0.0, 0.0))
+    keys = ["9", "9", "enter", "1", "enter", "enter"] + ["2", "enter", "2", "enter", "3", "enter", "enter"]
+    identified(config, keys, tmp_path / "game", screen, speaker)
+    text = screen.text
+    assert screen.titles[:2] == ["Fortune Teller", "Simple Werewolf"]
+    assert "Type your seat number, then Enter." in text and "Type your 2 seat numbers" in text
+    assert "[screen] There is no seat 99 at this table." in text and "Seat 99" not in text
+    assert "[screen] The same player is named twice." in text
+    assert "> Seat one?" in text and "> Seat two and seat three?" in text
+    assert speaker.said[:6] == [VOICE.text(key, values) for key, values in [
+        ("deal.cards_intro", {}), ("notice.close_eyes", {}), ("identify.wake", {"role": "seer"}),
+        ("identify.sleep", {"role": "seer"}), ("identify.wake", {"role": "werewolf"}),
+        ("identify.sleep", {"role": "werewolf"})]]
+    assert not any(said.endswith("?") or "no seat" in said or "twice" in said for said in speaker.said)
+
+    thief = Shown()
+    identified(REAL, THIEF + SEER + WEREWOLF + HUNTER, tmp_path / "thief", thief)
+    assert "Type the numbers of the two centre cards" in thief.text
+    assert f"{KINDS.index('werewolf') + 1}: Simple Werewolf" in thief.text
+    assert "> Simple Villager and Simple Werewolf?" in thief.text
+
+
+def test_a_seat_entered_twice_is_settled_without_telling_whose_it_is(tmp_path: Path) -> None:
+    """The Seer types seat 1, the Thief's: nothing tells her (or anyone) that seat 1 was entered; the screen and
+    the voice go on as for a free seat, and once the round is over the whole table identifies its cards again."""
+    clash, clean = Shown(), Shown()
+    clash_said, clean_said = Recorder(), Recorder()
+    again = THIEF + SEER + WEREWOLF + HUNTER
+    journal = identified(REAL, THIEF + ["1", "enter", "enter"] + WEREWOLF + HUNTER + again, tmp_path / "clash",
+                         clash, clash_said)
+    identified(REAL, THIEF + ["6", "enter", "enter"] + WEREWOLF + HUNTER, tmp_path / "clean", clean, clean_said)
+    mismatch = VOICE.text("identify.mismatch", {})
+    round_one = clash.text[:clash.text.index(mismatch)]
+    as_if_free = clean.text[:len(round_one)].replace("Seat six?", "Seat one?").replace("  > 6\n", "  > 1\n")
+    assert round_one == as_if_free
+    said = clash_said.said.index(mismatch)
+    assert clash_said.said[:said] == clean_said.said[:said]
+    header, _ = read_journal(str(journal))
+    assert header["deal"] == list(REAL_DEAL)
+    assert {"again": 1} in lines(journal)
+
+
+def test_characters_in_the_centre_are_still_called_with_the_same_words(tmp_path: Path) -> None:
+    """Fair play: a character whose cards lie in the centre is called with the same words (and lasts as long as
+    the others: tests/test_pacing.py)."""
+    speaker = Recorder()
+    config = TableConfig("en", REAL.table, deal="cards", pause=(0.0, 0.0), call_floor=0.0)
+    centre = [str(KINDS.index("seer") + 1), "enter", str(KINDS.index("hunter") + 1), "enter", "enter"]
+    with pytest.raises(EOFError):
+        play(config, ScriptedKeys(["1", "enter", "enter"] + centre + ["2", "enter", "3", "enter", "enter"]),
+             PlainScreen(io.StringIO()), speaker, seed=SEED, journal_dir=tmp_path, sleep=lambda s: None,
+             out=io.StringIO())
+    for role in ("seer", "hunter"):
+        assert VOICE.text("identify.wake", {"role": role}) in speaker.said
+        assert VOICE.text("identify.sleep", {"role": role}) in speaker.said
+
+
+# -- a real terminal -------------------------------------------------------------------------------
+
+TERMINAL_CONFIG = """\
+language: en
+seats: 8
+deck: [werewolf, werewolf, seer, witch, hunter, cupid, villager, villager]
+deal: app
+sheriff: true
+speaker: console
+pause: [0, 0]
+call_floor: 0
+"""
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh")
+def test_a_game_killed_mid_deal_in_a_terminal_resumes_at_the_same_seat_with_the_same_card(tmp_path: Path) -> None:
+    """In a real terminal: the game killed (SIGKILL) while seat 5 looks at its card; `resume` goes on at seat 5,
+    which sees the same card, and the game plays to its end."""
+    from test_terminal import Tmux
+
+    config = tmp_path / "table.yaml"
+    config.write_text(TERMINAL_CONFIG, encoding="utf-8")
+    seed = 11
+    keys, ahead = plan_keys(load_config(str(config))[0], seed)
+    folder = tmp_path / "j"
+    pid = tmp_path / "pid"
+    tmux = Tmux(f"wn-deal-{tmp_path.name}")
+    game = f"{sys.executable} -m narrator"
+    command = (f"sh -c 'echo $$ > {pid}; exec {game} play {config} --seed {seed} --journal-dir {folder}'; "
+               f"stty sane; {game} resume {folder}/*.jsonl; echo exit=$?; sleep 60")
+    tmux.run("new-session", "-d", "-s", tmux.target, "-x", "110", "-y", "45", command)
+    try:
+        tmux.wait_for(turn(1)[:30])
+        tmux.send(keys[:12])  # seats 1 to 4 have seen their cards
+        tmux.wait_for(turn(5)[:30])
+        tmux.send(keys[12:13])
+        fifth = card(ahead.deal.roles[4])
+        tmux.wait_for(fifth[:25])
+        os.kill(int(pid.read_text()), signal.SIGKILL)
+        tmux.wait_for(VOICE.text("notice.resumed", {}))
+        shown = tmux.wait_for(turn(5)[:30])
+        assert turn(4)[:30] not in shown and fifth[:25] not in shown  # seat 5 comes again, its card hidden
+        tmux.send(keys[12:13])
+        tmux.wait_for(fifth[:25])  # the same card
+        tmux.send(keys[13:])
+        final = tmux.wait_for("exit=", seconds=180)
+    finally:
+        subprocess.run([*tmux.base, "kill-server"], capture_output=True)
+    assert "exit=0" in final, final
+    outcome = ahead.outcome
+    assert outcome is not None
+    assert VOICE.text(f"end.{outcome.winner}", {})[:15] in final
+    header, entries = read_journal(str(next(folder.glob("*.jsonl"))))
+    assert header["deal"] == list(ahead.deal.roles)
+    assert [e.answer for e in entries] == ahead.journal
+    assert [line.get("seen") for line in lines(next(folder.glob("*.jsonl")))[1:SEATS + 1]] == list(range(1, 9))

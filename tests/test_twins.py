@@ -1,0 +1,345 @@
+"""Issue 11: twin games — pairs that differ only in a secret must sound the same and show the same while
+nobody who holds the secret is looking (the rule is tests/twins.py's). Every character with a night call
+gets its twins; a new one fails test_every_night_call_has_its_twins until it has them."""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+import pytest
+
+from engine import Answer, Deal, Rules, Table
+from engine.order import PROFILES
+from keystrokes import Recorder, plan_keys
+from narrator.cli import main
+from narrator.config import TableConfig, load_config
+from narrator.journal import Journal, read_journal
+from narrator.keypad import ScriptedKeys
+from narrator.play import play
+from narrator.screen import PlainScreen
+from narrator.voices import load_voice
+from twins import CLOSED, Moment, Played, Twin, play_twin, plan, screen_differences, voice_difference
+
+# -- the four pairs the issue names, at a table dealt by the app ----------------------------------------
+
+TABLE = """\
+language: {language}
+seats: 9
+deck: [angel, werewolf, werewolf, seer, witch, cupid, villager, villager, villager]
+deal: app
+sheriff: false
+reveal_roles: false
+speaker: console
+pause: [{pause}, {pause}]
+"""
+"""The named pairs' table: the Angel opens with a day, so a vote can eliminate a character before night 1;
+cards are not revealed, so that who died stays a secret (revealed, it would be public, not a leak)."""
+
+SEEDS = {
+    # seat:        1      2         3       4      5         6      7         8         9
+    3776: ("angel", "werewolf", "seer", "witch", "werewolf", "cupid", "villager", "villager", "villager"),
+    1830: ("angel", "werewolf", "villager", "witch", "werewolf", "cupid", "seer", "villager", "villager"),
+    59785: ("angel", "werewolf", "cupid", "witch", "werewolf", "seer", "villager", "villager", "villager"),
+    14935: ("angel", "werewolf", "villager", "witch", "werewolf", "seer", "cupid", "villager", "villager"),
+}
+"""The app's deals the pairs are built on: twins differ by two seats swapped (3776/1830: the Seer and a
+villager; 59785/14935: Cupid and a villager), or not at all (the Witch's pairs differ in her answers)."""
+
+SEER_AT_3, SEER_AT_7, CUPID_AT_3, CUPID_AT_7 = 3776, 1830, 59785, 14935
+
+
+def table_config(language: str = "en", pause: float = 0) -> TableConfig:
+    """The named pairs' table, read from its YAML as `play` reads it (the deck's order makes the deal)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "table.yaml"
+        path.write_text(TABLE.format(language=language, pause=pause), encoding="utf-8")
+        return load_config(str(path))[0]
+
+
+OPENING = {("vote", 0): None, "cupid": [8, 9], "seer": 2}
+"""The course both twins share: nobody voted out on the opening day, Cupid binds seats 8 and 9, the Seer
+looks at seat 2."""
+
+
+def named(seed: int, horizon: int = 1, **answers: Any) -> Twin:
+    return Twin(table_config(), seed=seed, answers={**OPENING, **{_key(k): v for k, v in answers.items()}},
+                horizon=("vote", horizon))
+
+
+def _key(name: str) -> Any:
+    """"witch_1" is the Witch on night 1; "vote_0" the opening day's vote."""
+    call, _, number = name.rpartition("_")
+    return (call, int(number)) if number.isdigit() else name
+
+
+SEAT_3_VOTED_OUT = {"vote_0": 3}
+
+NAMED: dict[str, tuple[Twin, Twin]] = {
+    # A living vs a dead Seer: seat 3, voted out on the opening day, held the Seer or a villager.
+    "seer_living_or_dead": (named(SEER_AT_3, **SEAT_3_VOTED_OUT), named(SEER_AT_7, **SEAT_3_VOTED_OUT)),
+    # A Witch with and without potions: she spent both on night 1 (healed the pack's victim, poisoned seat 3)
+    # or none (the pack devoured seat 3): seat 3 dies either way; on night 2 she has both or none.
+    "witch_with_or_without_potions": (
+        named(SEER_AT_3, 2, werewolves_1=7, witch_1={"heal": True, "poison": 3}),
+        named(SEER_AT_3, 2, werewolves_1=3)),
+    # Which death was the poison: the devoured and the poisoned in swapped seats (3 and 7).
+    "which_death_was_the_poison": (
+        named(SEER_AT_3, werewolves_1=3, witch_1={"heal": False, "poison": 7}),
+        named(SEER_AT_3, werewolves_1=7, witch_1={"heal": False, "poison": 3})),
+    # An illegal then a legal answer vs a dead character's call: a living Seer types the eliminated seat 3,
+    # then seat 99, then seat 2; Cupid names seat 8 twice, then the eliminated seat 3, then seat 99.
+    "seer_refused_or_dead": (
+        named(SEER_AT_3, **SEAT_3_VOTED_OUT),
+        replace(named(SEER_AT_7, **SEAT_3_VOTED_OUT), typed={"seer": ["3", "enter", "enter",
+                                                                     "9", "9", "enter", "enter"]})),
+    "cupid_refused_or_dead": (
+        named(CUPID_AT_3, **SEAT_3_VOTED_OUT),
+        replace(named(CUPID_AT_7, **SEAT_3_VOTED_OUT), typed={"cupid": ["8", "enter", "8", "enter", "enter",
+                                                                       "3", "enter", "8", "enter", "enter",
+                                                                       "9", "9", "enter", "8", "enter", "enter"]})),
+}
+
+
+def test_the_named_pairs_are_dealt_as_they_say() -> None:
+    """The app's deal from each seed is the one the pairs are built on (a changed shuffle says so here)."""
+    config = table_config()
+    for seed, roles in SEEDS.items():
+        assert Twin(config, seed=seed).cards().roles == roles, seed
+
+
+# -- every character with a night call ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Character:
+    """How a character's twins are built: ``holders`` copies of ``card`` sit at seats 3, 4, 6 in one twin
+    (eliminated: voted out on the Angel's opening day, devoured on night 1, voted out on day 1) and at seats
+    7, 8, 9 in the other (alive), villagers sitting where they do not; its call is compared on night
+    ``night``, where it is live in one twin only and answered ``answer`` (None: harmlessly)."""
+
+    card: str
+    answer: Answer = None
+    holders: int = 1
+    night: int = 1
+    centre: tuple[str, ...] = ()
+    actor_cards: tuple[str, ...] = ()
+    rules: Mapping[str, Any] = field(default_factory=dict)
+
+
+CHARACTERS: dict[str, Character] = {
+    "thief": Character("thief", None, centre=("villager", "villager")),
+    "actor": Character("actor", None, actor_cards=("seer", "guard", "fox")),
+    "cupid": Character("cupid", [8, 9]),  # and its lovers' call
+    "seer": Character("seer", 2),
+    "stuttering_judge": Character("stuttering_judge"),
+    "sisters": Character("sister", holders=2, night=2, rules={"sisters_wake": True}),
+    "brothers": Character("brother", holders=3, night=2, rules={"sisters_wake": True}),
+    "wild_child": Character("wild_child", 8),
+    "wolf_hound": Character("wolf_hound", "village"),
+    "bear_tamer": Character("bear_tamer"),  # at seat 7 between villagers: his bear is silent either way
+    "raven": Character("raven", None),  # his mark would be public at dawn: he passes
+    "pyromaniac": Character("pyromaniac", None),  # so would his fire
+    "guard": Character("guard", 8),
+    "werewolves": Character("werewolf", None),  # one of the pack voted out, or a villager
+    "white_werewolf": Character("white_werewolf", None, night=2),
+    "infected_father": Character("infected_father", False),
+    "big_bad_wolf": Character("big_bad_wolf", None),
+    "witch": Character("witch", {"heal": False, "poison": None}),
+    "gypsy": Character("gypsy", None),  # her séance would be public the next day: she passes
+    "fox": Character("fox", 1),
+    "piper": Character("piper", [8, 9]),  # and his charmed's call
+}
+"""Each night call, with how its character's twins are built."""
+
+COVERED = {
+    "lovers": "cupid",  # no Cupid, no lovers: his twins make both calls
+    "charmed": "piper",
+    "baker": None,  # a building: its token is dealt aloud, so whether its holder lives is public, no secret
+}
+"""Night calls compared in another's twins, or with no secret to keep (None)."""
+
+VICTIMS = {0: ("vote", 0), 1: ("werewolves", 1), 2: ("vote", 1)}
+"""How the holders at seats 3, 4 and 6 are eliminated before the compared night, in both twins."""
+
+
+def character_twins(call: str) -> tuple[Twin, Twin]:
+    """Returns the twins of the character making ``call``: eliminated (or absent) vs alive at that call."""
+    c = CHARACTERS[call]
+    base = ["angel", "werewolf", "villager", "villager", "werewolf", "villager", "villager", "villager", "villager"]
+    gone, alive = list(base), list(base)
+    for n, (v, w) in enumerate(zip((3, 4, 6), (7, 8, 9))):
+        if n < c.holders:
+            gone[v - 1] = alive[w - 1] = c.card
+    deck = tuple(gone) + c.centre
+    rules = Rules(**{"sheriff": False, "reveal_roles": False, **c.rules})
+    config = TableConfig("en", Table(9, deck, rules, actor_cards=c.actor_cards), speaker="console", pause=(0, 0))
+    answers: dict[Any, Answer] = {} if c.answer is None else {call: c.answer}  # else a pass (or "no")
+    for n in range(c.holders):
+        answers[VICTIMS[n]] = (3, 4, 6)[n]
+    horizon = ("vote", c.night)
+    return (Twin(config, Deal(tuple(gone), c.centre), answers=answers, horizon=horizon),
+            Twin(config, Deal(tuple(alive), c.centre), answers=answers, horizon=horizon))
+
+
+def test_every_night_call_has_its_twins() -> None:
+    """A character whose night call has no twins (a new one) fails here until it gets them."""
+    calls = {entry.call for profile in PROFILES.values() for entry in profile}
+    missing = sorted(calls - set(CHARACTERS) - set(COVERED))
+    assert not missing, f"night calls without twins: {missing} (add them to CHARACTERS in tests/test_twins.py)"
+
+
+@pytest.mark.parametrize("call", sorted(CHARACTERS))
+def test_each_character_twins_differ_in_its_call_only(call: str) -> None:
+    """The pair is what it claims: the call is made once in both twins, for the dead in one and live in the
+    other (the werewolves': for a pack one smaller)."""
+    gone, alive = (plan(twin).game for twin in character_twins(call))
+    night = CHARACTERS[call].night
+    made = [[(c.live, len(c.actors)) for c in g.calls if c.id == call and c.number == night] for g in (gone, alive)]
+    holders = CHARACTERS[call].holders
+    assert made == ([[(True, 2)], [(True, 3)]] if call == "werewolves" else [[(False, 0)], [(True, holders)]]), made
+
+
+PAIRS: dict[str, tuple[Twin, Twin]] = {**NAMED, **{f"{call}_alive_or_eliminated": character_twins(call)
+                                                  for call in CHARACTERS}}
+
+_played: dict[tuple[str, str], tuple[Played, Played]] = {}
+
+
+def played(pair: str, language: str = "en") -> tuple[Played, Played]:
+    """Plays a pair's twins once per test run (both tests of a pair read them)."""
+    if (pair, language) not in _played:
+        one, other = PAIRS[pair]
+        _played[pair, language] = (play_twin(one, language), play_twin(other, language))
+    return _played[pair, language]
+
+
+@pytest.mark.parametrize("pair", sorted(PAIRS))
+def test_twin_games_say_the_same_lines_in_the_same_order(pair: str) -> None:
+    """Issue 11: every line said aloud, in order, is the same in both twins."""
+    one, other = played(pair)
+    difference = voice_difference(one, other)
+    assert not difference, difference
+
+
+@pytest.mark.parametrize("pair", sorted(PAIRS))
+def test_twin_games_show_the_same_screen_while_nobody_holds_the_secret(pair: str) -> None:
+    """Issue 11: while every eye is closed (and by day), the screen is the same in both twins."""
+    one, other = played(pair)
+    differences = screen_differences(one, other)
+    assert not differences, "\n".join(differences)
+
+
+@pytest.mark.parametrize("language", ["fr", "zh"])
+@pytest.mark.parametrize("pair", sorted(NAMED))
+def test_the_named_twins_sound_alike_in_every_language(pair: str, language: str) -> None:
+    """Issue 11: the named pairs in French and Chinese too (their refusals and read-backs have their own words)."""
+    one, other = played(pair, language)
+    difference = voice_difference(one, other)
+    assert not difference, difference
+    differences = screen_differences(one, other)
+    assert not differences, "\n".join(differences)
+
+
+# -- the harness itself -----------------------------------------------------------------------------
+
+def test_the_harness_hears_twins_whose_public_course_differs() -> None:
+    """A pair that is not twins (the eliminated card revealed) is told apart: the harness can fail."""
+    one, other = NAMED["seer_living_or_dead"]
+    revealed = [replace(t, config=replace(t.config, table=replace(t.config.table, rules=replace(
+        t.config.table.rules, reveal_roles=True)))) for t in (one, other)]
+    difference = voice_difference(play_twin(revealed[0]), play_twin(revealed[1]))
+    assert "the voices part" in difference and "death.vote" in difference
+
+
+def test_the_harness_sees_a_screen_that_differs_while_every_eye_is_closed() -> None:
+    """A secret left on the screen once eyes are closed is told apart; one seen by the awake is not."""
+    voice = [("nightfall.call", "Night falls."), ("seer.wake", "Seer, wake up."), ("seer.sleep", "Seer, sleep.")]
+
+    def game(secret: str, left: str) -> Played:
+        moments = [Moment(1, CLOSED, 0, ("night",)), Moment(2, "awake", 0, ("night", secret)),
+                   Moment(3, CLOSED, 0, ("night", left))]
+        return Played(voice, moments, [])
+
+    assert not screen_differences(game("seat 2: werewolf", ""), game("seat 2: villager", ""))
+    assert screen_differences(game("seat 2: werewolf", "seat 2: werewolf"), game("seat 2: villager", ""))
+
+
+# -- the voice log ----------------------------------------------------------------------------------
+
+STARTER = """\
+language: en
+seats: 8
+deck: [werewolf, werewolf, seer, witch, hunter, cupid, villager, villager]
+deal: app
+sheriff: true
+speaker: console
+pause: [0, 0]
+"""
+
+
+def starter(tmp_path: Path) -> TableConfig:
+    path = tmp_path / "table.yaml"
+    path.write_text(STARTER, encoding="utf-8")
+    return load_config(str(path))[0]
+
+
+def logged(log: io.StringIO | str) -> list[dict[str, str]]:
+    text = log.getvalue() if isinstance(log, io.StringIO) else log
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_the_voice_log_holds_every_line_said_aloud_as_it_is_said(tmp_path: Path) -> None:
+    """`play --voice-log`: one JSON line {key, text} for every line the loudspeaker says, in order, and no other."""
+    config = starter(tmp_path)
+    keys, _ = plan_keys(config, 5)
+    log, speaker = io.StringIO(), Recorder()
+    play(config, ScriptedKeys(keys), PlainScreen(io.StringIO()), speaker, seed=5, journal_dir=tmp_path,
+         sleep=lambda s: None, out=io.StringIO(), voice_log=log)
+    entries = logged(log)
+    spoken = load_voice("en").spoken
+    assert [spoken(e["text"]) for e in entries] == speaker.said
+    assert entries[0]["key"] == "deal.app_intro" and entries[-1]["key"].startswith("end.")
+    assert all(set(e) == {"key", "text"} for e in entries)
+
+
+def test_a_resumed_game_logs_what_it_says_not_its_silent_replay(tmp_path: Path) -> None:
+    """`resume --voice-log`: the journaled part, replayed silently, is not in the log; what is said is."""
+    config = starter(tmp_path)
+    keys, _ = plan_keys(config, 5)
+    with pytest.raises(EOFError):
+        play(config, ScriptedKeys(keys[:60]), PlainScreen(io.StringIO()), Recorder(), seed=5, journal_dir=tmp_path,
+             sleep=lambda s: None, out=io.StringIO())
+    journal = next(tmp_path.glob("*.jsonl"))
+    header, entries = read_journal(str(journal))
+    log, speaker = io.StringIO(), Recorder()
+    with pytest.raises(EOFError):  # a few keys more: the game goes on, then waits
+        play(config, ScriptedKeys(keys[60:70]), PlainScreen(io.StringIO()), speaker, seed=5,
+             out=io.StringIO(), deal=Deal(tuple(header["deal"]), tuple(header["centre"])), journal=Journal(journal),
+             replay=entries, replay_from=str(journal), sleep=lambda s: None, voice_log=log)
+    said = logged(log)
+    assert said and [load_voice("en").spoken(e["text"]) for e in said] == speaker.said
+    assert "notice.resumed" in [e["key"] for e in said]
+    assert not any(e["key"].startswith("deal.") for e in said)  # the deal was replayed, not said again
+
+
+def test_a_voice_log_that_cannot_be_written_is_refused_before_the_game(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """A voice log in a missing folder: a clear error, before any terminal is touched, no traceback."""
+    path = tmp_path / "no" / "such" / "voice.jsonl"
+    assert main(["play", "--voice-log", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}: cannot write the voice log" in err and "Traceback" not in err
+
+
+def test_a_dry_run_journal_is_not_resumed_with_a_voice_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`resume --voice-log` on a dry run's journal: a usage error that says why."""
+    journal = tmp_path / "dry.jsonl"
+    header = {"werewolf-narrator": 1, "kind": "dry-run", "script": "x.yaml", "sha256": "0"}
+    journal.write_text(json.dumps(header) + "\n", encoding="utf-8")
+    assert main(["resume", str(journal), "--voice-log", str(tmp_path / "v.jsonl")]) == 2
+    assert "--voice-log is for a game at the table" in capsys.readouterr().err

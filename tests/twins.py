@@ -1,0 +1,335 @@
+"""Twin games: two games that differ only in a secret, played at the keypad through ``narrator.play.play``.
+
+Fair play (rulings.md, "Never leak a secret") means that twins cannot be told apart by anyone who does not
+hold their secret. What the harness compares, and why:
+
+- **The voice**: every line said aloud, key and text, in order, from the first line to the horizon (the
+  call where the twins' keys run out and the games stop: the same public moment in both). Twins are built
+  so that their *public* course is the same — the same seats eliminated at the same moments, cards not
+  revealed (``reveal_roles: false``) — because a secret that became public is no longer a secret: twins
+  whose public facts differ are a badly built pair, not a leak. The voice then has no excuse to differ.
+- **The screen, whenever nobody holding the secret can see it**: while every eye is closed, and by day
+  when every eye is open (the screen is then public). Eyes close at the end of nightfall, of "everyone
+  close your eyes" and of a character's sleep line; they open at the end of a wake line (for the woken,
+  unless the call is made for a dead or powerless character: then every eye stays closed) and by day. A
+  moment is a time the narrator spends: saying a line (the screen as the line begins), waiting for a key,
+  pausing. The screens of each stretch between two lines said are compared as a sequence of distinct
+  states. Not compared: moments when a character is awake (the Seer sees her look, the Witch the victim,
+  the werewolves whom they chose), and the deal (each player sees their own card).
+- **Not compared**: how long anything takes (pauses and answer times are narrator/pacing's tests).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from engine import Answer, Call, Deal, Game, Phase, deal_cards
+from keystrokes import after, keys_for
+from narrator.config import TableConfig
+from narrator.keypad import ScriptedKeys
+from narrator.narration import eyes_closed, wakes
+from narrator.play import play
+from narrator.screen import ScreenState
+from narrator.voices import load_voice
+
+CLOSED, OPEN, AWAKE = "closed", "open", "awake"
+"""Every eye closed; every eye open (by day); someone awake (a character woken, a player seeing a card)."""
+
+COMPARED = frozenset({CLOSED, OPEN})
+"""The moments twins must show alike: nobody who holds the secret is looking alone."""
+
+HARMLESS: dict[str, Answer] = {"infected_father": False, "wolf_hound": "village",
+                               "witch": {"heal": False, "poison": None}, "stuttering_judge": False}
+"""Answers that change nothing, for the calls that cannot pass."""
+
+
+@dataclass(frozen=True)
+class Twin:
+    """One game of a pair: the table, its cards (a deal, or the seed of the app's deal on the screen), how
+    the table answers, and where the game stops.
+
+    ``answers`` are by call id, or by (call id, number) for one night or day; the calls not named are
+    answered harmlessly (a pass, nobody, no). ``typed`` are keys typed at a call before its answer (answers
+    the narrator must refuse). The game stops at ``horizon``, the (call id, day) it does not answer.
+    """
+
+    config: TableConfig
+    deal: Deal | None = None
+    seed: int = 1
+    answers: Mapping[Any, Answer] = field(default_factory=dict)
+    typed: Mapping[Any, Sequence[str]] = field(default_factory=dict)
+    horizon: tuple[str, int] = ("vote", 1)
+
+    def cards(self) -> Deal:
+        return self.deal if self.deal is not None else deal_cards(self.config.table, self.seed)
+
+    def answer(self, call: Call, game: Game) -> Answer:
+        """Returns the table's answer to ``call``."""
+        if not call.needs_answer:
+            return None
+        for key in ((call.id, call.number), call.id):
+            if key in self.answers:
+                return self.answers[key]
+        if call.id in HARMLESS:
+            return HARMLESS[call.id]
+        if call.optional:
+            return None
+        return game.legal()[0]
+
+    def mistakes(self, call: Call) -> list[str]:
+        """Returns the keys typed at ``call`` before its answer (none at a call made for the dead)."""
+        if not call.live:
+            return []
+        for key in ((call.id, call.number), call.id):
+            if key in self.typed:
+                return list(self.typed[key])
+        return []
+
+    def at_horizon(self, call: Call) -> bool:
+        return call.phase is Phase.DAY and (call.id, call.number) == self.horizon
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A twin played ahead by the engine: every key the table presses, the game at the horizon, and for each
+    call said with a wake line (or the Stuttering Judge's eyes-closed call), whether it is live."""
+
+    keys: list[str]
+    game: Game
+    live: list[bool]
+
+
+def plan(twin: Twin) -> Planned:
+    """Plays ``twin`` ahead with the engine: its keys, from the deal (on the screen, without a deal given)."""
+    game = Game(twin.config.table, twin.cards())
+    keys = [] if twin.deal is not None else ["enter"] * 3 * twin.config.table.seats
+    while True:
+        call = game.call
+        assert call is not None, f"the game ended ({game.outcome}) before its horizon {twin.horizon}"
+        if twin.at_horizon(call):
+            break
+        value = twin.answer(call, game)
+        keys += twin.mistakes(call)
+        keys += keys_for(call, value)
+        keys += after(game.answer(value))
+    live = [c.live for c in game.calls if wakes(c) or eyes_closed(c)]
+    return Planned(keys, game, live)
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A time the narrator spends (``kind``: a line "said", a "key" awaited, a "pause"): how many lines were
+    said before, whose eyes were open, how many keys were read, and what the screen showed."""
+
+    said: int
+    eyes: str
+    keys: int
+    view: tuple[Any, ...]
+    kind: str = "said"
+
+
+def eyes_after(key: str, eyes: str, live: Callable[[], bool]) -> str:
+    """Returns whose eyes are open once the line ``key`` has been said (see the module's rule)."""
+    if key in ("nightfall.call", "notice.close_eyes") or key.endswith(".sleep"):
+        return CLOSED
+    if key.endswith((".wake", ".wake_drawn", ".wake_harvest")) and key != "identify.wake" \
+            or key == "stuttering_judge.call":
+        return AWAKE if live() else CLOSED
+    if key in ("deal.app_turn", "identify.wake"):
+        return AWAKE
+    if key in ("dawn.call", "notice.open_eyes") or key.endswith((".open", ".call")):
+        return OPEN
+    return eyes
+
+
+class Timeline:
+    """What a game said and showed, moment by moment: the voice log ``play`` writes, its speaker, its
+    screen's state, its keys and its pauses all report here."""
+
+    def __init__(self, live: Sequence[bool], spoken: Callable[[str], str]) -> None:
+        self.voice: list[tuple[str, str]] = []
+        self.moments: list[Moment] = []
+        self.eyes = OPEN
+        self.view: tuple[Any, ...] = ()
+        self.keys = 0
+        self._live = iter(live)
+        self._logged: list[tuple[str, str]] = []
+        self._spoken = spoken
+
+    # the voice log (play's voice_log)
+    def write(self, text: str) -> int:
+        for line in text.splitlines():
+            entry = json.loads(line)
+            self._logged.append((entry["key"], entry["text"]))
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    # the speaker
+    def say(self, text: str) -> None:
+        assert self._logged, f"said aloud but not in the voice log: {text!r}"
+        key, logged = self._logged.pop(0)
+        assert self._spoken(logged) == text, (logged, text)
+        self.moment("said")
+        self.voice.append((key, logged))
+        self.eyes = eyes_after(key, self.eyes, lambda: next(self._live, True))
+
+    def close(self) -> None:
+        pass
+
+    def moment(self, kind: str) -> None:
+        self.moments.append(Moment(len(self.voice), self.eyes, self.keys, self.view, kind))
+
+    def pause(self, seconds: float) -> None:
+        self.moment("pause")
+
+
+class WatchedScreen:
+    """A screen that keeps what a full screen (RichScreen) would show, and reports each change."""
+
+    def __init__(self, timeline: Timeline) -> None:
+        self.timeline = timeline
+        self.state = ScreenState()
+
+    def _changed(self) -> None:
+        s = self.state
+        self.timeline.view = (s.title, s.spoken, tuple(s.secrets), s.prompt, s.entry, s.status, tuple(s.log[-6:]))
+
+    def show_call(self, title: str, spoken: str) -> None:
+        self.state = ScreenState(title=title, spoken=spoken, status=self.state.status, log=self.state.log)
+        self._changed()
+
+    def secret(self, text: str) -> None:
+        self.state.secrets.append(text)
+        self._changed()
+
+    def public(self, text: str) -> None:
+        self.state.log.append(text)
+        if not self.state.spoken:
+            self.state.spoken = text
+        self._changed()
+
+    def prompt(self, text: str) -> None:
+        self.state.prompt = text
+        self._changed()
+
+    def entry(self, text: str) -> None:
+        self.state.entry = text
+        self._changed()
+
+    def status(self, text: str) -> None:
+        self.state.status = text
+        self._changed()
+
+    def clear(self) -> None:
+        self.state.secrets.clear()
+        self.state.prompt = self.state.entry = ""
+        self._changed()
+
+    def close(self) -> None:
+        pass
+
+
+class WatchedKeys(ScriptedKeys):
+    """The planned keys; each wait for a key is a moment."""
+
+    def __init__(self, keys: Sequence[str], timeline: Timeline) -> None:
+        super().__init__(keys)
+        self.timeline = timeline
+
+    def read(self, timeout: float | None = None) -> str | None:
+        self.timeline.moment("key")
+        self.timeline.keys += 1
+        return super().read(timeout)
+
+
+@dataclass(frozen=True)
+class Played:
+    """A twin played at the keypad: its voice (key and text of every line said) and its moments."""
+
+    voice: list[tuple[str, str]]
+    moments: list[Moment]
+    keys: list[str]
+
+
+def play_twin(twin: Twin, language: str | None = None) -> Played:
+    """Plays ``twin`` through ``play`` at the keypad (in ``language``, else the config's) until its keys run
+    out at the horizon."""
+    config = twin.config if language is None else dataclasses.replace(twin.config, language=language)
+    planned = plan(twin)
+    timeline = Timeline(planned.live, load_voice(config.language).spoken)
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            play(config, WatchedKeys(planned.keys, timeline), WatchedScreen(timeline), timeline, seed=twin.seed,
+                 journal_dir=Path(folder), sleep=timeline.pause, out=io.StringIO(), deal=twin.deal,
+                 voice_log=timeline)  # type: ignore[arg-type]
+        except EOFError:
+            pass  # the keys ran out: the game waits at its horizon
+        else:
+            raise AssertionError("the game ended before its horizon, keys left over")
+    assert timeline.keys == len(planned.keys) + 1, "the game stopped before its horizon"
+    return Played(timeline.voice, timeline.moments, planned.keys)
+
+
+def first_difference(a: Sequence[Any], b: Sequence[Any]) -> int | None:
+    """Returns the first index where ``a`` and ``b`` differ (one ending first counts), or None."""
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return i
+    return None if len(a) == len(b) else min(len(a), len(b))
+
+
+def voice_difference(a: Played, b: Played) -> str:
+    """Returns where the twins' voices part, with the lines around it, or "" when they say the same."""
+    i = first_difference(a.voice, b.voice)
+    if i is None:
+        return ""
+
+    def around(voice: list[tuple[str, str]]) -> str:
+        return "\n".join(f"    {n}: {key}: {text}" for n, (key, text) in enumerate(voice[max(0, i - 2):i + 3],
+                                                                                   start=max(0, i - 2)))
+    return f"the voices part at line {i}:\n  one twin says\n{around(a.voice)}\n  the other\n{around(b.voice)}"
+
+
+def stretches(played: Played) -> dict[int, tuple[str, list[tuple[Any, ...]]]]:
+    """Returns, for each stretch between two lines said, whose eyes were open and the screen's distinct
+    states in order."""
+    found: dict[int, tuple[str, list[tuple[Any, ...]]]] = {}
+    for m in played.moments:
+        eyes, views = found.setdefault(m.said, (m.eyes, []))
+        if not views or views[-1] != m.view:
+            views.append(m.view)
+    return found
+
+
+def comparable(a: Played, b: Played) -> list[int]:
+    """Returns the stretches (by lines said before them) whose screens the twins must show alike, up to where
+    their voices part."""
+    parted = first_difference(a.voice, b.voice)
+    last = len(a.voice) if parted is None else parted - 1
+    one, other = stretches(a), stretches(b)
+    return [said for said in sorted(set(one) & set(other))
+            if said <= last and one[said][0] in COMPARED and other[said][0] in COMPARED]
+
+
+def screen_differences(a: Played, b: Played) -> list[str]:
+    """Returns every stretch (up to where the voices part) where nobody holds the secret and the twins'
+    screens differ; and checks some stretch was compared."""
+    one, other = stretches(a), stretches(b)
+    differences = []
+    compared = comparable(a, b)
+    for said in compared:
+        (eyes, views), (eyes_b, views_b) = one[said], other[said]
+        if views != views_b:
+            heard = a.voice[said - 1][0] if said else "(nothing yet)"
+            differences.append(f"after {said} lines (the last {heard!r}), eyes {eyes}/{eyes_b}, the screens differ:"
+                               f"\n  {views}\n  {views_b}")
+    assert compared, "no moment of these twins could be compared"
+    return differences
