@@ -8,7 +8,6 @@ failure can be played again. Several tmux servers run side by side to keep the t
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import re
@@ -27,6 +26,7 @@ import pytest
 from engine import Answer, Call, Fact, Game, Kind, Phase, Step, deal_cards
 from keystrokes import TMUX_KEYS, after, keys_for
 from narrator.config import TableConfig, load_config
+from narrator.journal import read_journal
 from narrator.narration import SCREEN, VOICE, Line, Narrator
 from narrator.voices import load_voice
 
@@ -251,8 +251,8 @@ def play_on(tmux: Tmux, rest: list[str], folder: Path, ahead: Game) -> None:
     assert outcome is not None and EN.text(f"end.{outcome.winner}", {})[:15] in final
     journals = list((folder / "j").glob("*.jsonl"))
     assert len(journals) == 1
-    entries = [json.loads(line) for line in journals[0].read_text(encoding="utf-8").splitlines()]
-    assert [e["answer"] for e in entries[1:]] == ahead.journal
+    _, entries = read_journal(str(journals[0]))
+    assert [entry.answer for entry in entries] == ahead.journal
 
 
 def night_trial(number: int, root: Path) -> str:
@@ -284,8 +284,8 @@ def night_trial(number: int, root: Path) -> str:
         else:
             tmux.send(["enter"])
         play_on(tmux, moment.rest, folder, ahead)
-    except AssertionError as failure:
-        return f"trial {number} (seed {seed}, {moment.what}): {failure}"
+    except Exception as failure:  # told with the others' failures, by trial
+        return f"trial {number} (seed {seed}, {moment.what}): {failure!r}"
     finally:
         tmux.close()
     return ""
@@ -323,8 +323,8 @@ def deal_trial(number: int, root: Path) -> str:
         assert "exit=0" in final, final
         outcome = ahead.outcome
         assert outcome is not None and EN.text(f"end.{outcome.winner}", {})[:15] in final
-    except AssertionError as failure:
-        return f"trial {number} (seed {seed}, {moment.what}): {failure}"
+    except Exception as failure:  # told with the others' failures, by trial
+        return f"trial {number} (seed {seed}, {moment.what}): {failure!r}"
     finally:
         tmux.close()
     return ""
