@@ -1,4 +1,8 @@
-"""The ``werewolf-narrator`` command."""
+"""The ``werewolf-narrator`` command.
+
+Only what every command needs is imported here: `play` and `resume` run their game under a supervising process
+(narrator.supervise) that must not load the engine, so each command imports what it uses.
+"""
 
 from __future__ import annotations
 
@@ -9,23 +13,13 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Iterator, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TextIO
 
-from engine.answers import shown
-
-from .config import KEYS, Findings, load_config, read_table
 from .errors import GameStopped, RunFailed, UserError
-from .journal import Entry, Journal, read_journal
-from .narration import SCREEN, VOICE, Line
-from .practice import dry_run, report
-from .script import TOP_KEYS, load_script, read_script
-from .voices import load_voice
-from .yamlfile import YamlError, load
 
-
-def _print_line(line: Line) -> None:
-    prefix = "  [screen] " if line.channel == SCREEN else ""
-    print(prefix + line.text, flush=True)
+if TYPE_CHECKING:
+    from .journal import Entry, Journal
+    from .narration import Line
 
 
 def _warn(message: str) -> None:
@@ -35,6 +29,12 @@ def _warn(message: str) -> None:
 def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_from: str = "",
                 journal: Journal | None = None) -> int:
     """Plays a practice script; or, with ``replay`` and the ``journal`` it came from, goes on with it."""
+    from .journal import Journal
+    from .narration import SCREEN, VOICE
+    from .practice import dry_run, report
+    from .script import load_script
+    from .voices import load_voice
+
     script, warnings = load_script(args.script)
     for warning in warnings:
         _warn(warning)
@@ -57,7 +57,7 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
             prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck)
 
     def emit(line: Line) -> None:
-        _print_line(line)
+        print(("  [screen] " if line.channel == SCREEN else "") + line.text, flush=True)
         if line.channel == VOICE:
             for speaker in speakers:
                 speaker.say(spoken(line.text))
@@ -84,6 +84,16 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
+    from .supervise import supervise, table_journal, wanted
+
+    if wanted() and table_journal(args.journal):
+        resume = ["resume", *_table_options(args), "--", args.journal]
+        return supervise(resume, Path(args.journal), resume)
+    from engine.answers import shown
+
+    from .journal import Journal, read_journal
+    from .script import load_script
+
     header, entries = read_journal(args.journal)
     if header.get("kind") == "dry-run":
         from .practice import script_fingerprint
@@ -113,6 +123,29 @@ def _write_report(path: str, data: dict[str, Any]) -> None:
         raise UserError(f"{path}: cannot write the report ({exc.strerror or exc})") from None
 
 
+def _table_options(args: argparse.Namespace) -> list[str]:
+    """The options of `play` that a game keeps when it goes on with `resume`."""
+    return [*(["--speaker", args.speaker] if args.speaker else []), *(["--plain"] if args.plain else []),
+            *(["--model", args.model] if args.model else []),
+            *(["--voice-log", args.voice_log] if args.voice_log else [])]
+
+
+def _supervise_play(args: argparse.Namespace) -> int:
+    """Plays the game in a supervised child process, which it gives its seed and its journal's name."""
+    import random
+
+    from .journal import default_folder, journal_name
+    from .supervise import supervise
+
+    seed = random.SystemRandom().randrange(2**31) if args.seed is None else args.seed
+    folder = Path(args.journal_dir) if args.journal_dir else default_folder()
+    journal = Path(args.journal_file) if args.journal_file else folder / journal_name(seed)
+    game = ["play", "--seed", str(seed), "--journal", str(journal), *_table_options(args),
+            *(["--journal-dir", args.journal_dir] if args.journal_dir else []),
+            *(["--", args.config] if args.config else [])]
+    return supervise(game, journal, ["resume", *_table_options(args), "--", str(journal)])
+
+
 @contextlib.contextmanager
 def _voice_log(path: str | None) -> Iterator[TextIO | None]:
     """Opens the voice log to append to (before anything is shown or said), or gives None without one."""
@@ -128,6 +161,11 @@ def _voice_log(path: str | None) -> Iterator[TextIO | None]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from .supervise import wanted
+
+    if wanted():
+        return _supervise_play(args)
+    from .config import load_config
     from .play import STARTER, open_table, play
 
     if args.config:
@@ -142,7 +180,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         io = open_table(config, plain=args.plain, model=args.model, warn=_warn)
         play(config, io.keys, io.screen, io.speaker, seed=args.seed,
              journal_dir=Path(args.journal_dir) if args.journal_dir else None, listener=io.listener,
-             vocabulary=io.vocabulary, voice_log=voice_log)
+             vocabulary=io.vocabulary, voice_log=voice_log,
+             journal_path=Path(args.journal_file) if args.journal_file else None)
     return 0
 
 
@@ -168,7 +207,11 @@ class UsageError(Exception):
 
 def _render_voices(args: argparse.Namespace) -> int:
     """Renders every line of a language (and of a table, with --config) into the voice cache."""
+    from .config import load_config
+    from .script import load_script
     from .speak import Pyttsx3Speaker, lines_ahead
+    from .voices import load_voice
+    from .yamlfile import YamlError, load
 
     if not args.language:
         raise UsageError("`voices render` needs a language: voices render LANG [--config FILE]")
@@ -254,6 +297,7 @@ def cmd_models(args: argparse.Namespace) -> int:
 
 
 def cmd_devices(args: argparse.Namespace) -> int:
+    from .config import load_config
     from .listen.devices import devices_report
 
     config = load_config(args.config)[0] if args.config else None
@@ -275,6 +319,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from .config import Findings, read_table
+    from .script import read_script
+    from .yamlfile import YamlError, load
+
     status = 0
     for path in args.files:
         try:
@@ -315,12 +363,30 @@ def cmd_check(args: argparse.Namespace) -> int:
     return status
 
 
+class _Parser(argparse.ArgumentParser):
+    """A parser whose epilog may be a function, called only to show the help (check's list of keys loads the
+    engine, which the supervisor of a game does without)."""
+
+    def format_help(self) -> str:
+        if callable(self.epilog):
+            self.epilog = self.epilog()
+        return super().format_help()
+
+
+def _check_keys() -> str:
+    from .config import KEYS
+    from .script import TOP_KEYS
+
+    return ("Table config keys:\n" + "\n".join(f"  {k}: {v}" for k, v in KEYS.items())
+            + "\nPractice script keys: " + ", ".join(TOP_KEYS))
+
+
 VOICE_LOG_HELP = ("append every line said aloud to FILE as it is said, one JSON line {\"key\": ..., \"text\": ...} "
                   "each (a resumed game: from where it goes on)")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="werewolf-narrator",
         description="An offline narrator for The Werewolves of Miller's Hollow.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -340,7 +406,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--report", metavar="FILE", help="a dry run's report (JSON), of the whole game")
     p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS", help="wait after each line said")
     p.add_argument("--speaker", choices=("auto", "pyttsx3", "console"), help="a game's speaker, instead of its own")
-    p.add_argument("--plain", action="store_true", help="print the screen line by line instead of full-screen")
+    p.add_argument("--plain", action="store_true",
+                   help="print the screen line by line instead of full-screen (a call's secrets in the terminal's "
+                        "alternate screen, gone when it ends)")
     p.add_argument("--model", metavar="DIR", help="the speech recognition model's folder")
     p.add_argument("--voice-log", metavar="FILE", help=VOICE_LOG_HELP)
     p.set_defaults(func=cmd_resume)
@@ -349,7 +417,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--speaker", choices=("auto", "pyttsx3", "console"), help="override the config's speaker")
     p.add_argument("--seed", type=int, help="the shuffle's seed (to deal the same cards again)")
     p.add_argument("--journal-dir", metavar="DIR", help="where the game's journal is written")
-    p.add_argument("--plain", action="store_true", help="print the screen line by line instead of full-screen")
+    p.add_argument("--journal", dest="journal_file", metavar="FILE",
+                   help="the game's journal: a new file; default: a new file in the journal folder")
+    p.add_argument("--plain", action="store_true",
+                   help="print the screen line by line instead of full-screen (a call's secrets in the terminal's "
+                        "alternate screen, gone when it ends)")
     p.add_argument("--model", metavar="DIR", help="the speech recognition model's folder (see `models`)")
     p.add_argument("--voice-log", metavar="FILE", help=VOICE_LOG_HELP)
     p.set_defaults(func=cmd_play)
@@ -386,10 +458,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("devices", help="the sound input and output devices, and which are chosen")
     p.add_argument("config", nargs="?", help="a table config, to show the devices it chooses")
     p.set_defaults(func=cmd_devices)
+    epilog: Callable[[], str] = _check_keys
     p = sub.add_parser("check", help="check table configs and practice scripts, and explain every problem",
-                       epilog="Table config keys:\n" + "\n".join(f"  {k}: {v}" for k, v in KEYS.items())
-                       + "\nPractice script keys: " + ", ".join(TOP_KEYS),
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+                       epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)  # type: ignore[arg-type]
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--no-simulate", action="store_true",
                    help="do not simulate a table config's deck to warn when it is lopsided (a side winning "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,6 +169,31 @@ def suggest(word: object, choices: list[str]) -> str:
     return f" (did you mean {shown(close[0])}?)" if close else ""
 
 
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""The characters that reorder the text around them (bidi overrides, embeddings, isolates and marks)."""
+
+
+def control_character(text: str) -> str:
+    """Returns what the first control character of ``text`` is (a terminal escape, a line break, a tab, a bidi
+    override...), or "" when there is none: such a name could redraw the screen or hide another's text."""
+    for char in text:
+        category = unicodedata.category(char)
+        if char == "\x1b":
+            what = "an escape character (a terminal control sequence)"
+        elif char in "\n\r" or category in ("Zl", "Zp"):
+            what = "a line break"
+        elif char == "\t":
+            what = "a tab"
+        elif char in BIDI_CONTROLS:
+            what = "a bidirectional text control"
+        elif category == "Cc":
+            what = "a control character"
+        else:
+            continue
+        return f"{what} (U+{ord(char):04X})"
+    return ""
+
+
 def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Findings,
                seats_from_deal: int | None = None, deal_where: str = "") -> TableConfig | None:
     """Checks a table config mapping; records every problem in ``found``; returns the config if it is sound."""
@@ -204,6 +230,12 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
         if all(isinstance(n, (str, int)) and not isinstance(n, bool) for n in raw_seats):
             names = tuple(str(n) for n in raw_seats)
             seats = len(names)
+            for seat, name in enumerate(raw_seats, start=1):
+                control = control_character(str(name))
+                if control:
+                    found.errors.append(f"{doc.where(*prefix, 'seats', seat - 1)}: seats: seat {seat}'s name "
+                                        f"{shown(name)} holds {control}; a name is plain text, shown on the "
+                                        "screen and said aloud")
         else:
             bad("seats", raw_seats)
     elif raw_seats is not None:

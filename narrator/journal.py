@@ -26,13 +26,15 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
-
-from engine import Answer, Call, Deal
+from typing import TYPE_CHECKING, Any, Callable
 
 from .errors import UserError
+
+if TYPE_CHECKING:  # the supervisor names a game's journal without loading the engine
+    from engine import Answer, Call, Deal
 
 VERSION = 1
 
@@ -41,6 +43,11 @@ def default_folder() -> Path:
     """Returns the folder where games are journaled (XDG data home)."""
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return Path(base) / "werewolf-narrator" / "games"
+
+
+def journal_name(seed: int) -> str:
+    """Returns the file name of a new game's journal: the date and time it began, and its seed."""
+    return f"game-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.jsonl"
 
 
 @dataclass(frozen=True)

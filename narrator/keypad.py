@@ -2,7 +2,8 @@
 
 Keys are read as names: the digits, ``enter``, ``back`` (change), ``undo``, ``repeat``,
 ``tie``, ``menu`` (the host menu) and ``interrupt`` (Ctrl-C). A numeric keypad has every one of them: Enter, the digits,
-``-`` to change, ``/`` to undo, ``.`` to repeat, ``+`` for a tie and ``*`` for the menu.
+``-`` to change, ``/`` to undo, ``.`` to repeat, ``+`` for a tie and ``*`` for the menu. SIGTERM and SIGHUP (a
+shutdown, the terminal window closed) stop the game at the next key read, as the host's confirmed Ctrl-C does.
 """
 
 from __future__ import annotations
@@ -54,8 +55,13 @@ class ScriptedKeys:
         pass
 
 
+STOPS = (signal.SIGTERM, signal.SIGHUP)
+"""The signals that end the game as the host's confirmed Ctrl-C does: its journal kept, the terminal given back."""
+
+
 class TerminalKeys:
-    """Reads single keys from a terminal in cbreak mode (no Enter needed, no echo); Ctrl-C still interrupts."""
+    """Reads single keys from a terminal in cbreak mode (no Enter needed, no echo); Ctrl-C still interrupts;
+    SIGTERM and SIGHUP stop the game (HostStop) where it waits for a key."""
 
     def __init__(self, fd: int | None = None) -> None:
         import termios
@@ -70,13 +76,20 @@ class TerminalKeys:
         # whether to stop rather than die wherever it was (a pipe wakes the waiting select).
         self._wake_r, self._wake_w = os.pipe()
         self._old_sigint = signal.signal(signal.SIGINT, lambda signum, frame: os.write(self._wake_w, b"!"))
+        # SIGTERM and SIGHUP wake it the same way, and stop the game at once: raised where a key is awaited,
+        # never in the middle of a journal line or a screen being drawn.
+        self._old_stops = {s: signal.signal(s, lambda signum, frame: os.write(self._wake_w, b"S")) for s in STOPS}
 
     def _char(self, timeout: float | None) -> str | None:
         ready, _, _ = select.select([self.fd, self._wake_r], [], [], timeout)
         if not ready:
             return None
         if self._wake_r in ready:
-            os.read(self._wake_r, 64)
+            woken = os.read(self._wake_r, 64)
+            if b"S" in woken:
+                from .asking import HostStop  # asking needs the keypad: imported when the game runs
+
+                raise HostStop()
             return "\x03"
         data = os.read(self.fd, 1)
         if not data:
@@ -112,5 +125,7 @@ class TerminalKeys:
             termios.tcsetattr(self.fd, termios.TCSADRAIN, self._saved)
             self._saved = None
             signal.signal(signal.SIGINT, self._old_sigint)
+            for stop, handler in self._old_stops.items():
+                signal.signal(stop, handler)
             os.close(self._wake_r)
             os.close(self._wake_w)

@@ -18,7 +18,7 @@ from .config import TableConfig, config_from_dict, config_to_dict
 from .errors import GameStopped, UserError
 from .hearing import BackgroundListener, ListenerFactory, PushbackKeys, VoiceAnswers, start_listener
 from .identify import identify, journaled
-from .journal import Entry, Journal, default_folder
+from .journal import Entry, Journal, default_folder, journal_name
 from .keypad import Keys
 from .narration import CLOSE_EYES, OPEN_EYES, SCREEN, VOICE, Line, Narrator, eyes_closed, run, wakes
 from .pacing import Pacing
@@ -316,8 +316,7 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
                 progress = []
                 drawn = deal_cards(config.table, seed) if config.deal == "app" else Deal((), ())
                 deal = dataclasses.replace(drawn, buildings=buildings)
-            path = journal_path or (journal_dir or default_folder()) / \
-                f"game-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.jsonl"
+            path = journal_path or (journal_dir or default_folder()) / journal_name(seed)
             journal = Journal(path, journal_header(config, seed, deal, dealing=progress is not None))
         writer = journal
         if progress is not None:

@@ -2,7 +2,7 @@
 
 Secrets (the Seer's look, the Witch's victim, the pack...) are shown only while
 their call runs and are cleared when it ends. ``RichScreen`` is full-screen in a
-terminal; ``PlainScreen`` prints (for pipes and logs).
+terminal; ``PlainScreen`` prints line by line (secrets only on a terminal, gone with their call).
 """
 
 from __future__ import annotations
@@ -56,45 +56,99 @@ class ScreenState:
     log: list[str] = field(default_factory=list)
 
 
-class PlainScreen:
-    """Prints what changes, one line at a time; secrets are marked [screen]."""
+NOT_A_TERMINAL = ("(the screen's secrets, prompts and read-backs are shown only on a terminal: "
+                  "they are not written here)")
+"""Said once by a PlainScreen that does not print to a terminal (a pipe, a log), in place of every secret."""
 
-    def __init__(self, out: TextIO | None = None) -> None:
+
+class PlainScreen:
+    """Prints what changes, one line at a time; lines said aloud stay, as in a log.
+
+    A call's secrets, prompt and read-back are for those awake only, and must not outlive it: on a terminal
+    they are printed in its alternate screen, left when the call ends, so none stays on the screen or in the
+    scrollback; the lines said meanwhile are printed again on the main screen. Anywhere else (a pipe, a log,
+    which stay) they are never written.
+    """
+
+    def __init__(self, out: TextIO | None = None, terminal: bool | None = None) -> None:
         self.out = out or sys.stdout
+        self.terminal = _isatty(self.out) if terminal is None else terminal
         self.state = ScreenState()
+        self.said: list[str] = []  # the running call's lines said aloud
+        self.held: list[str] = []  # those said while the alternate screen showed: for the main screen too
+        self.private = False  # the alternate screen shows the running call
+        self.told = False
 
     def _print(self, text: str) -> None:
         print(text, file=self.out, flush=True)
 
+    def _private(self, text: str) -> None:
+        """Prints a line for those awake: in the alternate screen, opened with the call's title and lines."""
+        if not self.terminal:
+            if not self.told:
+                self.told = True
+                self._print(NOT_A_TERMINAL)
+            return
+        if not self.private:
+            self.private = True
+            self.out.write("\x1b[?1049h\x1b[H\x1b[2J")
+            for line in ([f"[{self.state.title}]"] if self.state.title else []) + self.said:
+                self._print(line)
+        self._print(text)
+
+    def _leave(self) -> None:
+        """Back to the main screen: the call's private lines are gone with the alternate screen."""
+        if self.private:
+            self.private = False
+            self.out.write("\x1b[?1049l")
+            for line in self.held:
+                self._print(line)
+            self.held.clear()
+            self.out.flush()
+
     def show_call(self, title: str, spoken: str) -> None:
+        self._leave()
+        self.said = []
         self.state = ScreenState(title=title, status=self.state.status, log=self.state.log)
 
     def secret(self, text: str) -> None:
         self.state.secrets.append(text)
-        self._print(f"  [screen] {text}")
+        self._private(f"  [screen] {text}")
 
     def public(self, text: str) -> None:
         self.state.log.append(text)
+        self.said.append(text)
+        if self.private:
+            self.held.append(text)
         self._print(text)
 
     def prompt(self, text: str) -> None:
         self.state.prompt = text
-        self._print(f"  > {text}")
+        if text:
+            self._private(f"  > {text}")
 
     def entry(self, text: str) -> None:
         self.state.entry = text
         if text:
-            self._print(f"  > {text}")
+            self._private(f"  > {text}")
 
     def status(self, text: str) -> None:
         self.state.status = text
 
     def clear(self) -> None:
+        self._leave()
         self.state.secrets.clear()
         self.state.prompt = self.state.entry = ""
 
     def close(self) -> None:
-        pass
+        self._leave()
+
+
+def _isatty(out: TextIO) -> bool:
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):  # no such method, or closed
+        return False
 
 
 class RichScreen:

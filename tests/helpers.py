@@ -8,6 +8,7 @@ import pytest
 
 from engine import Answer, Call, Deal, Game, IllegalAnswer, Phase, Rules, Step, Table
 from narrator.narration import Line, Narrator, run
+from narrator.screen import PlainScreen
 from narrator.voices import load_voice
 
 
@@ -144,3 +145,11 @@ def said(game: Game, key: str) -> list[dict[str, object]]:
         if replay.call is not None:
             found += [dict(f.values) for f in replay.call.facts if f.key == key]
     return found
+
+
+class Printed(PlainScreen):
+    """A plain screen that prints every line it shows, secrets, prompts and read-backs too, in order: for the
+    tests that read what the narrator showed (a real plain screen never writes those to a pipe or a file)."""
+
+    def _private(self, text: str) -> None:
+        self._print(text)

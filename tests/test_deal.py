@@ -17,6 +17,7 @@ from typing import Any, Callable
 import pytest
 
 from engine import Game, Rules, Table, deal_cards
+from helpers import Printed
 from keystrokes import Recorder, plan_keys
 from narrator.config import TableConfig, config_from_dict, config_to_dict, load_config
 from narrator.errors import GameStopped, UserError
@@ -24,6 +25,7 @@ from narrator.journal import Journal, read_journal
 from narrator.keypad import ScriptedKeys
 from narrator.play import STARTER, journaled_deal, play
 from narrator.screen import PlainScreen
+from narrator.supervise import SUPERVISED
 from narrator.voices import load_voice
 from test_resume import keys_of, plan
 
@@ -34,8 +36,9 @@ SEATS = APP.table.seats
 CARDS = deal_cards(APP.table, SEED)
 
 
-class Shown(PlainScreen):
-    """A plain screen that also remembers its titles, and can run a check whenever a secret is shown."""
+class Shown(Printed):
+    """A screen that prints every line it shows, also remembers its titles, and can run a check whenever a
+    secret is shown."""
 
     def __init__(self) -> None:
         super().__init__(io.StringIO())
@@ -367,7 +370,9 @@ def test_a_game_killed_mid_deal_in_a_terminal_resumes_at_the_same_seat_with_the_
     pid = tmp_path / "pid"
     tmux = Tmux(f"wn-deal-{tmp_path.name}")
     game = f"{sys.executable} -m narrator"
-    command = (f"sh -c 'echo $$ > {pid}; exec {game} play {config} --seed {seed} --journal-dir {folder}'; "
+    # The game's own process, unsupervised (test_kill_trials.py kills it under its supervisor): resumed by hand.
+    command = (f"sh -c 'echo $$ > {pid}; exec env {SUPERVISED}=1 {game} play {config} --seed {seed} "
+               f"--journal-dir {folder}'; "
                f"stty sane; {game} resume {folder}/*.jsonl; echo exit=$?; sleep 60")
     tmux.run("new-session", "-d", "-s", tmux.target, "-x", "110", "-y", "45", command)
     try:

@@ -12,7 +12,7 @@ from typing import Any, Callable
 import pytest
 
 from engine import Call, Deal, Game, IllegalAnswer, Phase, Rules, Table
-from helpers import drive, new_game, reach, refused
+from helpers import Printed, drive, new_game, reach, refused
 from keystrokes import Recorder, after, keys_for, plan_keys
 from narrator.asking import KEYPAD
 from narrator.config import TableConfig, config_from_dict
@@ -280,7 +280,7 @@ def at_the_table(conf: TableConfig, keys: list[str], folder: Path, **more: Any) 
     speaker, out = Recorder(), io.StringIO()
     folder.mkdir(exist_ok=True)
     with pytest.raises(EOFError):
-        play(conf, ScriptedKeys(keys), PlainScreen(out), speaker, seed=1, journal_dir=folder,
+        play(conf, ScriptedKeys(keys), Printed(out), speaker, seed=1, journal_dir=folder,
              sleep=lambda s: None, out=io.StringIO(), deal=Deal(conf.table.deck), **more)
     journals = list(folder.glob("*.jsonl"))
     return Heard(speaker.said, out.getvalue(), journals[0] if journals else None)
@@ -462,7 +462,7 @@ def test_a_game_resumed_mid_night_closes_eyes_before_the_call(tmp_path: Path) ->
     speaker, out = Recorder(), io.StringIO()
     with pytest.raises(EOFError):
         play(config_from_dict(header["config"], "journal"), ScriptedKeys(["0", "enter", "enter"]),
-             PlainScreen(out), speaker, seed=header["seed"], sleep=lambda s: None, out=io.StringIO(),
+             Printed(out), speaker, seed=header["seed"], sleep=lambda s: None, out=io.StringIO(),
              deal=Deal(tuple(header["deal"])), journal=Journal(stopped.journal), replay=entries,
              replay_from=str(stopped.journal))
     assert speaker.said[:3] == ["The game goes on.", CLOSE, WITCH_WAKES]

@@ -14,7 +14,7 @@ from narrator.identify import identification_order
 from narrator.journal import read_journal
 from narrator.keypad import ScriptedKeys
 from narrator.play import STARTER, play
-from narrator.screen import PlainScreen
+from narrator.screen import NOT_A_TERMINAL, PlainScreen
 from narrator.voices import load_voice
 
 
@@ -31,7 +31,7 @@ def test_a_whole_game_is_played_from_the_keypad(tmp_path: Path) -> None:
 
 def answers_for(keys: list[str], day: bool = False) -> tuple[KeypadAnswers, PlainScreen, Recorder, list[str]]:
     out = io.StringIO()
-    screen = PlainScreen(out)
+    screen = PlainScreen(out, terminal=True)  # what a terminal shows those awake
     speaker = Recorder()
     voice = load_voice("en")
     repeated: list[str] = []
@@ -157,3 +157,45 @@ def test_cards_deal_builds_the_game_from_the_seats_typed(tmp_path: Path) -> None
     assert header["deal"] == ["thief", "seer", "werewolf", "hunter", "villager", "villager", "villager",
                               "villager"]
     assert sorted(header["centre"]) == ["villager", "werewolf"]
+
+
+def main_screen(output: str) -> str:
+    """What stays on a terminal's main screen and in its scrollback: all but the alternate screen's parts."""
+    kept = []
+    for part in output.split("\x1b[?1049h"):
+        kept.append(part.split("\x1b[?1049l", 1)[1] if "\x1b[?1049l" in part else part)
+    return "".join(kept)
+
+
+def seer_table_game(tmp_path: Path, screen: PlainScreen) -> Game:
+    config = TableConfig("en", Table(6, ("werewolf", "werewolf", "seer", "witch", "villager", "villager"),
+                                     Rules(sheriff=False)), pause=(0.0, 0.0))
+    keys, _ = plan_keys(config, 2)
+    return play(config, ScriptedKeys(keys), screen, Recorder(), seed=2, journal_dir=tmp_path, sleep=lambda s: None,
+                out=io.StringIO())
+
+
+def test_plain_screen_on_a_terminal_shows_a_secret_in_the_alternate_screen_gone_when_its_call_ends(
+        tmp_path: Path) -> None:
+    """--plain in a terminal: the Seer's look, the pack's victim, every read-back are printed in the alternate
+    screen, which the call's end leaves: nothing of them stays on the screen or in the scrollback."""
+    out = io.StringIO()
+    game = seer_table_game(tmp_path, PlainScreen(out, terminal=True))
+    output = out.getvalue()
+    kept = main_screen(output)
+    assert output.count("\x1b[?1049h") == output.count("\x1b[?1049l") > 0
+    assert " is the " in output and "The Werewolves' victim: seat" in output  # shown to those awake
+    assert "[screen]" not in kept and "  > " not in kept  # none of it stays: no secret, prompt or read-back
+    winner = load_voice("en").text(f"end.{game.outcome.winner}", {})  # type: ignore[union-attr]
+    assert "Fortune Teller, wake up" in kept and winner in kept  # what was said stays, as in a log
+
+
+def test_plain_screen_off_a_terminal_never_writes_a_secret(tmp_path: Path) -> None:
+    """--plain into a pipe or a log: no secret, prompt or read-back is written; it says so once."""
+    out = io.StringIO()
+    seer_table_game(tmp_path, PlainScreen(out))
+    output = out.getvalue()
+    assert output.count(NOT_A_TERMINAL) == 1
+    assert "[screen]" not in output and "  > " not in output
+    assert " is the Simple" not in output and "The Werewolves' victim: seat" not in output
+    assert "Fortune Teller, wake up" in output

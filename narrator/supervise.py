@@ -1,0 +1,220 @@
+"""The supervisor: a game at the table runs in a child process, and if that process dies, the terminal comes back clean.
+
+A secret never outlives its call (table-protocol.md): if the game's process dies for any reason, kill -9 included,
+this small process gives the terminal its settings back, leaves the full screen, clears the screen and its
+scrollback (where a card or a victim may still show), and offers to go on at once from the journal. It loads
+neither the engine nor rich: whatever the game does, the supervisor must stay up and stay small.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import termios
+from pathlib import Path
+from typing import Any, Sequence
+
+SUPERVISED = "WEREWOLF_NARRATOR_SUPERVISED"
+"""Set in the game's own process (to 1), so that it plays rather than supervise itself."""
+
+OWN_ENDS = frozenset({0, 1, 2, 130, 141})
+"""The statuses the game's process ends with by itself (cli.main): the game over, bad input, a usage mistake, the
+host's stop (its journal kept), the output closed. It gave the terminal back itself; any other end is a crash."""
+
+CLEAN = "\x1b[?1049l\x1b[0m\x1b[?25h\x1b[H\x1b[2J\x1b[3J"
+"""Leaves the alternate (full) screen, resets colours, shows the cursor, clears the screen and the scrollback."""
+
+ENTER = (b"\r", b"\n")
+
+
+def wanted(environ: dict[str, str] | None = None) -> bool:
+    """Returns whether a game should run under a supervisor: played at a terminal, and not already supervised."""
+    if (environ if environ is not None else os.environ).get(SUPERVISED):
+        return False
+    try:
+        return os.isatty(0)
+    except OSError:
+        return False
+
+
+def table_journal(path: str) -> bool:
+    """Returns whether ``path`` is the journal of a game at the table (not a dry run's); resume reports the rest."""
+    try:
+        with open(path, "rb") as file:
+            header = json.loads(file.readline())
+    except (OSError, ValueError):
+        return False
+    return isinstance(header, dict) and header.get("kind") == "play"
+
+
+def begun(journal: Path) -> bool:
+    """Returns whether the game has a journal to go on from: its first line, the header, whole on the disk."""
+    try:
+        with open(journal, "rb") as file:
+            return file.readline().endswith(b"\n")
+    except OSError:
+        return False
+
+
+class Supervisor:
+    """Runs the game's process, waits, and cleans up after it if it dies."""
+
+    def __init__(self, journal: Path, resume: Sequence[str], python: str = sys.executable) -> None:
+        self.journal = journal
+        self.resume = list(resume)
+        self.python = python
+        self.child: subprocess.Popen[bytes] | None = None
+        self.stop: int | None = None  # SIGTERM or SIGHUP received: the stop was wanted, no offer to go on
+        self.asking = False  # waiting for the host's key
+        terminal = [fd for fd in (1, 2) if _isatty(fd)]
+        self.out = terminal[0] if terminal else 2  # messages; the screen's controls only to a terminal
+        self.screen = bool(terminal)
+
+    def run(self, args: Sequence[str]) -> int:
+        """Plays ``python -m narrator ARGS``, then `resume` as often as the host asks; returns the exit status."""
+        saved = _terminal_state()
+        handlers = {s: signal.signal(s, self._ignore) for s in (signal.SIGINT, signal.SIGQUIT)}
+        handlers.update({s: signal.signal(s, self._forward) for s in (signal.SIGTERM, signal.SIGHUP)})
+        try:
+            while True:
+                status = self._play(args)
+                if status is None:
+                    _restore(saved)
+                    return 1
+                if status in OWN_ENDS:
+                    return status
+                crashed = status < 0
+                _restore(saved)
+                if self.screen:
+                    # Killed, the game's own cleanup never ran: its screen may hold a secret. An internal error
+                    # cleaned up and said why: its message stays for the bug report.
+                    self._write(CLEAN if crashed else "\x1b[?25h")
+                code = 128 - status if crashed else status
+                if self.stop is not None:
+                    self._write(self._stopped(status))
+                    return code
+                if not begun(self.journal):
+                    self._write(f"The game stopped unexpectedly ({_why(status)}) before it had begun: nothing "
+                                "was saved. Start it again with werewolf-narrator play.\n")
+                    return code
+                self._write(f"The game stopped unexpectedly ({_why(status)}).\nEvery confirmed answer is "
+                            f"saved in its journal, {self.journal}.\n\nPress Enter to go on with the game now, "
+                            "or any other key to quit.\n")
+                if not self._enter():
+                    self._write(f"To go on later: werewolf-narrator resume {shlex.quote(str(self.journal))}\n")
+                    return code
+                args = self.resume
+        finally:
+            for number, handler in handlers.items():
+                signal.signal(number, handler)
+
+    def _play(self, args: Sequence[str]) -> int | None:
+        """Runs the game's process to its end; returns its status (minus the signal that killed it), or None
+        when it could not be started."""
+        try:
+            self.child = subprocess.Popen([self.python, "-m", "narrator", *args],
+                                          env={**os.environ, SUPERVISED: "1"})
+        except OSError as exc:
+            self._write(f"error: the game could not be started ({exc.strerror or exc})\n")
+            return None
+        if self.stop is not None:  # asked to stop while it was being started
+            self.child.send_signal(self.stop)
+        status = self.child.wait()
+        self.child = None
+        return status
+
+    def _ignore(self, signum: int, frame: Any) -> None:
+        """Ctrl-C and Ctrl-\\ are the game's: it asks the host whether to stop (or dies, and is cleaned up after)."""
+
+    def _forward(self, signum: int, frame: Any) -> None:
+        """SIGTERM and SIGHUP stop the game as the host's confirmed Ctrl-C does; no offer to go on afterwards."""
+        self.stop = signum
+        child = self.child
+        if child is not None and child.poll() is None:
+            child.send_signal(signum)
+        elif self.asking:
+            raise _Stopped()  # no game to stop: stop waiting for the host's key
+
+    def _stopped(self, status: int) -> str:
+        if not begun(self.journal):
+            return f"The game was stopped ({_why(status)}) before it had begun: nothing was saved.\n"
+        return (f"The game was stopped ({_why(status)}); every confirmed answer is saved: to go on, "
+                f"werewolf-narrator resume {shlex.quote(str(self.journal))}\n")
+
+    def _enter(self) -> bool:
+        """Reads one key; returns True for Enter. Keys typed before the question do not answer it."""
+        try:
+            saved = termios.tcgetattr(0)
+            single = termios.tcgetattr(0)
+            single[3] &= ~(termios.ICANON | termios.ECHO | termios.ISIG)  # Ctrl-C is a key here: quit
+            single[6][termios.VMIN], single[6][termios.VTIME] = 1, 0
+            termios.tcsetattr(0, termios.TCSAFLUSH, single)
+        except (OSError, termios.error):
+            return False  # no terminal left to ask
+        self.asking = True
+        try:
+            return os.read(0, 1) in ENTER
+        except (OSError, _Stopped):
+            return False
+        finally:
+            self.asking = False
+            try:
+                termios.tcsetattr(0, termios.TCSADRAIN, saved)
+            except (OSError, termios.error):
+                pass
+
+    def _write(self, text: str) -> None:
+        """Writes to the terminal; a terminal that is gone is not an error (there is nobody to tell)."""
+        try:
+            os.write(self.out, text.replace("\n", "\r\n").encode("utf-8", "replace"))
+        except OSError:
+            pass
+
+
+class _Stopped(Exception):
+    """SIGTERM or SIGHUP while the supervisor waits for the host's key."""
+
+
+def supervise(args: Sequence[str], journal: Path, resume: Sequence[str]) -> int:
+    """Plays ``werewolf-narrator ARGS`` in a child process whose journal is ``journal``; if it dies, offers
+    ``werewolf-narrator RESUME``; returns the exit status."""
+    return Supervisor(journal, resume).run(args)
+
+
+def _why(status: int) -> str:
+    if status < 0:
+        try:
+            name = signal.Signals(-status).name
+        except ValueError:
+            name = f"signal {-status}"
+        return f"its process was killed by {name}"
+    return f"its process ended with status {status}"
+
+
+def _isatty(fd: int) -> bool:
+    try:
+        return os.isatty(fd)
+    except OSError:
+        return False
+
+
+def _terminal_state() -> list[Any] | None:
+    """Returns the terminal's settings as the game found them (None without a terminal)."""
+    try:
+        return termios.tcgetattr(0)
+    except (OSError, termios.error):
+        return None
+
+
+def _restore(saved: list[Any] | None) -> None:
+    """Gives the terminal its settings back (echo, lines); input typed for the dead game is dropped."""
+    if saved is None:
+        return
+    try:
+        termios.tcsetattr(0, termios.TCSAFLUSH, saved)
+    except (OSError, termios.error):
+        pass

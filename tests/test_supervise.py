@@ -1,0 +1,227 @@
+"""A secret never outlives its call: the supervising process of `play` and `resume`, and the names a table may use.
+
+The kill trials in a real terminal are in test_kill_trials.py; here, the supervisor's decisions with a stand-in
+for the game's process, and the command lines it builds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from narrator.supervise import SUPERVISED, Supervisor
+
+TABLE = "language: en\nseats:\n{names}deck: [werewolf, seer, witch, villager, villager, villager]\n"
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+
+
+def table_with(name: str) -> str:
+    """A table whose fourth seat (line 6) has ``name``, written as a YAML double-quoted string."""
+    names = [*NAMES[:3], name, *NAMES[4:]]
+    return TABLE.format(names="".join(f"  - {json.dumps(n)}\n" for n in names))
+
+
+@pytest.mark.parametrize("name, what", [
+    ("Dee\x1b[2J", "an escape character"), ("Dee\nDum", "a line break"), ("Dee\u2028Dum", "a line break"),
+    ("Dee\tDum", "a tab"), ("Dee\x07", "a control character"), ("Dee\x9b2J", "a control character"),
+    ("Dee\x7f", "a control character"), ("Dee\u202eliveD", "a bidirectional text control"),
+    ("\u2066Dee", "a bidirectional text control"), ("Dee\u200f", "a bidirectional text control"),
+])
+def test_a_player_name_with_a_control_character_is_refused_with_its_file_line_and_seat(
+        tmp_path: Path, name: str, what: str) -> None:
+    """`check` and `play` refuse it before anything is shown: it could redraw the screen or hide a secret."""
+    (tmp_path / "table.yaml").write_text(table_with(name), encoding="utf-8")
+    for command in (["check", "--no-simulate", "table.yaml"], ["play", "table.yaml"]):
+        result = subprocess.run([sys.executable, "-m", "narrator", *command], capture_output=True, text=True,
+                                stdin=subprocess.DEVNULL, timeout=60, cwd=tmp_path)
+        assert result.returncode == 1, result
+        assert f"table.yaml:6: seats: seat 4's name {name!r} holds {what}" in result.stderr
+        assert "Traceback" not in result.stderr and "\x1b" not in result.stderr  # the name is shown escaped
+
+
+def test_names_in_any_script_with_emoji_are_plain_text(tmp_path: Path) -> None:
+    """Letters of any script, accents, emoji (joined by a zero-width joiner) are names like any other."""
+    names = "".join(f"  - {json.dumps(n)}\n" for n in ["Zoë", "李雷", "Ωmega", "👩‍🌾", "O'Neil", "Ann-Marie"])
+    (tmp_path / "table.yaml").write_text(TABLE.format(names=names), encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "narrator", "check", "--no-simulate", "table.yaml"],
+                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+
+
+SPY = """\
+import sys
+import narrator.supervise as supervise
+
+def spy(args, journal, resume):
+    heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('engine', 'rich', 'yaml'))
+    print({'args': list(args), 'journal': str(journal), 'resume': list(resume), 'heavy': heavy})
+    return 0
+
+supervise.wanted = lambda environ=None: True
+supervise.supervise = spy
+from narrator.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def supervised(tmp_path: Path, *argv: str) -> dict[str, object]:
+    """What the supervisor of ``werewolf-narrator ARGV`` would run (the game's and resume's command lines)."""
+    result = subprocess.run([sys.executable, "-c", SPY, *argv], capture_output=True, text=True, timeout=60,
+                            cwd=tmp_path, env={**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")})
+    assert result.returncode == 0, result.stderr
+    told: dict[str, object] = eval(result.stdout)  # the spy's own repr of plain lists and strings
+    return told
+
+
+def test_the_supervisor_gives_the_game_its_seed_its_journal_and_every_option_of_the_table(tmp_path: Path) -> None:
+    """The game's process gets the seed and journal the supervisor chose, and the host's options; a resume
+    after a crash keeps the speaker, the plain screen and the model."""
+    told = supervised(tmp_path, "play", "table.yaml", "--speaker", "console", "--plain", "--model", "m",
+                      "--journal-dir", "j", "--seed", "7")
+    journal = told["journal"]
+    assert isinstance(journal, str) and journal.startswith("j/game-") and journal.endswith("-7.jsonl")
+    options = ["--speaker", "console", "--plain", "--model", "m"]
+    assert told["args"] == ["play", "--seed", "7", "--journal", journal, *options, "--journal-dir", "j",
+                            "--", "table.yaml"]
+    assert told["resume"] == ["resume", *options, "--", journal]
+
+
+def test_the_supervisor_chooses_a_seed_and_a_journal_in_the_journal_folder(tmp_path: Path) -> None:
+    told = supervised(tmp_path, "play")
+    journal = Path(str(told["journal"]))
+    assert journal.parent == tmp_path / "data" / "werewolf-narrator" / "games"
+    seed = journal.name.rsplit("-", 1)[1].removesuffix(".jsonl")
+    assert told["args"] == ["play", "--seed", seed, "--journal", str(journal)]  # the starter table
+    assert supervised(tmp_path, "play", "--journal", "mine.jsonl")["journal"] == "mine.jsonl"
+
+
+def test_the_supervisor_loads_neither_the_engine_nor_rich(tmp_path: Path) -> None:
+    """It must stay up whatever the game does: small, and nothing of the game's in it."""
+    assert supervised(tmp_path, "play", "table.yaml")["heavy"] == []
+    (tmp_path / "game.jsonl").write_text(json.dumps({"werewolf-narrator": 1, "kind": "play"}) + "\n")
+    told = supervised(tmp_path, "resume", "game.jsonl", "--plain")
+    assert told["args"] == told["resume"] == ["resume", "--plain", "--", "game.jsonl"]
+    assert told["heavy"] == []
+
+
+def test_a_game_at_a_terminal_is_supervised_but_not_the_game_s_own_process_nor_one_off_a_terminal() -> None:
+    asked = [sys.executable, "-c", "from narrator.supervise import wanted; print(wanted())"]
+    primary, terminal = os.openpty()
+    try:
+        at_terminal = subprocess.run(asked, stdin=terminal, capture_output=True, text=True, timeout=60)
+        own = subprocess.run(asked, stdin=terminal, capture_output=True, text=True, timeout=60,
+                             env={**os.environ, SUPERVISED: "1"})
+    finally:
+        os.close(primary)
+        os.close(terminal)
+    off = subprocess.run(asked, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert (at_terminal.stdout, own.stdout, off.stdout) == ("True\n", "False\n", "False\n")
+
+
+def fake_python(tmp_path: Path, body: str) -> str:
+    """A stand-in for `python -m narrator ARGS`: a shell script that does ``body``."""
+    script = tmp_path / "python"
+    script.write_text(f"#!/bin/sh\n{body}\n")
+    script.chmod(0o755)
+    return str(script)
+
+
+def run_supervisor(tmp_path: Path, body: str, journal: bool, capfd: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    path = tmp_path / "game.jsonl"
+    if journal:
+        path.write_text(json.dumps({"werewolf-narrator": 1, "kind": "play"}) + "\n")
+    status = Supervisor(path, ["resume", "--", str(path)], python=fake_python(tmp_path, body)).run(["play"])
+    return status, capfd.readouterr().err
+
+
+@pytest.mark.parametrize("code", [0, 1, 2, 130, 141])
+def test_the_game_s_own_ends_pass_through_untouched(tmp_path: Path, code: int,
+                                                    capfd: pytest.CaptureFixture[str]) -> None:
+    """The game over, bad input, the host's stop: the game said what it had to; the supervisor adds nothing."""
+    assert run_supervisor(tmp_path, f"exit {code}", True, capfd) == (code, "")
+
+
+def test_a_killed_game_is_told_plainly_with_its_journal(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """Killed, with no terminal to ask whether to go on: the exact command to resume it."""
+    status, said = run_supervisor(tmp_path, "kill -9 $$", True, capfd)
+    assert status == 128 + signal.SIGKILL
+    assert "The game stopped unexpectedly (its process was killed by SIGKILL)" in said
+    assert "Every confirmed answer is saved" in said
+    assert f"To go on later: werewolf-narrator resume {tmp_path / 'game.jsonl'}" in said
+
+
+def test_a_game_killed_before_its_journal_had_not_begun(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    status, said = run_supervisor(tmp_path, "kill -9 $$", False, capfd)
+    assert status == 128 + signal.SIGKILL
+    assert "before it had begun: nothing was saved" in said and "resume" not in said
+
+
+def test_an_internal_error_is_a_crash_whose_message_stays(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    status, said = run_supervisor(tmp_path, "exit 3", True, capfd)
+    assert status == 3
+    assert "ended with status 3" in said and "werewolf-narrator resume" in said
+
+
+def test_a_game_that_cannot_be_started_is_an_error_not_a_traceback(tmp_path: Path,
+                                                                   capfd: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.jsonl"
+    status = Supervisor(path, [], python=str(tmp_path / "no-python")).run(["play"])
+    assert status == 1
+    assert "error: the game could not be started" in capfd.readouterr().err
+
+
+SUPERVISOR = """\
+import sys
+from pathlib import Path
+from narrator.supervise import Supervisor
+sys.exit(Supervisor(Path(sys.argv[1]), ['resume'], python=sys.argv[2]).run(['play']))
+"""
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_and_sighup_are_passed_to_the_game_and_never_offer_to_resume(tmp_path: Path, stop: int) -> None:
+    """The stop was wanted: the game gets the signal (and stops as on a confirmed Ctrl-C); no question after."""
+    (tmp_path / "game.jsonl").write_text(json.dumps({"werewolf-narrator": 1, "kind": "play"}) + "\n")
+    got = tmp_path / "got"
+    python = fake_python(tmp_path, f"trap 'echo stopped > {got}; exit 130' TERM HUP\necho started > {got}\n"
+                                   "while true; do sleep 0.05; done")
+    supervisor = subprocess.Popen([sys.executable, "-c", SUPERVISOR, str(tmp_path / "game.jsonl"), python],
+                                  stderr=subprocess.PIPE, text=True)
+    end = time.monotonic() + 30
+    while not (got.exists() and got.read_text()) and time.monotonic() < end:
+        time.sleep(0.05)
+    supervisor.send_signal(stop)
+    _, said = supervisor.communicate(timeout=30)
+    assert supervisor.returncode == 130
+    assert said == "" and got.read_text().strip() == "stopped"  # the game's own stop, and nothing more
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])
+def test_the_keypad_turns_sigterm_and_sighup_into_the_host_s_stop(stop: int) -> None:
+    """Where the game waits for a key, SIGTERM or SIGHUP raises the host menu's stop (its journal kept, as on
+    a confirmed Ctrl-C); closed, the keypad gives the terminal and the signals back as they were."""
+    import termios
+
+    from narrator.asking import HostStop
+    from narrator.keypad import TerminalKeys
+
+    primary, terminal = os.openpty()
+    before = termios.tcgetattr(terminal)
+    handler = signal.getsignal(stop)
+    try:
+        keys = TerminalKeys(terminal)
+        os.kill(os.getpid(), stop)
+        with pytest.raises(HostStop):
+            keys.read()
+        keys.close()
+        assert termios.tcgetattr(terminal) == before and signal.getsignal(stop) == handler
+    finally:
+        os.close(primary)
+        os.close(terminal)
