@@ -235,7 +235,7 @@ class SpokenSeat:
         self.time = time
         self.seconds = seconds
 
-    def answer(self, call: object) -> int:
+    def answer(self, call: object, legal: object = None) -> int:
         self.time.pass_(self.seconds)
         return 2
 
