@@ -110,9 +110,9 @@ class TableNarrator(Narrator):
         self.replaying = False
         opening = self.transcript[self.call_start:]
         self.line("notice.resumed", VOICE)
-        self.screen.status(self.status(call))
-        self.screen.show_call(self.title(call), "")
         self.close_or_open_eyes(call)
+        self.screen.status(self.status(call))
+        self.screen.show_call(self.title(call), "")  # the call's own line heads its panel, not the notice
         self.opening = []
         for line in opening:
             self._show(line)
@@ -129,9 +129,10 @@ class TableNarrator(Narrator):
 
     def begin(self, call: Call) -> None:
         self.safe_point()
+        # Before the call's panel and secrets, so that its own line heads the panel; not repeated with it.
+        self.close_or_open_eyes(call)
         self.screen.status(self.status(call))
         self.screen.show_call(self.title(call), "")
-        self.close_or_open_eyes(call)  # before the call's secrets are shown, and not repeated with it
         self.call_start = len(self.transcript)
         self.opening = []
         super().begin(call)
