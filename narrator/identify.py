@@ -98,6 +98,10 @@ def identify(table: Table, narrator: TableNarrator, answers: KeypadAnswers, prog
     done = journaled(table, progress)
     if not progress:
         narrator.line("deal.cards_intro", VOICE)
+        # Dealing takes the table a while: the eyes close only once every player has seen their card.
+        answers.screen.prompt(narrator.voice.text("deal.cards_ready", {}))
+        answers.enter()
+        answers.screen.prompt("")
     narrator.line("notice.close_eyes", VOICE)
     while True:
         deal = _round(table, narrator, answers, done, record)

@@ -226,7 +226,8 @@ REAL = TableConfig("en", Table(8, ("thief", "seer", "werewolf", "werewolf", "hun
                                    "villager", "villager", "villager"), Rules(sheriff=False)),
                    deal="cards", pause=(0.0, 0.0))
 KINDS = sorted(set(REAL.table.deck))  # the Thief picks the centre cards from this numbered list
-THIEF = ["1", "enter", "enter"]  # the Thief is seat 1; the centre: a villager and a werewolf
+DEALT = ["enter"]  # every player has a card and has looked at it: the eyes close
+THIEF = DEALT + ["1", "enter", "enter"]  # the Thief is seat 1; the centre: a villager and a werewolf
 THIEF += [str(KINDS.index("villager") + 1), "enter", str(KINDS.index("werewolf") + 1), "enter", "enter"]
 SEER = ["2", "enter", "enter"]
 WEREWOLF = ["3", "enter", "enter"]  # one werewolf card; the other is in the centre
@@ -286,7 +287,7 @@ def test_the_cards_screens_say_what_they_ask_for(tmp_path: Path) -> None:
     screen, speaker = Shown(), Recorder()
     werewolves = Table(8, ("seer", "werewolf", "werewolf") + ("villager",) * 5, Rules(sheriff=False))
     config = TableConfig("en", werewolves, deal="cards", pause=(0.0, 0.0))
-    keys = ["9", "9", "enter", "1", "enter", "enter"] + ["2", "enter", "2", "enter", "3", "enter", "enter"]
+    keys = DEALT + ["9", "9", "enter", "1", "enter", "enter"] + ["2", "enter", "2", "enter", "3", "enter", "enter"]
     identified(config, keys, tmp_path / "game", screen, speaker)
     text = screen.text
     assert screen.titles[:2] == ["Fortune Teller", "Simple Werewolf"]
@@ -334,7 +335,7 @@ def test_characters_in_the_centre_are_still_called_with_the_same_words(tmp_path:
     config = TableConfig("en", REAL.table, deal="cards", pause=(0.0, 0.0), call_floor=0.0)
     centre = [str(KINDS.index("seer") + 1), "enter", str(KINDS.index("hunter") + 1), "enter", "enter"]
     with pytest.raises(EOFError):
-        play(config, ScriptedKeys(["1", "enter", "enter"] + centre + ["2", "enter", "3", "enter", "enter"]),
+        play(config, ScriptedKeys(DEALT + ["1", "enter", "enter"] + centre + ["2", "enter", "3", "enter", "enter"]),
              PlainScreen(io.StringIO()), speaker, seed=SEED, journal_dir=tmp_path, sleep=lambda s: None,
              out=io.StringIO())
     for role in ("seer", "hunter"):

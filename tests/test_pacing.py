@@ -360,7 +360,8 @@ def test_the_card_in_the_centre_is_paced_like_an_identification(tmp_path: Path) 
                       "villager", "villager"), Rules(sheriff=False))
     config = TableConfig("en", table, deal="cards", pause=(100.0, 100.0), call_floor=5.0)
     kinds = sorted(set(table.deck))
-    keys = ["1", "enter", "enter"]  # the Thief is seat 1; the Seer and a villager lie in the centre
+    keys = ["enter"]  # every player has looked at their card
+    keys += ["1", "enter", "enter"]  # the Thief is seat 1; the Seer and a villager lie in the centre
     keys += [str(kinds.index("seer") + 1), "enter", str(kinds.index("villager") + 1), "enter", "enter"]
     keys += ["3", "enter", "4", "enter", "enter"]  # the werewolves
     keys += ["5", "enter", "enter"]  # the Hunter

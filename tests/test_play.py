@@ -139,7 +139,8 @@ def test_cards_deal_builds_the_game_from_the_seats_typed(tmp_path: Path) -> None
     config = TableConfig("en", table, deal="cards", pause=(0.0, 0.0))
     kinds = sorted(set(table.deck))  # the Thief picks the centre cards from this numbered list
     centre = [kinds.index("villager") + 1, kinds.index("werewolf") + 1]
-    keys = ["1", "enter", "enter"]  # the Thief is seat 1
+    keys = ["enter"]  # every player has looked at their card
+    keys += ["1", "enter", "enter"]  # the Thief is seat 1
     keys += [str(centre[0]), "enter", str(centre[1]), "enter", "enter"]
     keys += ["2", "enter", "enter"]  # the Seer
     keys += ["3", "enter", "enter"]  # one werewolf card; the other is in the centre
