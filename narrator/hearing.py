@@ -15,12 +15,12 @@ from typing import Any, Callable, Sequence
 from engine import Answer, Call, Kind
 
 from .asking import ANNOUNCEMENTS, KEYPAD
-from .narration import in_the_dark
 from .errors import UserError
 from .keypad import Keys
 from .listen import Listener
 from .listen.errors import MicrophoneLost
 from .listen.understand import Allowed, Vocabulary, phrases, understand
+from .narration import in_the_dark
 
 WORDS_BY_KIND = {Kind.SEAT: ("undo", "repeat"), Kind.VOTE: ("undo", "repeat"), Kind.ELECTION: ("undo", "repeat"),
                  Kind.YES_NO: ("yes", "no", "undo", "repeat"), Kind.NONE: ("done", "repeat"),

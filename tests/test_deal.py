@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+from test_resume import keys_of, plan
 
 from engine import Game, Rules, Table, deal_cards
 from helpers import Printed
@@ -27,7 +28,6 @@ from narrator.play import STARTER, journaled_deal, play
 from narrator.screen import PlainScreen
 from narrator.supervise import SUPERVISED
 from narrator.voices import load_voice
-from test_resume import keys_of, plan
 
 VOICE = load_voice("en")
 APP = TableConfig("en", STARTER.table, pause=(0.0, 0.0))
@@ -361,7 +361,7 @@ call_floor: 0
 def test_a_game_killed_mid_deal_in_a_terminal_resumes_at_the_same_seat_with_the_same_card(tmp_path: Path) -> None:
     """In a real terminal: the game killed (SIGKILL) while seat 5 looks at its card; `resume` goes on at seat 5,
     which sees the same card, and the game plays to its end."""
-    from test_terminal import Tmux
+    from tmux import Tmux
 
     config = tmp_path / "table.yaml"
     config.write_text(TERMINAL_CONFIG, encoding="utf-8")

@@ -13,9 +13,7 @@ import random
 import re
 import shutil
 import signal
-import subprocess
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,11 +22,12 @@ from typing import Callable, Sequence
 import pytest
 
 from engine import Answer, Call, Fact, Game, Kind, Phase, Step, deal_cards
-from keystrokes import TMUX_KEYS, after, keys_for
+from keystrokes import after, keys_for
 from narrator.config import TableConfig, load_config
 from narrator.journal import read_journal
 from narrator.narration import SCREEN, VOICE, Line, Narrator
 from narrator.voices import load_voice
+from tmux import Tmux, children
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh")
 
@@ -68,66 +67,6 @@ class Moment:
         lines = screen.splitlines()
         return (len(lines) > 1 and f" {self.title} " in lines[0] and self.opening in lines[1]
                 and self.secret in screen)
-
-
-class Tmux:
-    """A tmux server of its own, one pane."""
-
-    def __init__(self, name: str) -> None:
-        self.base = ["tmux", "-L", name]
-        self.target = name
-
-    def run(self, *args: str) -> str:
-        return subprocess.run([*self.base, *args], check=True, capture_output=True, text=True).stdout
-
-    def start(self, command: str) -> None:
-        self.run("new-session", "-d", "-s", self.target, "-x", "100", "-y", "30", command)
-
-    def respawn(self, command: str) -> None:
-        self.run("respawn-pane", "-k", "-t", self.target, command)
-
-    def screen(self) -> str:
-        return self.run("capture-pane", "-p", "-J", "-t", self.target)
-
-    def everything(self) -> str:
-        """The screen and the whole scrollback, wrapped lines joined."""
-        return self.run("capture-pane", "-p", "-J", "-S", "-", "-t", self.target)
-
-    def send(self, keys: list[str]) -> None:
-        for i in range(0, len(keys), 40):
-            self.run("send-keys", "-t", self.target, *[TMUX_KEYS.get(k, k) for k in keys[i:i + 40]])
-
-    def wait_for(self, found: Callable[[str], bool] | str, seconds: float = 30) -> str:
-        test = (lambda shown: found in shown) if isinstance(found, str) else found
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            shown = self.screen()
-            if test(shown):
-                return shown
-            time.sleep(0.05)
-        raise AssertionError(f"{found!r} never appeared; the screen shows:\n{self.screen()}")
-
-    def game_process(self) -> int:
-        """Returns the game's own process: the child of the supervisor, itself the child of the pane's shell."""
-        pane = int(self.run("display-message", "-p", "-t", self.target, "#{pane_pid}"))
-        end = time.monotonic() + 10
-        while time.monotonic() < end:
-            supervisors = children(pane)
-            games = [c for s in supervisors for c in children(s)]
-            if games:
-                return games[0]
-            time.sleep(0.05)
-        raise AssertionError("the game's process never started")
-
-    def close(self) -> None:
-        subprocess.run([*self.base, "kill-server"], capture_output=True)
-
-
-def children(pid: int) -> list[int]:
-    try:
-        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
 
 
 def secret_lines(facts: Sequence[Fact]) -> list[str]:
@@ -266,7 +205,7 @@ def night_trial(number: int, root: Path) -> str:
     seed = 100 + number
     moment = random.Random(number).choice(night_moments(config, seed))
     _, ahead = plan(config, seed)
-    tmux = Tmux(f"wn-kill-{number}-{root.name}")
+    tmux = Tmux(f"wn-kill-{number}-{root.name}", joined=True)
     tmux.start(game_command(folder, "play", "table.yaml", "--seed", str(seed), "--journal-dir", "j"))
     try:
         tmux.wait_for(EN.text("deal.app_turn", {"seat": 1}))
@@ -306,7 +245,7 @@ def deal_trial(number: int, root: Path) -> str:
     seed = 200 + number
     moment = deal_moment(config, seed, random.Random(number).randint(1, SEATS))
     _, ahead = plan(config, seed)
-    tmux = Tmux(f"wn-deal-{number}-{root.name}")
+    tmux = Tmux(f"wn-deal-{number}-{root.name}", joined=True)
     tmux.start(game_command(folder, "play", "table.yaml", "--seed", str(seed), "--journal-dir", "j"))
     try:
         tmux.wait_for(EN.text("deal.app_turn", {"seat": 1}))
@@ -361,7 +300,7 @@ def test_sigterm_and_sighup_stop_the_game_like_a_confirmed_ctrl_c_with_its_journ
     seed = 7
     moment = next(m for m in night_moments(config, seed) if m.what == "witch opens")
     _, ahead = plan(config, seed)
-    tmux = Tmux(f"wn-stop-{tmp_path.name}")
+    tmux = Tmux(f"wn-stop-{tmp_path.name}", joined=True)
     tmux.start(game_command(tmp_path, "play", "table.yaml", "--seed", str(seed), "--journal-dir", "j"))
     try:
         tmux.wait_for(EN.text("deal.app_turn", {"seat": 1}))

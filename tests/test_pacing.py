@@ -372,7 +372,6 @@ def test_the_card_in_the_centre_is_paced_like_an_identification(tmp_path: Path) 
              journal_dir=tmp_path, sleep=time.sleep, clock=time.clock, out=io.StringIO())
     except EOFError:
         pass  # the keys end with the identification
-    voice = load_voice("en")
     woken = [when for when, text in speaker.said if text.endswith("type your seat number on the keypad.")]
     asleep = [when for when, text in speaker.said if text.endswith("go back to sleep.")]
     thief, seer, werewolves, hunter = (end - start for start, end in zip(woken, asleep))

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import shutil
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from engine import Game
-from keystrokes import TMUX_KEYS, plan_keys
+from keystrokes import plan_keys
 from narrator.config import load_config
 from narrator.journal import read_journal
 from narrator.voices import load_voice
+from tmux import Tmux
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh")
 
@@ -34,31 +33,6 @@ def plan(config_path: Path, seed: int) -> tuple[list[str], Game]:
     """Plays the game ahead with random legal answers; returns every key the table will press."""
     config, _ = load_config(str(config_path))
     return plan_keys(config, seed)
-
-
-class Tmux:
-    def __init__(self, name: str) -> None:
-        self.base = ["tmux", "-L", name]
-        self.target = name
-
-    def run(self, *args: str) -> str:
-        return subprocess.run([*self.base, *args], check=True, capture_output=True, text=True).stdout
-
-    def screen(self) -> str:
-        return self.run("capture-pane", "-p", "-t", self.target)
-
-    def send(self, keys: list[str]) -> None:
-        for i in range(0, len(keys), 40):
-            self.run("send-keys", "-t", self.target, *[TMUX_KEYS.get(k, k) for k in keys[i:i + 40]])
-
-    def wait_for(self, text: str, seconds: float = 30) -> str:
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            shown = self.screen()
-            if text in shown:
-                return shown
-            time.sleep(0.1)
-        raise AssertionError(f"{text!r} never appeared; the screen shows:\n{self.screen()}")
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "zh"])
@@ -84,7 +58,7 @@ def test_keypad_game_from_the_deal_to_the_winner(tmp_path: Path, language: str) 
         tmux.send(keys[2:])
         final = tmux.wait_for("exit=", seconds=180)
     finally:
-        subprocess.run([*tmux.base, "kill-server"], capture_output=True)
+        tmux.close()
     assert "exit=0" in final, final
     outcome = ahead.outcome
     assert outcome is not None

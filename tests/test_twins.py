@@ -22,7 +22,7 @@ from narrator.keypad import ScriptedKeys
 from narrator.play import play
 from narrator.screen import PlainScreen
 from narrator.voices import load_voice
-from twins import CLOSED, Moment, Played, Twin, play_twin, plan, screen_differences, voice_difference
+from twins import CLOSED, Moment, Played, Twin, plan, play_twin, screen_differences, voice_difference
 
 # -- the four pairs the issue names, at a table dealt by the app ----------------------------------------
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 import threading
 import time
@@ -20,10 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-
 from test_twins import NAMED, TABLE
+
+from tmux import Tmux
 from twins import Moment, Played, Twin, comparable, play_twin, voice_difference
-from keystrokes import TMUX_KEYS
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh")
 
@@ -50,21 +49,6 @@ class Game:
         return [(e["key"], e["text"]) for e in map(json.loads, lines)]
 
 
-class Tmux:
-    def __init__(self, name: str) -> None:
-        self.base = ["tmux", "-L", name]
-
-    def run(self, *args: str) -> str:
-        return subprocess.run([*self.base, *args], check=True, capture_output=True, text=True).stdout
-
-    def pane(self, target: str) -> str:
-        return self.run("capture-pane", "-p", "-t", target)
-
-    def send(self, target: str, keys: list[str]) -> None:
-        for i in range(0, len(keys), 40):
-            self.run("send-keys", "-t", target, *[TMUX_KEYS.get(k, k) for k in keys[i:i + 40]])
-
-
 def wait_said(game: Game, lines: int, seconds: float = 60, more: bool = False) -> None:
     """Waits until the game has said ``lines`` lines (or ``more``); fails if it says more (it would be past the
     rest)."""
@@ -83,10 +67,10 @@ def wait_said(game: Game, lines: int, seconds: float = 60, more: bool = False) -
 
 def settled(tmux: Tmux, target: str) -> str:
     """Returns the pane once two captures in a row agree (the screen is drawn)."""
-    shown = tmux.pane(target)
+    shown = tmux.screen(target)
     for _ in range(40):
         time.sleep(0.08)
-        again = tmux.pane(target)
+        again = tmux.screen(target)
         if again == shown:
             return shown
         shown = again
@@ -99,14 +83,14 @@ def drive(tmux: Tmux, game: Game) -> None:
         wait_said(game, 1, more=True)  # the deal has begun: the keypad reads keys from here on
         keys, sent = game.model.keys, 0
         for said, rest in sorted(game.rests.items()):
-            tmux.send(game.name, keys[sent:rest.keys])
+            tmux.send(keys[sent:rest.keys], game.name)
             sent = rest.keys
             wait_said(game, said)
             game.panes[said] = settled(tmux, game.name)
-        tmux.send(game.name, keys[sent:])
+        tmux.send(keys[sent:], game.name)
         wait_said(game, len(game.model.voice))
     except Exception as exc:  # reported by the test, with the screen
-        game.error = f"{exc}\n{tmux.pane(game.name)}"
+        game.error = f"{exc}\n{tmux.screen(game.name)}"
 
 
 def rests(model: Played, wanted: list[int]) -> dict[int, Moment]:
@@ -153,7 +137,7 @@ def play_side_by_side(folder: Path, language: str) -> dict[str, tuple[Game, Game
         for thread in drivers:
             thread.join()
     finally:
-        subprocess.run([*tmux.base, "kill-server"], capture_output=True)
+        tmux.close()
     _played[language] = pairs
     return pairs
 
