@@ -11,6 +11,19 @@ from narrator.narration import Line, Narrator, run
 from narrator.screen import PlainScreen
 from narrator.voices import load_voice
 
+STARTER_TABLE = """\
+language: {language}
+seats: 8
+deck: [werewolf, werewolf, seer, witch, hunter, cupid, villager, villager]
+deal: app
+sheriff: true
+speaker: console
+pause: [0, 0]
+call_floor: 0
+"""
+"""The built-in starter table as a config file (``.format(language=...)``), at the console, with no waits: the
+tests that play it at a terminal or through ``play``."""
+
 
 def new_game(roles: Sequence[str], centre: Sequence[str] = (), *, actor_cards: Sequence[str] = (),
              seance_cards: Sequence[Sequence[str]] = (), **rules: Any) -> Game:

@@ -18,7 +18,7 @@ import pytest
 from test_resume import keys_of, plan
 
 from engine import Game, Rules, Table, deal_cards
-from helpers import Printed
+from helpers import STARTER_TABLE, Printed
 from keystrokes import Recorder, plan_keys
 from narrator.config import TableConfig, config_from_dict, config_to_dict, load_config
 from narrator.errors import GameStopped, UserError
@@ -345,16 +345,6 @@ def test_characters_in_the_centre_are_still_called_with_the_same_words(tmp_path:
 
 # -- a real terminal -------------------------------------------------------------------------------
 
-TERMINAL_CONFIG = """\
-language: en
-seats: 8
-deck: [werewolf, werewolf, seer, witch, hunter, cupid, villager, villager]
-deal: app
-sheriff: true
-speaker: console
-pause: [0, 0]
-call_floor: 0
-"""
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh")
@@ -364,7 +354,7 @@ def test_a_game_killed_mid_deal_in_a_terminal_resumes_at_the_same_seat_with_the_
     from tmux import Tmux
 
     config = tmp_path / "table.yaml"
-    config.write_text(TERMINAL_CONFIG, encoding="utf-8")
+    config.write_text(STARTER_TABLE.format(language="en"), encoding="utf-8")
     seed = 11
     keys, ahead = plan_keys(load_config(str(config))[0], seed)
     folder = tmp_path / "j"

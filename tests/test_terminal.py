@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine import Game
+from helpers import STARTER_TABLE
 from keystrokes import plan_keys
 from narrator.config import load_config
 from narrator.journal import read_journal
@@ -17,16 +18,6 @@ from tmux import Tmux
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh")
 
-CONFIG = """\
-language: {language}
-seats: 8
-deck: [werewolf, werewolf, seer, witch, hunter, cupid, villager, villager]
-deal: app
-sheriff: true
-speaker: console
-pause: [0, 0]
-call_floor: 0
-"""
 
 
 def plan(config_path: Path, seed: int) -> tuple[list[str], Game]:
@@ -39,7 +30,7 @@ def plan(config_path: Path, seed: int) -> tuple[list[str], Game]:
 def test_keypad_game_from_the_deal_to_the_winner(tmp_path: Path, language: str) -> None:
     """The deal on the screen, every call answered on the keypad with read-back, the winner announced."""
     config = tmp_path / "table.yaml"
-    config.write_text(CONFIG.format(language=language), encoding="utf-8")
+    config.write_text(STARTER_TABLE.format(language=language), encoding="utf-8")
     seed = 11
     keys, ahead = plan(config, seed)
     voice = load_voice(language)

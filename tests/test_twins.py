@@ -14,6 +14,7 @@ import pytest
 
 from engine import Answer, Deal, Rules, Table
 from engine.order import PROFILES
+from helpers import STARTER_TABLE
 from keystrokes import Recorder, plan_keys
 from narrator.cli import main
 from narrator.config import TableConfig, load_config
@@ -272,20 +273,11 @@ def test_the_harness_sees_a_screen_that_differs_while_every_eye_is_closed() -> N
 
 # -- the voice log ----------------------------------------------------------------------------------
 
-STARTER = """\
-language: en
-seats: 8
-deck: [werewolf, werewolf, seer, witch, hunter, cupid, villager, villager]
-deal: app
-sheriff: true
-speaker: console
-pause: [0, 0]
-"""
 
 
 def starter(tmp_path: Path) -> TableConfig:
     path = tmp_path / "table.yaml"
-    path.write_text(STARTER, encoding="utf-8")
+    path.write_text(STARTER_TABLE.format(language="en"), encoding="utf-8")
     return load_config(str(path))[0]
 
 
