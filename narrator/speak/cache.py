@@ -1,8 +1,9 @@
 """The voice cache: lines rendered once, kept as WAV files named by what they were rendered from.
 
-A file's name is the SHA-256 of (backend, engine version, voice id, rate, text): a new voice, rate,
-wording or engine makes a new name, so a stale file is simply never read again. Files are written
-whole under a temporary name and renamed, so a crash never leaves half a line under a real name.
+A file's name is the SHA-256 of (backend, engine version, voice id, rate, text, and the version of the
+audio hygiene every line goes through): a new voice, rate, wording, engine or hygiene makes a new name,
+so a stale file is simply never read again. Files are written whole under a temporary name and renamed,
+so a crash never leaves half a line under a real name.
 Anything wrong with the cache (a full disk, an unreadable or damaged file) costs one warning and the
 line is rendered live: the game never stops for its cache.
 """
@@ -21,6 +22,7 @@ from typing import Callable
 
 from .audio import Sound
 from .console import print_to_stderr
+from .hygiene import VERSION as HYGIENE
 
 # Bumped when the way lines are rendered changes in a way the key does not show.
 FORMAT = 1
@@ -41,7 +43,7 @@ def default_folder() -> Path:
 
 
 def line_key(backend: str, engine: str, voice: str, rate: int, text: str) -> str:
-    """Returns the cache key of a line: changes with every one of its parts.
+    """Returns the cache key of a line: changes with every one of its parts, and with the audio hygiene's VERSION.
 
     >>> a = line_key("pyttsx3", "espeak-ng 1.51", "gmw/en-us", 175, "It is night.")
     >>> len(a), a == line_key("pyttsx3", "espeak-ng 1.51", "gmw/en-us", 175, "It is night.")
@@ -49,7 +51,7 @@ def line_key(backend: str, engine: str, voice: str, rate: int, text: str) -> str
     >>> a == line_key("pyttsx3", "espeak-ng 1.51", "gmw/en-us", 180, "It is night.")
     False
     """
-    parts = json.dumps([FORMAT, backend, engine, voice, rate, text], ensure_ascii=False)
+    parts = json.dumps([FORMAT, HYGIENE, backend, engine, voice, rate, text], ensure_ascii=False)
     return hashlib.sha256(parts.encode("utf-8")).hexdigest()
 
 

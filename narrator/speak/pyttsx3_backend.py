@@ -19,15 +19,12 @@ from ..errors import UserError
 from .audio import Sound, play, tone
 from .cache import VoiceCache, line_key
 from .console import print_to_stderr
+from .hygiene import DEFAULT_RATE, clean
 
 T = TypeVar("T")
 
 # espeak-ng renders a line in ~15 ms: an engine silent for this long is stuck, not slow.
 RENDER_TIMEOUT = 30.0
-# Words a minute when the table sets none: espeak-ng's own default, an unhurried pace for a table.
-# Not read from the engine: pyttsx3 binds espeak-ng's GetParameter without its second argument,
-# so the rate it reports is now the default, now the current one [checked].
-DEFAULT_RATE = 175
 # The engine's queue: a line to be said now goes before every line rendered ahead, so rendering
 # ahead never delays a line by more than the one render under way (~15 ms).
 NOW, AHEAD, STOP = 0, 1, -1
@@ -286,7 +283,7 @@ class _Renderer:
             raise self._errors[0]
         if not path.exists():
             raise RuntimeError("the speech engine wrote no sound")
-        return Sound.read(path)
+        return clean(Sound.read(path))
 
 
 def _engine_version() -> str:
