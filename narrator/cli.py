@@ -17,6 +17,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TextIO
 
 from .errors import GameStopped, RunFailed, UserError
 
+# The speech backends (narrator.speak.BACKENDS), named here so that the supervisor need not import speech.
+SPEAKERS = ("auto", "piper", "pyttsx3", "console")
+
 if TYPE_CHECKING:
     from .journal import Entry, Journal
     from .narration import Line
@@ -44,7 +47,8 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
     if args.audio_dir:
         from .speak import WavDirSpeaker
 
-        speakers.append(WavDirSpeaker(Path(args.audio_dir), config.language, config.voice, config.rate))
+        speakers.append(WavDirSpeaker(Path(args.audio_dir), config.language, config.voice, config.rate,
+                                      backend=config.speaker, warn=_warn))
     if not args.silent:
         from .speak import make_speaker, prepare_table
 
@@ -190,14 +194,35 @@ def cmd_voices(args: argparse.Namespace) -> int:
 
     if args.action == "render":
         return _render_voices(args)
-    if args.language or args.config:
-        raise UsageError("`voices` alone lists the voices; `voices render LANG [--config FILE]` renders a language")
+    if args.action == "add":
+        return _add_voice(args)
+    if args.language or args.config or args.file:
+        raise UsageError("`voices` alone lists the voices; `voices render LANG [--config FILE]` renders a language; "
+                         "`voices add LANG FILE.onnx` installs a Piper voice")
     for entry in describe_voices():
         voice = entry.get("voice")
+        why = f"; {entry['why']}" if entry.get("why") else ""
         if voice:
-            print(f"{entry['language']}: {voice}")
+            print(f"{entry['language']}: {voice}{why}")
         else:
-            print(f"{entry['language']}: no voice on this machine; {entry.get('hint', '')}".rstrip("; "))
+            print(f"{entry['language']}: no voice on this machine; {entry.get('hint', '')}{why}".rstrip("; "))
+    return 0
+
+
+def _add_voice(args: argparse.Namespace) -> int:
+    """Installs a Piper voice the user has, once it has loaded and said a line of the language."""
+    from .speak.ahead import fixed_lines
+    from .speak.piper_backend import add_voice
+    from .voices import languages, load_voice
+
+    if not args.language or not args.file or args.config:
+        raise UsageError("`voices add` needs a language and a Piper voice: voices add LANG FILE.onnx")
+    if args.language not in languages():
+        raise UserError(f"no voice file for {args.language!r}: the languages are {', '.join(languages())}")
+    sample = fixed_lines(load_voice(args.language))[0]
+    voice = add_voice(args.language, args.file, sample)
+    print(f"{args.language}: Piper voice {voice.name} installed in {voice.model.parent}; "
+          "tables in that language now speak with it (speaker: auto or piper)")
     return 0
 
 
@@ -209,7 +234,7 @@ def _render_voices(args: argparse.Namespace) -> int:
     """Renders every line of a language (and of a table, with --config) into the voice cache."""
     from .config import load_config
     from .script import load_script
-    from .speak import Pyttsx3Speaker, lines_ahead
+    from .speak import lines_ahead, rendering_speaker
     from .voices import load_voice
     from .yamlfile import YamlError, load
 
@@ -217,7 +242,7 @@ def _render_voices(args: argparse.Namespace) -> int:
         raise UsageError("`voices render` needs a language: voices render LANG [--config FILE]")
     language = args.language
     voice = load_voice(language)
-    seats, voice_id, rate = RENDER_SEATS, None, None
+    seats, voice_id, rate, backend = RENDER_SEATS, None, None, "auto"
     names: tuple[str | None, ...] = ()
     roles: tuple[str, ...] = ()
     if args.config:
@@ -237,7 +262,8 @@ def _render_voices(args: argparse.Namespace) -> int:
                             f"voices render {config.language} --config {args.config}")
         seats, names, roles = config.table.seats, config.names, config.table.deck
         voice_id, rate = config.voice, config.rate
-    speaker = Pyttsx3Speaker(language, voice_id, rate, warn=_warn)
+        backend = "auto" if config.speaker == "console" else config.speaker
+    speaker = rendering_speaker(backend, language, voice_id, rate, warn=_warn)
     texts = list(lines_ahead(voice, seats, names, roles))
     rendered = reused = failed = 0
     progress = sys.stderr.isatty()
@@ -261,7 +287,7 @@ def _render_voices(args: argparse.Namespace) -> int:
             print(file=sys.stderr)
     assert speaker.cache is not None
     where = f"{seats} seats" + (f", {len(set(roles))} characters" if roles else "")
-    print(f"{language}: {len(texts)} lines ({where}) with {speaker.voice.name} [{speaker.voice.id}]: "
+    print(f"{language}: {len(texts)} lines ({where}) with {speaker.voice_name} [{speaker.voice_id}]: "
           f"{rendered} rendered, {reused} already there" + (f", {failed} failed" if failed else "")
           + f", in {speaker.cache.folder}")
     return 1 if failed else 0
@@ -405,7 +431,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--silent", action="store_true", help="print the lines instead of speaking them")
     p.add_argument("--report", metavar="FILE", help="a dry run's report (JSON), of the whole game")
     p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS", help="wait after each line said")
-    p.add_argument("--speaker", choices=("auto", "pyttsx3", "console"), help="a game's speaker, instead of its own")
+    p.add_argument("--speaker", choices=SPEAKERS, help="a game's speaker, instead of its own")
     p.add_argument("--plain", action="store_true",
                    help="print the screen line by line instead of full-screen (a call's secrets in the terminal's "
                         "alternate screen, gone when it ends)")
@@ -414,7 +440,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_resume)
     p = sub.add_parser("play", help="play a game at the table (with no CONFIG: an 8-player starter table)")
     p.add_argument("config", nargs="?", help="the table config (YAML); see examples/")
-    p.add_argument("--speaker", choices=("auto", "pyttsx3", "console"), help="override the config's speaker")
+    p.add_argument("--speaker", choices=SPEAKERS, help="override the config's speaker")
     p.add_argument("--seed", type=int, help="the shuffle's seed (to deal the same cards again)")
     p.add_argument("--journal-dir", metavar="DIR", help="where the game's journal is written")
     p.add_argument("--journal", dest="journal_file", metavar="FILE",
@@ -426,13 +452,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--voice-log", metavar="FILE", help=VOICE_LOG_HELP)
     p.set_defaults(func=cmd_play)
     p = sub.add_parser("voices", help="which speech voice each language gets on this machine; "
-                       "`voices render LANG` renders its lines ahead",
-                       description="With no action: which speech voice each language gets on this machine. "
+                       "`voices render LANG` renders its lines ahead; `voices add LANG FILE.onnx` installs a Piper voice",
+                       description="With no action: which speech voice each language gets on this machine, and why "
+                       "(a Piper voice when one is installed for it and piper-tts is, else espeak-ng). "
                        "`voices render LANG [--config FILE]`: renders every line of LANG ahead into the voice "
                        "cache (the fixed lines, and every seat's lines for 18 seats, or for the table FILE "
-                       "describes with its names and characters), so that no line waits for its voice.")
-    p.add_argument("action", nargs="?", choices=("render",), help="render: render the lines of LANG ahead")
+                       "describes with its names and characters), so that no line waits for its voice. "
+                       "`voices add LANG FILE.onnx`: installs a Piper voice you have (FILE.onnx.json beside it) "
+                       "for LANG, once it has loaded and said a line.")
+    p.add_argument("action", nargs="?", choices=("render", "add"),
+                   help="render: render the lines of LANG ahead; add: install a Piper voice for LANG")
     p.add_argument("language", nargs="?", metavar="LANG", help="en, fr or zh")
+    p.add_argument("file", nargs="?", metavar="FILE.onnx", help="add: the Piper voice's model")
     p.add_argument("--config", metavar="FILE",
                    help="a table config (or a practice script): its seats, names, characters, voice and rate")
     p.set_defaults(func=cmd_voices)

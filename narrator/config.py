@@ -30,6 +30,9 @@ from .errors import UserError
 from .voices import languages
 from .yamlfile import Document, YamlError, load
 
+# The speech backends a table may ask for (narrator.speak.BACKENDS).
+SPEAKERS = ("auto", "piper", "pyttsx3", "console")
+
 KEYS: dict[str, str] = {
     "language": "the narrator's language: one of the voice files (en, fr, zh)",
     "seats": f"the number of players ({MIN_SEATS} to {MAX_SEATS}), or a list of their names, clockwise from seat 1",
@@ -88,8 +91,10 @@ KEYS: dict[str, str] = {
                   "(needs sheriff; default false)",
     "buildings": "the Village's building tokens: a list of ids (" + ", ".join(TOKENS) + ") dealt at random, "
                  "one a seat at most, and announced aloud; or {seat: token} to give them yourself (default: none)",
-    "speaker": "auto, pyttsx3 or console: how lines are said (default auto: speech if this machine can)",
-    "voice": "a speech voice id or part of its name, to override the one chosen for the language",
+    "speaker": "auto, piper, pyttsx3 or console: how lines are said (default auto: a Piper voice if one is installed "
+               "for the language, see `werewolf-narrator voices`; else espeak-ng through pyttsx3; else the console)",
+    "voice": "a speech voice id or part of its name (a Piper voice's or espeak-ng's), to override the one chosen "
+             "for the language",
     "rate": "the speech rate in words a minute (80 to 400)",
     "device": "the sound output device: its number or part of its name",
     "call_floor": "a number of seconds, 0 to 60: no call made with eyes closed ends sooner, answered or not, so "
@@ -333,7 +338,7 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
         flags["variants"] = chosen
 
     speaker = data.get("speaker", "auto")
-    if speaker not in ("auto", "pyttsx3", "console"):
+    if speaker not in SPEAKERS:
         bad("speaker", speaker)
     voice = data.get("voice")
     if voice is not None and not isinstance(voice, str):

@@ -11,3 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 # subprocesses the tests start inherit it too).
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="werewolf-tests-cache-")
 atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
+# Likewise the data folder (journals, speech models, Piper voices): a voice or a model the user installed must
+# not change what the tests choose.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="werewolf-tests-data-")
+atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], True)

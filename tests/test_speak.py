@@ -24,6 +24,7 @@ from narrator.speak import (
     describe_voices,
     make_speaker,
     pyttsx3_backend,
+    rendered,
 )
 from narrator.speak.pyttsx3_backend import choose_voice
 from narrator.voices import languages, load_voice
@@ -373,7 +374,7 @@ def test_a_stuck_engine_does_not_stop_the_game_and_speaks_again_when_it_answers(
     out = io.StringIO()
     warnings: list[str] = []
     speaker = Pyttsx3Speaker("en", out=out, warn=warnings.append)
-    monkeypatch.setattr(pyttsx3_backend, "RENDER_TIMEOUT", 0.2)
+    monkeypatch.setattr(rendered, "RENDER_TIMEOUT", 0.2)
     monkeypatch.setattr(pyttsx3.engine.Engine, "runAndWait", stuck)
     try:
         started = time.monotonic()

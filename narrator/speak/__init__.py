@@ -1,7 +1,7 @@
-"""Speech out: the Speaker protocol and its backends (pyttsx3 with sounddevice, the console, WAV files).
+"""Speech out: the Speaker protocol and its backends (Piper or pyttsx3 with sounddevice, the console, WAV files).
 
-pyttsx3 and sounddevice are imported only when a speaker needs them, so the rest of the narrator
-runs on machines without either.
+piper, pyttsx3 and sounddevice are imported only when a speaker needs them, so the rest of the
+narrator runs on machines without them.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from .ahead import fixed_lines, lines_ahead, table_lines
 from .audio import output_problem
 from .cache import VoiceCache, default_folder
 from .console import ConsoleSpeaker, print_to_stderr
+from .piper_backend import PiperSpeaker, choose_piper_voice, piper_problem
 from .pyttsx3_backend import (
     Pyttsx3Speaker,
     SpeechUnavailable,
@@ -21,13 +22,14 @@ from .pyttsx3_backend import (
     install_hint,
     installed_voices,
 )
+from .rendered import RenderedSpeaker
 from .wavdir import WavDirSpeaker
 
-__all__ = ["BACKENDS", "ConsoleSpeaker", "Pyttsx3Speaker", "Speaker", "SpeechUnavailable", "VoiceCache", "VoiceInfo",
+__all__ = ["BACKENDS", "ConsoleSpeaker", "PiperSpeaker", "Pyttsx3Speaker", "RenderedSpeaker", "Speaker", "SpeechUnavailable", "VoiceCache", "VoiceInfo",
            "WavDirSpeaker", "default_folder", "describe_voices", "fixed_lines", "lines_ahead", "make_speaker",
-           "prepare_table", "print_to_stderr", "table_lines"]
+           "prepare_table", "print_to_stderr", "rendering_speaker", "table_lines"]
 
-BACKENDS = ("auto", "pyttsx3", "console")
+BACKENDS = ("auto", "piper", "pyttsx3", "console")
 
 
 class Speaker(Protocol):
@@ -43,9 +45,22 @@ class Speaker(Protocol):
         """Releases everything; closing again does nothing."""
 
 
+def rendering_speaker(backend: str, language: str, voice: str | None = None, rate: int | None = None,
+                      device: str | int | None = None, warn: Callable[[str], None] = print_to_stderr,
+                      **options: Any) -> RenderedSpeaker:
+    """Returns the speaker that renders lines for ``backend``: 'piper', 'pyttsx3', or 'auto' (Piper when a Piper
+    voice for ``language`` and piper-tts are installed, else pyttsx3); raises SpeechUnavailable.
+
+    In 'auto', a ``voice`` that names no Piper voice is a pyttsx3 voice (an espeak-ng id).
+    """
+    if backend == "piper" or (backend == "auto" and piper_problem(language, voice) is None):
+        return PiperSpeaker(language, voice, rate, device, warn=warn, **options)
+    return Pyttsx3Speaker(language, voice, rate, device, warn=warn, **options)
+
+
 def make_speaker(backend: str, language: str, voice: str | None = None, rate: int | None = None,
                  device: str | int | None = None, warn: Callable[[str], None] = print_to_stderr) -> Speaker:
-    """Returns the speaker ``backend`` names ('pyttsx3', 'console', or 'auto': pyttsx3 if this machine can).
+    """Returns the speaker ``backend`` names ('piper', 'pyttsx3', 'console', or 'auto': see rendering_speaker).
 
     Without a speech engine, a voice for ``language`` or a sound output, it returns the console,
     after one warning that says what is missing and what to install.
@@ -57,7 +72,7 @@ def make_speaker(backend: str, language: str, voice: str | None = None, rate: in
     problems = []
     speaker = None
     try:
-        speaker = Pyttsx3Speaker(language, voice, rate, device, warn=warn)
+        speaker = rendering_speaker(backend, language, voice, rate, device, warn=warn)
     except SpeechUnavailable as exc:
         problems.append(str(exc))
     missing = output_problem(device)
@@ -85,24 +100,34 @@ def prepare_table(speaker: Any, language: str, seats: int, names: Sequence[str |
 
 
 def describe_voices() -> list[dict[str, str | None]]:
-    """Returns, for every language with a voice file, the voice it would get here, or a hint to add one.
+    """Returns, for every language with a voice file, the voice it would get here with `speaker: auto`, and why.
 
-    Each entry has ``language``, ``voice`` ("name [id]", or None), ``id``, ``name`` and ``hint``
-    (what to install, when there is no voice).
+    Each entry has ``language``, ``backend`` ("piper", "pyttsx3" or None), ``voice`` ("name [id]",
+    or None), ``id``, ``name``, ``why`` (why not Piper, when it is espeak-ng) and ``hint`` (what
+    to install, when there is no voice).
     """
     wanted = sorted({"en", "fr", "zh", *languages()})
-    try:
-        voices = installed_voices()
-    except SpeechUnavailable as exc:
-        return [{"language": lang, "voice": None, "id": None, "name": None, "hint": str(exc)} for lang in wanted]
     entries: list[dict[str, str | None]] = []
+    try:
+        voices: tuple[VoiceInfo, ...] | None = installed_voices()
+        engine_problem = None
+    except SpeechUnavailable as exc:
+        voices, engine_problem = None, str(exc)
     for lang in wanted:
-        chosen = choose_voice(voices, lang)
+        why = piper_problem(lang)
+        piper = choose_piper_voice(lang) if why is None else None
+        if piper is not None:
+            entries.append({"language": lang, "backend": "piper", "voice": f"Piper {piper.name} [{piper.model}]",
+                            "id": piper.id, "name": piper.name, "why": None, "hint": None})
+            continue
+        chosen = choose_voice(voices, lang) if voices is not None else None
         entries.append({
             "language": lang,
-            "voice": f"{chosen.name} [{chosen.id}]" if chosen else None,
+            "backend": "pyttsx3" if chosen else None,
+            "voice": f"espeak-ng {chosen.name} [{chosen.id}]" if chosen else None,
             "id": chosen.id if chosen else None,
             "name": chosen.name if chosen else None,
-            "hint": None if chosen else install_hint(lang),
+            "why": why,
+            "hint": None if chosen else (engine_problem or install_hint(lang)),
         })
     return entries

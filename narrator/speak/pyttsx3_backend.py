@@ -4,30 +4,24 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import itertools
-import queue
 import re
 import sys
 import tempfile
 import threading
-from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO, TypeVar, cast
+from typing import Any, Callable, Iterator, Sequence, TextIO, cast
 
 from ..errors import UserError
-from .audio import Sound, play, tone
-from .cache import VoiceCache, line_key
+from .audio import Sound
+from .cache import VoiceCache
 from .console import print_to_stderr
-from .hygiene import DEFAULT_RATE, clean
+from .rendered import AHEAD, DEFAULT_RATE, NOW, EngineThread, RenderedSpeaker
 
-T = TypeVar("T")
-
-# espeak-ng renders a line in ~15 ms: an engine silent for this long is stuck, not slow.
-RENDER_TIMEOUT = 30.0
-# The engine's queue: a line to be said now goes before every line rendered ahead, so rendering
-# ahead never delays a line by more than the one render under way (~15 ms).
-NOW, AHEAD, STOP = 0, 1, -1
+# Not read from the engine: pyttsx3 binds espeak-ng's GetParameter without its second argument,
+# so the rate it reports is now the default, now the current one [checked]; DEFAULT_RATE is espeak-ng's own.
+__all__ = ["AHEAD", "DEFAULT_RATE", "NOW", "Pyttsx3Speaker", "SpeechUnavailable", "VoiceInfo", "choose_voice",
+           "install_hint", "installed_voices", "language_name"]
 
 LANGUAGE_NAMES = {"en": "English", "fr": "French", "zh": "Mandarin Chinese"}
 
@@ -160,7 +154,7 @@ def _engine_problem(exc: Exception) -> str:
     return f"the speech engine cannot start ({type(exc).__name__}: {exc})"
 
 
-class _Renderer:
+class _Renderer(EngineThread):
     """The one thread that owns the pyttsx3 engine, shared by every speaker, for the life of the process.
 
     pyttsx3.init() hands every caller the same engine, which must stay in the thread that made it,
@@ -171,54 +165,14 @@ class _Renderer:
     """
 
     def __init__(self) -> None:
-        self._jobs: queue.PriorityQueue[tuple[int, int, Callable[[], None] | None]] = queue.PriorityQueue()
-        self._order = itertools.count()  # first come, first served within a priority
         self._engine: Any = None
         self.engine_version = "pyttsx3"
         self._errors: list[BaseException] = []
         self._settings: tuple[str, int] | None = None
         self._settle: Callable[[], object] | None = None
-        self._late: Future[Any] | None = None
         self._folder = tempfile.TemporaryDirectory(prefix="werewolf-speech-", ignore_cleanup_errors=True)
-        # A daemon, so that an engine stuck in its run loop cannot keep the program from exiting.
-        self._thread = threading.Thread(target=self._work, name="pyttsx3-engine", daemon=True)
-        self._thread.start()
-        try:
-            self.voices = self._run(self._start)
-        except BaseException:
-            self._jobs.put((STOP, next(self._order), None))
-            raise
-
-    def _work(self) -> None:
-        while (job := self._jobs.get()[2]) is not None:
-            job()
-
-    def submit(self, task: Callable[[], T], priority: int = AHEAD) -> Future[T]:
-        """Queues ``task`` for the engine's thread and returns its future at once."""
-        future: Future[T] = Future()
-
-        def job() -> None:
-            if not future.set_running_or_notify_cancel():
-                return  # cancelled while it waited
-            try:
-                future.set_result(task())
-            except Exception as exc:
-                future.set_exception(exc)
-
-        self._jobs.put((priority, next(self._order), job))
-        return future
-
-    def _run(self, task: Callable[[], T]) -> T:
-        """Runs ``task`` in the engine's thread and returns its result."""
-        # Until a late task ends, nothing else can run; once it does, even late, the engine speaks again.
-        if self._late is not None and not self._late.done():
-            raise RuntimeError(f"the speech engine has not answered for {RENDER_TIMEOUT:.0f} s")
-        future = self.submit(task, NOW)
-        try:
-            return future.result(RENDER_TIMEOUT)
-        except TimeoutError:
-            self._late = future
-            raise RuntimeError(f"the speech engine has not answered for {RENDER_TIMEOUT:.0f} s") from None
+        self.voices: tuple[VoiceInfo, ...] = ()
+        super().__init__("pyttsx3-engine")
 
     def _start(self) -> tuple[VoiceInfo, ...]:
         try:
@@ -243,21 +197,13 @@ class _Renderer:
         self._settle = getattr(sys.modules.get("pyttsx3.drivers._espeak"), "Synchronize", None)
         self._engine = engine
         self.engine_version = _engine_version()
+        self.voices = voices
         return voices
 
     def _on_error(self, **event: object) -> None:
         error = event.get("exception")
         if isinstance(error, BaseException):
             self._errors.append(error)
-
-    def render(self, text: str, voice: str, rate: int | None) -> Sound:
-        """Returns ``text`` said by ``voice`` at ``rate`` words a minute (None: DEFAULT_RATE)."""
-        return self._run(lambda: self._render(text, voice, rate or DEFAULT_RATE))
-
-    def render_ahead(self, text: str, voice: str, rate: int | None,
-                     wanted: Callable[[], bool] = lambda: True) -> Future[Sound | None]:
-        """Renders ``text`` once the engine has nothing to say now; None if no longer ``wanted`` by then."""
-        return self.submit(lambda: self._render(text, voice, rate or DEFAULT_RATE) if wanted() else None)
 
     def _render(self, text: str, voice: str, rate: int) -> Sound:
         engine = self._engine
@@ -283,7 +229,7 @@ class _Renderer:
             raise self._errors[0]
         if not path.exists():
             raise RuntimeError("the speech engine wrote no sound")
-        return clean(Sound.read(path))
+        return Sound.read(path)
 
 
 def _engine_version() -> str:
@@ -318,15 +264,12 @@ def installed_voices() -> tuple[VoiceInfo, ...]:
     return _renderer().voices
 
 
-class Pyttsx3Speaker:
+class Pyttsx3Speaker(RenderedSpeaker):
     """Says lines with pyttsx3 and sounddevice; a line that cannot be said is printed instead.
 
     Each line is rendered to WAV by one save_to_file and one runAndWait, never by say(), which
-    loses or overwrites lines in pyttsx3 2.99; it is played on ``device`` (an index or part of a
-    name; None: the default output), or handed to ``sink`` instead (the benchmarks' timestamping
-    sink). Rendered lines are kept in ``cache`` (True: the user's cache folder; False: none), so a
-    line said again, or rendered ahead by `prepare`, plays at once. Raises SpeechUnavailable if
-    there is no engine or no voice.
+    loses or overwrites lines in pyttsx3 2.99; playing, the cache and rendering ahead are
+    RenderedSpeaker's. Raises SpeechUnavailable if there is no engine or no voice.
     """
 
     name = "pyttsx3"
@@ -341,95 +284,8 @@ class Pyttsx3Speaker:
             if voice:
                 raise SpeechUnavailable(f"no installed voice matches {voice!r}")
             raise SpeechUnavailable(f"no {language_name(language)} voice is installed ({install_hint(language)})")
-        self._renderer: _Renderer | None = renderer
+        super().__init__(rate, device, out=out, warn=warn, cache=cache, sink=sink)
+        self._renderer = renderer
         self.voice = chosen
-        self.rate = rate
-        self.device = device
-        self.cache: VoiceCache | None = VoiceCache(warn=warn) if cache is True else (cache or None)
-        self._sink = sink
-        self._out = out
-        self._warn = warn
-        self._warned = False
-
-    def key(self, text: str) -> str:
-        """Returns the cache key of ``text`` said by this speaker's voice at its rate."""
-        engine = self._renderer.engine_version if self._renderer else ""
-        return line_key(self.name, engine, self.voice.id, self.rate or DEFAULT_RATE, text)
-
-    def cached(self, text: str) -> bool:
-        """Returns whether ``text`` is already rendered in the cache."""
-        return self.cache is not None and self.cache.has(self.key(text))
-
-    def sound(self, text: str) -> Sound:
-        """Returns ``text`` rendered: from the cache, or by the engine (and then kept)."""
-        if self._renderer is None:
-            raise ValueError("the speaker is closed")
-        if not text.strip():
-            raise ValueError("an empty line has no sound")  # pyttsx3 would assert
-        if self.cache is None:
-            return self._renderer.render(text, self.voice.id, self.rate)
-        key = self.key(text)
-        sound = self.cache.get(key)
-        if sound is None:
-            sound = self._renderer.render(text, self.voice.id, self.rate)
-            self.cache.put(key, sound)
-        return sound
-
-    def prepare(self, texts: Iterable[str]) -> int:
-        """Renders ``texts`` ahead into the cache, in the engine's thread, after any line to be said now.
-
-        Returns at once, with how many lines were queued (those not cached yet). Lines still queued
-        when the speaker closes are dropped.
-        """
-        renderer, cache = self._renderer, self.cache
-        if renderer is None or cache is None:
-            return 0
-        queued = 0
-        for text in dict.fromkeys(t for t in texts if t.strip()):
-            key = self.key(text)
-            if cache.has(key):
-                continue
-
-            def wanted(key: str = key) -> bool:
-                # Once the speaker is closed, or the line was said (so rendered) meanwhile, it is not rendered.
-                return self._renderer is not None and cache is not None and not cache.has(key)
-
-            def keep(future: Future[Sound | None], key: str = key) -> None:
-                if not future.cancelled() and future.exception() is None and (sound := future.result()):
-                    if cache is not None:
-                        cache.put(key, sound, remember=False)  # the memory keeps the lines said lately
-
-            renderer.render_ahead(text, self.voice.id, self.rate, wanted).add_done_callback(keep)
-            queued += 1
-        return queued
-
-    def render(self, text: str, path: Path | str) -> None:
-        """Renders ``text`` into the WAV file ``path`` without playing it."""
-        self.sound(text).write(Path(path))
-
-    def _play(self, sound: Sound) -> None:
-        if self._sink is not None:
-            self._sink(sound)
-        else:
-            play(sound, self.device)
-
-    def say(self, text: str) -> None:
-        """Says ``text`` and returns once it has been heard; prints it if it cannot be said."""
-        if not text.strip():
-            return
-        try:
-            self._play(self.sound(text))
-        except Exception as exc:  # the game never stops for speech
-            print(text, file=self._out or sys.stdout, flush=True)
-            try:
-                self._play(tone())  # a sign to read the line on the screen
-            except Exception:
-                pass  # no sound at all: the printed line is all there is
-            if not self._warned:
-                self._warned = True
-                self._warn(f"a line could not be said ({exc or type(exc).__name__}): "
-                           "lines that cannot be said are printed instead")
-
-    def close(self) -> None:
-        """Lets go of the engine, which stays idle for the next speaker; closing again does nothing."""
-        self._renderer = None
+        self.voice_id = chosen.id
+        self.voice_name = chosen.name

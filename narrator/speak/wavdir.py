@@ -7,24 +7,28 @@ from typing import Callable, TextIO
 
 from ..errors import UserError
 from .console import print_to_stderr
-from .pyttsx3_backend import Pyttsx3Speaker, SpeechUnavailable
+from .pyttsx3_backend import SpeechUnavailable
 
 
 class WavDirSpeaker:
     """Renders every line, in order, as 0001.wav, 0002.wav, … in ``folder``, listed in lines.txt.
 
     lines.txt has one line per file: "0001.wav<TAB>text". Numbered WAV files left by an earlier
-    run are removed first, so that the folder holds this run only. Raises SpeechUnavailable if
-    there is no speech engine or no voice for ``language``.
+    run are removed first, so that the folder holds this run only. The lines are rendered as the
+    table's ``backend`` would say them ('console' renders as 'auto' does). Raises SpeechUnavailable
+    if there is no speech engine or no voice for ``language``.
     """
 
     name = "wav"
 
     def __init__(self, folder: Path | str, language: str, voice: str | None = None, rate: int | None = None,
-                 *, warn: Callable[[str], None] = print_to_stderr) -> None:
+                 *, backend: str = "auto", warn: Callable[[str], None] = print_to_stderr) -> None:
+        from . import rendering_speaker
+
         self.folder = Path(folder)
         try:
-            self._speaker = Pyttsx3Speaker(language, voice, rate, warn=warn)
+            self._speaker = rendering_speaker("auto" if backend == "console" else backend, language, voice, rate,
+                                              warn=warn)
         except SpeechUnavailable as exc:
             raise SpeechUnavailable(f"cannot render the lines into {self.folder}: {exc}") from None
         try:

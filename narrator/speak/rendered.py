@@ -1,0 +1,223 @@
+"""What every speaker that renders lines shares: one engine thread with a queue, and say/cache/render-ahead.
+
+A backend (pyttsx3, Piper) gives an `EngineThread` that renders one line (`_render`) and a
+`RenderedSpeaker` that names its voice; the queue (a line to be said now before every line
+rendered ahead), the timeout, the cache, playing and the printed fallback are here, once.
+"""
+
+from __future__ import annotations
+
+import itertools
+import queue
+import sys
+import threading
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any, Callable, Iterable, TextIO, TypeVar
+
+from .audio import Sound, play, tone
+from .cache import VoiceCache, line_key
+from .console import print_to_stderr
+from .hygiene import DEFAULT_RATE, clean
+
+T = TypeVar("T")
+
+# An engine silent for this long is stuck, not slow (espeak-ng renders a line in ~15 ms, Piper in ~0.3 s here).
+RENDER_TIMEOUT = 30.0
+# Words a minute when the table sets none: espeak-ng's own default, an unhurried pace for a table.
+# The engine's queue: a line to be said now goes before every line rendered ahead, so rendering
+# ahead never delays a line by more than the one render under way.
+NOW, AHEAD, STOP = 0, 1, -1
+
+
+def finished(sound: Sound) -> Sound:
+    """Returns a freshly rendered line as it is kept and played: the one place every rendered line goes through.
+
+    Audio hygiene (lead-in silence, peak limit, loudness matched between backends: narrator/speak/hygiene.py).
+    """
+    return clean(sound)
+
+
+class EngineThread:
+    """One thread that owns a speech engine and renders lines in turn: lines to say now first, then lines ahead.
+
+    Subclasses define `_start` (run once in the thread, before anything else) and `_render`.
+    """
+
+    engine_version = ""
+    """Names the engine and its version, for the cache key: a new engine renders lines anew."""
+
+    def __init__(self, name: str) -> None:
+        self._jobs: queue.PriorityQueue[tuple[int, int, Callable[[], None] | None]] = queue.PriorityQueue()
+        self._order = itertools.count()  # first come, first served within a priority
+        self._late: Future[Any] | None = None
+        # A daemon, so that an engine stuck in its run loop cannot keep the program from exiting.
+        self._thread = threading.Thread(target=self._work, name=name, daemon=True)
+        self._thread.start()
+        try:
+            self._run(self._start)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self) -> object:
+        """Starts the engine, in its thread; raises SpeechUnavailable if it cannot."""
+        return None
+
+    def _render(self, text: str, voice: str, rate: int) -> Sound:
+        raise NotImplementedError
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()[2]) is not None:
+            job()
+
+    def stop(self) -> None:
+        """Ends the thread once the jobs queued before have run."""
+        self._jobs.put((STOP, next(self._order), None))
+
+    def submit(self, task: Callable[[], T], priority: int = AHEAD) -> Future[T]:
+        """Queues ``task`` for the engine's thread and returns its future at once."""
+        future: Future[T] = Future()
+
+        def job() -> None:
+            if not future.set_running_or_notify_cancel():
+                return  # cancelled while it waited
+            try:
+                future.set_result(task())
+            except Exception as exc:
+                future.set_exception(exc)
+
+        self._jobs.put((priority, next(self._order), job))
+        return future
+
+    def _run(self, task: Callable[[], T]) -> T:
+        """Runs ``task`` in the engine's thread and returns its result."""
+        # Until a late task ends, nothing else can run; once it does, even late, the engine speaks again.
+        if self._late is not None and not self._late.done():
+            raise RuntimeError(f"the speech engine has not answered for {RENDER_TIMEOUT:.0f} s")
+        future = self.submit(task, NOW)
+        try:
+            return future.result(RENDER_TIMEOUT)
+        except TimeoutError:
+            self._late = future
+            raise RuntimeError(f"the speech engine has not answered for {RENDER_TIMEOUT:.0f} s") from None
+
+    def render(self, text: str, voice: str, rate: int | None) -> Sound:
+        """Returns ``text`` said by ``voice`` at ``rate`` words a minute (None: DEFAULT_RATE)."""
+        return self._run(lambda: finished(self._render(text, voice, rate or DEFAULT_RATE)))
+
+    def render_ahead(self, text: str, voice: str, rate: int | None,
+                     wanted: Callable[[], bool] = lambda: True) -> Future[Sound | None]:
+        """Renders ``text`` once the engine has nothing to say now; None if no longer ``wanted`` by then."""
+        return self.submit(lambda: finished(self._render(text, voice, rate or DEFAULT_RATE)) if wanted() else None)
+
+
+class RenderedSpeaker:
+    """Says lines rendered by an engine thread, played with sounddevice; a line that cannot be said is printed.
+
+    Each line is played on ``device`` (an index or part of a name; None: the default output), or
+    handed to ``sink`` instead (the benchmarks' timestamping sink). Rendered lines are kept in
+    ``cache`` (True: the user's cache folder; False: none), so a line said again, or rendered ahead
+    by `prepare`, plays at once. A backend sets ``_renderer``, ``voice_id`` and ``voice_name`` before anything is said.
+    """
+
+    name = "rendered"
+    voice_id = ""
+    """What the cache key names the voice by."""
+    voice_name = ""
+    """The voice's name, for messages."""
+
+    def __init__(self, rate: int | None = None, device: str | int | None = None, *, out: TextIO | None = None,
+                 warn: Callable[[str], None] = print_to_stderr, cache: VoiceCache | bool = True,
+                 sink: Callable[[Sound], None] | None = None) -> None:
+        self._renderer: EngineThread | None = None
+        self.rate = rate
+        self.device = device
+        self.cache: VoiceCache | None = VoiceCache(warn=warn) if cache is True else (cache or None)
+        self._sink = sink
+        self._out = out
+        self._warn = warn
+        self._warned = False
+
+    def key(self, text: str) -> str:
+        """Returns the cache key of ``text`` said by this speaker's voice at its rate."""
+        engine = self._renderer.engine_version if self._renderer else ""
+        return line_key(self.name, engine, self.voice_id, self.rate or DEFAULT_RATE, text)
+
+    def cached(self, text: str) -> bool:
+        """Returns whether ``text`` is already rendered in the cache."""
+        return self.cache is not None and self.cache.has(self.key(text))
+
+    def sound(self, text: str) -> Sound:
+        """Returns ``text`` rendered: from the cache, or by the engine (and then kept)."""
+        if self._renderer is None:
+            raise ValueError("the speaker is closed")
+        if not text.strip():
+            raise ValueError("an empty line has no sound")  # pyttsx3 would assert
+        if self.cache is None:
+            return self._renderer.render(text, self.voice_id, self.rate)
+        key = self.key(text)
+        sound = self.cache.get(key)
+        if sound is None:
+            sound = self._renderer.render(text, self.voice_id, self.rate)
+            self.cache.put(key, sound)
+        return sound
+
+    def prepare(self, texts: Iterable[str]) -> int:
+        """Renders ``texts`` ahead into the cache, in the engine's thread, after any line to be said now.
+
+        Returns at once, with how many lines were queued (those not cached yet). Lines still queued
+        when the speaker closes are dropped.
+        """
+        renderer, cache = self._renderer, self.cache
+        if renderer is None or cache is None:
+            return 0
+        queued = 0
+        for text in dict.fromkeys(t for t in texts if t.strip()):
+            key = self.key(text)
+            if cache.has(key):
+                continue
+
+            def wanted(key: str = key) -> bool:
+                # Once the speaker is closed, or the line was said (so rendered) meanwhile, it is not rendered.
+                return self._renderer is not None and cache is not None and not cache.has(key)
+
+            def keep(future: Future[Sound | None], key: str = key) -> None:
+                if not future.cancelled() and future.exception() is None and (sound := future.result()):
+                    if cache is not None:
+                        cache.put(key, sound, remember=False)  # the memory keeps the lines said lately
+
+            renderer.render_ahead(text, self.voice_id, self.rate, wanted).add_done_callback(keep)
+            queued += 1
+        return queued
+
+    def render(self, text: str, path: Path | str) -> None:
+        """Renders ``text`` into the WAV file ``path`` without playing it."""
+        self.sound(text).write(Path(path))
+
+    def _play(self, sound: Sound) -> None:
+        if self._sink is not None:
+            self._sink(sound)
+        else:
+            play(sound, self.device)
+
+    def say(self, text: str) -> None:
+        """Says ``text`` and returns once it has been heard; prints it if it cannot be said."""
+        if not text.strip():
+            return
+        try:
+            self._play(self.sound(text))
+        except Exception as exc:  # the game never stops for speech
+            print(text, file=self._out or sys.stdout, flush=True)
+            try:
+                self._play(tone())  # a sign to read the line on the screen
+            except Exception:
+                pass  # no sound at all: the printed line is all there is
+            if not self._warned:
+                self._warned = True
+                self._warn(f"a line could not be said ({exc or type(exc).__name__}): "
+                           "lines that cannot be said are printed instead")
+
+    def close(self) -> None:
+        """Lets go of the engine, which stays idle for the next speaker; closing again does nothing."""
+        self._renderer = None
