@@ -104,9 +104,9 @@ class Voice:
             else:
                 filled[name] = str(value)
         if self.sentence_case:
-            for before, name, _, _ in string.Formatter().parse(template):
-                if name in filled and before and SENTENCE_END.search(before):
-                    filled[name] = filled[name][:1].upper() + filled[name][1:]
+            for before, field, _, _ in string.Formatter().parse(template):
+                if field in filled and before and SENTENCE_END.search(before):
+                    filled[field] = filled[field][:1].upper() + filled[field][1:]
         try:
             text = template.format_map(filled)
         except KeyError as missing:  # never a raw "{number}" said or shown: the caller forgot a value

@@ -11,7 +11,7 @@ import re
 import shutil
 import wave
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
 
 import pytest
 
@@ -42,7 +42,7 @@ MEASURE = "名个张位次票只根条人瓶幢"
 ER_COUNT = re.compile(rf"(?<![第十零一二三四五六七八九])二[{MEASURE}]")
 
 
-def sample(voice: Voice, name: str) -> list[object]:
+def sample(voice: Voice, name: str) -> Sequence[object]:
     """Returns the values a placeholder ``name`` is filled with at play, over the ranges of the rules."""
     if name == "seat":
         return list(SEATS)
@@ -96,7 +96,8 @@ def test_no_line_said_aloud_holds_a_digit(lines: tuple[Voice, list[tuple[str, st
 def test_lines_shown_only_keep_their_digits() -> None:
     """A keypad prompt keeps the digits typed on the keypad: numbers become words only where they are said."""
     voice = load_voice("en")
-    assert voice.text("prompt.number", {"largest": 36}) == "Type a number from 1 to 36, then Enter; 0 and Enter for none."
+    assert voice.text("prompt.number", {"largest": 36}) == \
+        "Type a number from 1 to 36, then Enter; 0 and Enter for none."
     assert voice.text("summary.night", {"number": 2}) == "Night 2"
     assert voice.text("town_crier.announces", {"number": 12}).startswith("The Town Crier announces event card twelve:")
 
