@@ -26,7 +26,7 @@ COUNTS = range(1, 6)
 NAMES = ("ann", "Ben", None, "zoé", "李")  # a name typed lower-case begins a sentence too
 
 # A sentence end followed by another mark, a mark after a space, doubled marks or spaces (an ellipsis aside).
-STRAY_MARKS = re.compile(r"[.!?。！？][?？.。!！]| [,.，。]|,,|，，|  |^\s|\s$")
+STRAY_MARKS = re.compile(r"[.!?。！？]\s*[?？.。!！]| [,.，。]|,,|，，|  |^\s|\s$")
 
 
 def stray(text: str) -> bool:
