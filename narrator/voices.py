@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import string
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +12,16 @@ from .errors import UserError
 from .yamlfile import Document, YamlError, load
 
 VOICES_DIR = Path(__file__).resolve().parent.parent / "voices"
+
+# Lines only ever shown on the screen, never said: they keep their numbers as digits (read, and typed on a keypad).
+SCREEN_ONLY = ("screen.", "prompt.", "identify.prompt_", "menu.", "summary.", "deal.app_show", "deal.app_hidden")
+# Where a sentence has just ended in a template: a value filled in here begins a sentence.
+SENTENCE_END = re.compile(r"[.!?…]\s+$")
+
+
+def said_aloud(key: str) -> bool:
+    """Returns whether the line ``key`` may be said aloud (else it is only shown)."""
+    return not key.startswith(SCREEN_ONLY)
 
 
 def languages() -> list[str]:
@@ -30,6 +41,8 @@ class Voice:
     language: str
     lines: Mapping[str, str]
     numbers: Mapping[int, str]
+    counts: Mapping[int, str]
+    sentence_case: bool
     roles: Mapping[str, str]
     seat_word: str
     seat_named: str
@@ -46,6 +59,12 @@ class Voice:
         if name:
             return self.seat_named.format(name=name, number=word)
         return self.seat_word.format(number=word)
+
+    def number(self, number: int, count: bool = False) -> str:
+        """Returns ``number`` as a word (a count as counts are said: zh 两名, not 二名); digits beyond the words."""
+        if count and number in self.counts:
+            return self.counts[number]
+        return self.numbers.get(number, str(number))
 
     def join(self, items: Sequence[str]) -> str:
         """Joins words as the language lists them ("a, b and c")."""
@@ -65,7 +84,8 @@ class Voice:
 
     def text(self, key: str, values: Mapping[str, object] | None = None,
              names: Sequence[str | None] = ()) -> str:
-        """Returns the line ``key`` with its placeholders filled: seats, lists of seats and roles said."""
+        """Returns the line ``key`` with its placeholders filled: seats, lists of seats and roles said; in a line
+        that may be said, numbers as words (``{count}`` as a count); a value that begins a sentence capitalised."""
         template = self.lines[key]
         filled: dict[str, str] = {}
         for name, value in (values or {}).items():
@@ -79,14 +99,22 @@ class Voice:
                 filled[name] = self.causes.get(value, value)
             elif isinstance(value, bool):
                 filled[name] = self.words["yes" if value else "no"]
+            elif isinstance(value, int) and said_aloud(key):
+                filled[name] = self.number(value, count=name == "count")
             else:
                 filled[name] = str(value)
+        if self.sentence_case:
+            for before, field, _, _ in string.Formatter().parse(template):
+                if field in filled and before and SENTENCE_END.search(before):
+                    filled[field] = filled[field][:1].upper() + filled[field][1:]
         try:
             text = template.format_map(filled)
         except KeyError as missing:  # never a raw "{number}" said or shown: the caller forgot a value
             raise UnfilledLine(f"the line {key!r} ({self.language}) needs the value {missing.args[0]!r}; "
                                f"given: {', '.join(sorted(filled)) or 'none'}") from None
-        return text[:1].upper() + text[1:]  # a line may open with a seat: "Seat four has been..."
+        if self.sentence_case:  # a line may open with a seat or a word of a template: "Seat four has been..."
+            text = text[:1].upper() + text[1:]
+        return text
 
 
 class UnfilledLine(Exception):
@@ -105,6 +133,12 @@ def _strings(doc_path: str, data: object, key: str) -> dict[str, str]:
     if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
         raise UserError(f"{doc_path}: '{key}' must map names to text")
     return {str(k): str(v) for k, v in data.items()}
+
+
+def _numbers(doc: Document, data: object, key: str) -> dict[int, str]:
+    if not isinstance(data, dict) or not all(isinstance(k, int) and isinstance(v, str) for k, v in data.items()):
+        raise UserError(f"{doc.where(key)}: '{key}' maps numbers to words")
+    return dict(data)
 
 
 def voice_document(language: str) -> Document:
@@ -128,14 +162,13 @@ def load_voice(language: str) -> Voice:
     for key in ("numbers", "roles", "lines", "seat", "seat_named", "list_separator", "list_last", "yes_word", "no_word"):
         if key not in data:
             raise UserError(f"{doc.where()}: the key {key!r} is missing")
-    numbers = data["numbers"]
-    if not isinstance(numbers, dict) or not all(isinstance(k, int) and isinstance(v, str)
-                                                for k, v in numbers.items()):
-        raise UserError(f"{doc.where('numbers')}: 'numbers' maps seat numbers to words")
+    numbers = _numbers(doc, data["numbers"], "numbers")
     return Voice(
         language=str(data.get("language", language)),
         lines=_strings(str(path), data["lines"], "lines"),
         numbers=dict(numbers),
+        counts=_numbers(doc, data.get("counts") or {}, "counts"),
+        sentence_case=data.get("sentence_case", True) is not False,
         roles=_strings(str(path), data["roles"], "roles"),
         seat_word=str(data["seat"]),
         seat_named=str(data["seat_named"]),

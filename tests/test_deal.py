@@ -292,7 +292,7 @@ def test_the_cards_screens_say_what_they_ask_for(tmp_path: Path) -> None:
     text = screen.text
     assert screen.titles[:2] == ["Fortune Teller", "Simple Werewolf"]
     assert "Type your seat number, then Enter." in text and "Type your 2 seat numbers" in text
-    assert "[screen] There is no seat 99 at this table." in text and "Seat 99" not in text
+    assert "[screen] There is no seat ninety-nine at this table." in text and "Seat ninety-nine" not in text
     assert "[screen] The same player is named twice." in text
     assert "> Seat one?" in text and "> Seat two and seat three?" in text
     assert speaker.said[:6] == [VOICE.text(key, values) for key, values in [

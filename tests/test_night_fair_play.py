@@ -331,13 +331,13 @@ def test_a_living_seer_refused_sounds_like_a_dead_seers_call(tmp_path: Path) -> 
 
 
 def test_a_refused_seat_is_never_read_back(tmp_path: Path) -> None:
-    """Seat 99 at night: "There is no seat 99 at this table." on the screen, "Seat 99?" never said nor shown,
-    and the question asked again."""
+    """Seat 99 at night: "There is no seat ninety-nine at this table." on the screen, "Seat ninety-nine?" never
+    said nor shown, and the question asked again."""
     table = config(SEER_TABLE)
     heard = at_the_table(table, keys_for_game(table, SEER_NIGHTS[:2], {("seer", 1): ["9", "9", "enter"]}),
                          tmp_path)
-    assert "99?" not in heard.screen and not any("99" in text for text in heard.said)
-    assert "  [screen] There is no seat 99 at this table." in heard.screen.splitlines()
+    assert "ninety-nine?" not in heard.screen and not any("ninety-nine" in text for text in heard.said)
+    assert "  [screen] There is no seat ninety-nine at this table." in heard.screen.splitlines()
 
 
 def test_a_refused_tie_is_never_read_back_and_by_day_its_reason_is_said(tmp_path: Path) -> None:
@@ -357,15 +357,15 @@ def test_a_refused_tie_is_never_read_back_and_by_day_its_reason_is_said(tmp_path
 
 def test_a_witch_answer_is_checked_whole_before_its_read_back(tmp_path: Path) -> None:
     """A Witch who heals, then types seat 99 to poison: her whole answer is refused on the screen before
-    "seat 99?" is read back, and she answers again from the start (the heal asked again)."""
+    "seat ninety-nine?" is read back, and she answers again from the start (the heal asked again)."""
     table = config(WITCH_TABLE)
     heal_then_99 = ["1", "enter", "enter", "9", "9", "enter"]
     heard = at_the_table(table, keys_for_game(table, [("werewolves", 3), ("witch", NO_POTION)],
                                               {("witch", 1): heal_then_99}), tmp_path)
-    assert "  [screen] There is no seat 99 at this table." in heard.screen.splitlines()
-    assert "99?" not in heard.screen
+    assert "  [screen] There is no seat ninety-nine at this table." in heard.screen.splitlines()
+    assert "ninety-nine?" not in heard.screen
     assert heard.screen.count("Use the healing potion on the victim?") == 2
-    assert not any("99" in text for text in heard.said)
+    assert not any("ninety-nine" in text for text in heard.said)
     assert "Seat three has been eliminated. Their card: Simple Villager." in heard.said  # the heal never counted
 
 

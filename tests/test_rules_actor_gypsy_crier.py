@@ -555,7 +555,7 @@ def test_the_town_crier_may_answer_aloud() -> None:
                             card_words=lambda n: voice.text("answer.card", {"number": n}))
 
     assert answers(["twelve", "yes"]).answer(call) == 12
-    assert said == ["Card 12?"]
+    assert said == ["Card twelve?"]  # the number said as a word, as it was heard
     assert answers(["nobody", "yes"]).answer(call) is None
 
 

@@ -13,17 +13,17 @@ from __future__ import annotations
 import itertools
 from typing import Iterable, Iterator, Sequence
 
-from ..voices import Voice, placeholders
+from ..voices import Voice, placeholders, said_aloud
 
-# Lines only ever shown on the screen: never said, never rendered.
-SCREEN_ONLY = ("screen.", "prompt.", "menu.", "summary.", "deal.app_show", "deal.app_hidden")
+# Lines of the answer.* family said on their own, never read back as an answer ("Undone. Answer again.?").
+NOT_READ_BACK = ("answer.confirmed", "answer.undone")
 # How many of each placeholder a count or a card number can be ("Designate 2 players", "card 1").
 SMALL_NUMBERS = (1, 2, 3)
 
 
 def said_keys(voice: Voice) -> list[str]:
     """Returns the keys of the lines that may be said aloud."""
-    return [key for key in voice.lines if not key.startswith(SCREEN_ONLY)]
+    return [key for key in voice.lines if said_aloud(key)]
 
 
 def fixed_lines(voice: Voice) -> list[str]:
@@ -42,7 +42,7 @@ def table_lines(voice: Voice, seats: int, names: Sequence[str | None] = (),
     deck = list(dict.fromkeys(roles))
     answers = [voice.seat(seat, names) for seat in range(1, seats + 1)]
     answers += [voice.text(key, {}) for key in voice.lines
-                if key.startswith("answer.") and not placeholders(voice.lines[key])]
+                if key.startswith("answer.") and key not in NOT_READ_BACK and not placeholders(voice.lines[key])]
     domains: dict[str, Sequence[object]] = {
         "seat": range(1, seats + 1), "role": deck, "first": deck, "second": deck,
         "cause": list(voice.causes), "answer": answers, "number": SMALL_NUMBERS, "count": SMALL_NUMBERS,
