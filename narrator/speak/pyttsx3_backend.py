@@ -16,7 +16,8 @@ from ..errors import UserError
 from .audio import Sound
 from .cache import VoiceCache
 from .console import print_to_stderr
-from .rendered import AHEAD, DEFAULT_RATE, NOW, EngineThread, RenderedSpeaker
+from .hygiene import DEFAULT_RATE
+from .rendered import AHEAD, NOW, EngineThread, RenderedSpeaker
 
 # Not read from the engine: pyttsx3 binds espeak-ng's GetParameter without its second argument,
 # so the rate it reports is now the default, now the current one [checked]; DEFAULT_RATE is espeak-ng's own.
