@@ -246,9 +246,7 @@ def run(game: Game, narrator: Narrator, answers: Answers,
             try:
                 value = answers.answer(call, game)
             except StepBack:
-                if game.undo() and undone is not None:
-                    undone()
-                narrator.line("answer.undone", SCREEN if in_the_dark(call) else VOICE)
+                step_back(game, narrator, call, undone)
                 step = None
                 break
             try:
@@ -261,5 +259,15 @@ def run(game: Game, narrator: Narrator, answers: Answers,
             continue
         if record is not None:
             record(call, value)  # on disk before the next line is spoken
-        narrator.end(call, step)
+        try:
+            narrator.end(call, step)
+        except StepBack:  # the host took the answer back while its result was still on the screen
+            step_back(game, narrator, call, undone)
     narrator.finish(game)
+
+
+def step_back(game: Game, narrator: Narrator, call: Call, undone: Callable[[], None] | None) -> None:
+    """Takes back the game's last answer (recorded by ``undone``), saying so aloud by day only."""
+    if game.undo() and undone is not None:
+        undone()
+    narrator.line("answer.undone", SCREEN if in_the_dark(call) else VOICE)

@@ -175,12 +175,6 @@ class TableNarrator(Narrator):
             self.listener.unmute(0.4)
 
 
-def wait_enter(keys: Keys) -> None:
-    """Waits for Enter."""
-    while keys.read() != "enter":
-        pass
-
-
 def deal_on_screen(narrator: TableNarrator, answers: KeypadAnswers, deal: Deal, seen: Callable[[int], None],
                    first: int = 1) -> None:
     """Deals with the program: each player in turn sees their own card alone on the screen.
@@ -262,7 +256,7 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
     def acknowledge() -> None:
         screen.entry("")
         screen.prompt(voice.text("prompt.done", {}))
-        wait_enter(keys)
+        answers.enter()  # Ctrl-C and the host menu work here too, while the result is on the screen
 
     narrator.acknowledge = acknowledge
     background = listener if isinstance(listener, BackgroundListener) else None

@@ -393,6 +393,38 @@ def test_the_host_menu_takes_back_the_answer_before_the_running_call(tmp_path: P
     assert answered(read_journal(str(journal))[1]) == planned(steps)
 
 
+def seers_look(steps: list[Planned]) -> int:
+    """Returns the first step where the Seer, alive, is shown what she asked for (then Enter closes it)."""
+    return next(i for i, s in enumerate(steps) if s.call.id == "seer" and s.call.needs_answer)
+
+
+def test_the_host_menu_takes_back_the_seers_answer_while_her_look_is_on_the_screen(tmp_path: Path) -> None:
+    """The Seer's look is on the screen, waiting for Enter: the host menu's take-back works there too (it
+    used to ignore every key but Enter); the Seer is asked again and the game goes on to the same end."""
+    steps, ahead = plan()
+    seer = seers_look(steps)
+    assert steps[seer].keys[-1] == "enter"  # the Enter that closes her look
+    keys = (["enter"] * DEAL_KEYS + keys_of(steps[:seer]) + list(steps[seer].keys[:-1]) + ["menu", "1", "enter"]
+            + keys_of(steps[seer:]))
+    game = table_game(keys, tmp_path / "game")
+    assert game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
+    journal = the_journal(tmp_path / "game")
+    assert [json.loads(line) for line in journal.read_text().splitlines()].count({"undo": 1}) == 1
+    assert answered(read_journal(str(journal))[1]) == planned(steps)
+
+
+def test_ctrl_c_while_the_seers_look_is_on_the_screen_stops_the_game_saved(tmp_path: Path) -> None:
+    """Ctrl-C confirmed while the Seer reads her look: the game stops with her answer saved, and goes on from
+    the call after hers."""
+    steps, ahead = plan()
+    seer = seers_look(steps)
+    keys = ["enter"] * DEAL_KEYS + keys_of(steps[:seer]) + list(steps[seer].keys[:-1]) + ["interrupt", "enter"]
+    with pytest.raises(GameStopped):
+        table_game(keys, tmp_path / "game")
+    journal = the_journal(tmp_path / "game")
+    assert answered(read_journal(str(journal))[1]) == planned(steps[:seer + 1])
+
+
 def test_the_host_menu_shows_who_is_alive_the_sheriff_and_the_day(tmp_path: Path) -> None:
     """Issue 5 (host menu 4): the public state — who is alive, the Sheriff, the day — is shown on the
     screen until Enter; then the game goes on."""
