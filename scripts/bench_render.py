@@ -76,10 +76,11 @@ def percentile(values: list[float], share: float) -> float:
 
 def child(backend: str, script_path: Path, voices: str | None) -> int:
     """In the measured process: starts ``backend`` and renders every line once, uncached; prints JSON figures."""
-    from narrator.speak import PiperSpeaker, Pyttsx3Speaker
+    from narrator.speak import PiperSpeaker, Pyttsx3Speaker, RenderedSpeaker
 
     language, lines = spoken_lines(script_path)
     start = time.perf_counter()
+    speaker: RenderedSpeaker
     if backend == "piper":
         speaker = PiperSpeaker(language, cache=False, folder=Path(voices) if voices else None)
     else:
