@@ -29,6 +29,8 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+from bench_render import test_voice, voice_folder  # noqa: E402  (this script's folder is on the path)
+
 from engine import Answer, Call, Game  # noqa: E402
 from narrator.journal import Journal  # noqa: E402
 from narrator.narration import VOICE, Line, Narrator, run  # noqa: E402
@@ -37,7 +39,6 @@ from narrator.script import Script, load_script  # noqa: E402
 from narrator.speak import PiperSpeaker, Pyttsx3Speaker, RenderedSpeaker, VoiceCache, prepare_table  # noqa: E402
 from narrator.speak.audio import Sound  # noqa: E402
 from narrator.voices import load_voice  # noqa: E402
-from bench_render import test_voice, voice_folder  # noqa: E402  (this script's folder is on the path)
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

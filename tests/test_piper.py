@@ -202,3 +202,26 @@ def test_a_practice_game_is_rendered_with_piper_into_wav_files(joe: Path, tmp_pa
         assert speaker.cached(first)
     finally:
         speaker.close()
+
+
+def test_a_game_that_ends_while_piper_renders_ahead_exits_cleanly(joe: Path, tmp_path: Path) -> None:
+    """The speaker closed while Piper renders lines ahead (a game over, or stopped, in the first minutes): the
+    line under way is waited for, the rest dropped, and the process exits normally. It used to be aborted
+    (onnxruntime's thread torn down mid-render: exit 134), which the supervisor took for a crash."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import time\n"
+        "from pathlib import Path\n"
+        "from narrator.speak import PiperSpeaker, VoiceCache\n"
+        f"speaker = PiperSpeaker('en', cache=VoiceCache(Path({str(tmp_path / 'lines')!r})))\n"
+        "speaker.prepare([f'Seat {n}, wake up and point at a player.' for n in range(1, 60)])\n"
+        "time.sleep(1.0)\n"
+        "speaker.close()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert 0 < len(list((tmp_path / "lines").rglob("*.wav"))) < 59  # some were rendered, the rest dropped

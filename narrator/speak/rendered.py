@@ -71,6 +71,14 @@ class EngineThread:
         while (job := self._jobs.get()[2]) is not None:
             job()
 
+    def idle(self, timeout: float = 5.0) -> None:
+        """Waits for the line being rendered, if any (a line to say now goes before the lines queued ahead): a
+        process that exits while onnxruntime renders is aborted. A stuck engine is not waited for."""
+        try:
+            self.submit(lambda: None, NOW).result(timeout)
+        except Exception:
+            pass  # the daemon thread cannot keep the program from exiting
+
     def stop(self) -> None:
         """Ends the thread once the jobs queued before have run."""
         self._jobs.put((STOP, next(self._order), None))
@@ -219,5 +227,8 @@ class RenderedSpeaker:
                            "lines that cannot be said are printed instead")
 
     def close(self) -> None:
-        """Lets go of the engine, which stays idle for the next speaker; closing again does nothing."""
-        self._renderer = None
+        """Lets go of the engine, which stays idle for the next speaker; closing again does nothing. The lines still
+        queued ahead are dropped, and the one being rendered is waited for (see EngineThread.idle)."""
+        renderer, self._renderer = self._renderer, None
+        if renderer is not None:
+            renderer.idle()
