@@ -198,21 +198,12 @@ def play_on(tmux: Tmux, rest: list[str], folder: Path, ahead: Game) -> None:
 def night_trial(number: int, root: Path) -> str:
     """Trial ``number``: a game killed at a moment of its nights drawn from the number, then resumed with Enter
     (every fifth: quit, then resumed with the command the supervisor printed)."""
-    folder = root / f"night-{number}"
-    folder.mkdir(exist_ok=True)
-    (folder / "table.yaml").write_text(CONFIG, encoding="utf-8")
-    config, _ = load_config(str(folder / "table.yaml"))
     seed = 100 + number
+    folder, config, tmux = started(root, "night", number, seed)
     moment = random.Random(number).choice(night_moments(config, seed))
     _, ahead = plan(config, seed)
-    tmux = Tmux(f"wn-kill-{number}-{root.name}", joined=True)
-    tmux.start(game_command(folder, "play", "table.yaml", "--seed", str(seed), "--journal-dir", "j"))
     try:
-        tmux.wait_for(EN.text("deal.app_turn", {"seat": 1}))
-        tmux.send(moment.before)
-        tmux.wait_for(moment.shown)
-        signal_game(tmux, signal.SIGKILL)
-        assert_clean(tmux, moment.secret)
+        killed_at(tmux, moment)
         if number % 5 == 4:
             tmux.send(["q"])
             quit_ = tmux.wait_for(ended)
@@ -231,6 +222,26 @@ def night_trial(number: int, root: Path) -> str:
     return ""
 
 
+def started(root: Path, kind: str, number: int, seed: int) -> tuple[Path, TableConfig, Tmux]:
+    """Starts trial ``number``'s game (the trials' table, dealt by ``seed``) in a terminal of its own."""
+    folder = root / f"{kind}-{number}"
+    folder.mkdir(exist_ok=True)
+    (folder / "table.yaml").write_text(CONFIG, encoding="utf-8")
+    config, _ = load_config(str(folder / "table.yaml"))
+    tmux = Tmux(f"wn-{kind}-{number}-{root.name}", joined=True)
+    tmux.start(game_command(folder, "play", "table.yaml", "--seed", str(seed), "--journal-dir", "j"))
+    return folder, config, tmux
+
+
+def killed_at(tmux: Tmux, moment: Moment) -> None:
+    """Plays up to ``moment``, kills the game's process while its secret shows, and checks the terminal is clean."""
+    tmux.wait_for(EN.text("deal.app_turn", {"seat": 1}))
+    tmux.send(moment.before)
+    tmux.wait_for(moment.shown)
+    signal_game(tmux, signal.SIGKILL)
+    assert_clean(tmux, moment.secret)
+
+
 def signal_game(tmux: Tmux, number: int) -> None:
     os.kill(tmux.game_process(), number)
 
@@ -238,21 +249,12 @@ def signal_game(tmux: Tmux, number: int) -> None:
 def deal_trial(number: int, root: Path) -> str:
     """Trial ``number``: a game killed while a seat drawn from the number looks at their card; Enter resumes the
     deal where it stopped, with the same cards, and the game goes on to its end."""
-    folder = root / f"deal-{number}"
-    folder.mkdir(exist_ok=True)
-    (folder / "table.yaml").write_text(CONFIG, encoding="utf-8")
-    config, _ = load_config(str(folder / "table.yaml"))
     seed = 200 + number
+    folder, config, tmux = started(root, "deal", number, seed)
     moment = deal_moment(config, seed, random.Random(number).randint(1, SEATS))
     _, ahead = plan(config, seed)
-    tmux = Tmux(f"wn-deal-{number}-{root.name}", joined=True)
-    tmux.start(game_command(folder, "play", "table.yaml", "--seed", str(seed), "--journal-dir", "j"))
     try:
-        tmux.wait_for(EN.text("deal.app_turn", {"seat": 1}))
-        tmux.send(moment.before)
-        tmux.wait_for(moment.shown)
-        signal_game(tmux, signal.SIGKILL)
-        assert_clean(tmux, moment.secret)
+        killed_at(tmux, moment)
         tmux.send(["enter"])
         turns = [EN.text("deal.app_turn", {"seat": seat}) for seat in range(1, SEATS + 1)]
         shown = tmux.wait_for(lambda text: any(turn in text for turn in turns) or "exit=" in text)
