@@ -317,7 +317,7 @@ def cmd_models(args: argparse.Namespace) -> int:
     if args.action == "list":
         print(run_models_list())
     else:
-        path = run_models_fetch(args.language, url=args.url, sha256=args.sha256)
+        path = run_models_fetch(args.language, url=args.url, sha256=args.sha256, size=args.size)
         print(f"installed at {path}")
     return 0
 
@@ -485,6 +485,8 @@ def build_parser() -> argparse.ArgumentParser:
     fetch.add_argument("language", help="en, fr or zh (or a model's name)")
     fetch.add_argument("--url", help="another address to download it from (a mirror)")
     fetch.add_argument("--sha256", help="the checksum to expect instead of the known one")
+    fetch.add_argument("--size", type=int, metavar="BYTES",
+                       help="with --sha256, the file's size in bytes (the download never goes past it)")
     p.set_defaults(func=cmd_models)
     p = sub.add_parser("devices", help="the sound input and output devices, and which are chosen")
     p.add_argument("config", nargs="?", help="a table config, to show the devices it chooses")
