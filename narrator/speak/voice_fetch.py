@@ -52,7 +52,8 @@ class CatalogVoice:
         return f"{REPOSITORY}/{self.path}/{self.name}{suffix}"
 
 
-# Sizes and MD5s: rhasspy/wyoming-piper (wyoming_piper/voices.json, a copy of the repository's catalogue).
+# Sizes and MD5s: the repository's catalogue of its voices (voices.json), as rhasspy/wyoming-piper ships it
+# (wyoming_piper/voices.json).
 # SHA-256s, each in two projects that download these files and check them, named beside each voice.
 VOICES = (
     # SHA-256 of both files: conpol84/javris-clone (deploy/hostinger/local_voice_rollout.py, VOICE_HASHES) and the
@@ -69,16 +70,15 @@ VOICES = (
                             "2fc642b535197b6305c7c8f92dc8b24f"),
                  PinnedFile(4_885, "efe19c417bed055f2d69908248c6ba650fa135bc868b0e6abb3da181dab690a0",
                             "c1f2b7bddefe113f3255ff9ef234cfd3")),
-    # SHA-256 of both files: Raphaelll09/chatterbox (scripts/fetch_piper_voices.sh) and 0cv/herdr-mobile-relay
-    # (relay/speech-voices.sh).
+    # SHA-256 of both files: Raphaelll09/chatterbox (scripts/fetch_piper_voices.sh), 0cv/herdr-mobile-relay
+    # (relay/speech-voices.sh) and Astroson111/ph3b3 (setup.sh).
     CatalogVoice("fr_FR-siwis-medium", "fr", "fr/fr_FR/siwis/medium",
                  PinnedFile(63_201_294, "641d1ab097da2b81128c076810edb052b385decc8be3381814802a64a73baf99",
                             "20e876e8c839e9b11a26085858f2300c"),
                  PinnedFile(4_875, "39479916c2db192b5ac9764daddd0c744d83e023ad890c6976c0633ae4df8959",
                             "a407e7e6901feb79c2ea2a5466076cce")),
-    # SHA-256 of both files: 0cv/herdr-mobile-relay (relay/speech-voices.sh) is the one project found that could
-    # be named; the same two SHA-256s appear in other indexed projects whose repository the index did not name.
-    # The size and MD5 from voices.json check the same bytes independently.
+    # SHA-256 of both files: 0cv/herdr-mobile-relay (relay/speech-voices.sh) and Astroson111/ph3b3 (setup.sh,
+    # SHA_ONNX and SHA_JSON).
     CatalogVoice("zh_CN-huayan-medium", "zh", "zh/zh_CN/huayan/medium",
                  PinnedFile(63_201_294, "9929917bf8cabb26fd528ea44d3a6699c11e87317a14765312420be230be0f3d",
                             "40cdb7930ff91b81574d5f0489e076ea"),
