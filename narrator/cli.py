@@ -257,6 +257,13 @@ class UsageError(Exception):
     """A mistake on the command line that argparse cannot see: exit status 2."""
 
 
+def _size(text: str) -> int:
+    """A download's size in bytes, as --size gives it: a positive whole number."""
+    if not text.isdigit() or int(text) == 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size in bytes (a positive whole number)")
+    return int(text)
+
+
 def _render_voices(args: argparse.Namespace) -> int:
     """Renders every line of a language (and of a table, with --config) into the voice cache."""
     from .config import load_config
@@ -502,7 +509,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "(part of its name, e.g. lessac)")
     p.add_argument("--url", help="fetch: a mirror, the folder holding NAME.onnx and NAME.onnx.json")
     p.add_argument("--sha256", help="fetch: the model's checksum to expect instead of the known one")
-    p.add_argument("--size", type=int, metavar="BYTES", help="fetch: with --sha256, the model's size in bytes "
+    p.add_argument("--size", type=_size, metavar="BYTES", help="fetch: with --sha256, the model's size in bytes "
                    "(the download never goes past it)")
     p.set_defaults(func=cmd_voices)
     p = sub.add_parser("understand", help="show how the narrator understands recognised text, as JSON lines")
@@ -523,7 +530,7 @@ def build_parser() -> argparse.ArgumentParser:
     fetch.add_argument("language", help="en, fr or zh (or a model's name)")
     fetch.add_argument("--url", help="another address to download it from (a mirror)")
     fetch.add_argument("--sha256", help="the checksum to expect instead of the known one")
-    fetch.add_argument("--size", type=int, metavar="BYTES",
+    fetch.add_argument("--size", type=_size, metavar="BYTES",
                        help="with --sha256, the file's size in bytes (the download never goes past it)")
     p.set_defaults(func=cmd_models)
     p = sub.add_parser("devices", help="the sound input and output devices, and which are chosen")

@@ -159,6 +159,16 @@ def test_fetch_options_belong_to_voices_fetch(capsys: pytest.CaptureFixture[str]
     assert "go with `voices fetch LANG`" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", [["voices", "fetch", "en"], ["models", "fetch", "en"]])
+def test_a_size_that_is_not_a_positive_number_is_a_usage_mistake(
+        voices: Path, command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main([*command, "--size", "-3"])
+    assert stopped.value.code == 2
+    assert "'-3' is not a size in bytes" in capsys.readouterr().err
+    assert not voices.parent.exists()  # nothing was created
+
+
 def test_voices_says_to_fetch_a_voice_where_a_language_has_none(voices: Path,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["voices"]) == 0
