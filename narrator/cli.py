@@ -192,13 +192,17 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_voices(args: argparse.Namespace) -> int:
     from .speak import describe_voices
 
+    if args.action != "fetch" and (args.voice or args.url or args.sha256 or args.size is not None):
+        raise UsageError("--voice, --url, --sha256 and --size go with `voices fetch LANG`")
     if args.action == "render":
         return _render_voices(args)
     if args.action == "add":
         return _add_voice(args)
+    if args.action == "fetch":
+        return _fetch_voice(args)
     if args.language or args.config or args.file:
         raise UsageError("`voices` alone lists the voices; `voices render LANG [--config FILE]` renders a language; "
-                         "`voices add LANG FILE.onnx` installs a Piper voice")
+                         "`voices add LANG FILE.onnx` installs a Piper voice; `voices fetch LANG` downloads one")
     for entry in describe_voices():
         voice = entry.get("voice")
         why = f"; {entry['why']}" if entry.get("why") else ""
@@ -226,8 +230,38 @@ def _add_voice(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fetch_voice(args: argparse.Namespace) -> int:
+    """Downloads the official Piper voice of a language (or --voice NAME), checks it and installs it."""
+    from .speak.ahead import fixed_lines
+    from .speak.piper_backend import INSTALL
+    from .speak.voice_fetch import fetch_voice
+    from .voices import languages, load_voice
+
+    if not args.language or args.file or args.config:
+        raise UsageError("`voices fetch` needs a language: voices fetch LANG [--voice NAME] [--url URL]")
+    if args.language not in languages():
+        raise UserError(f"no voice file for {args.language!r}: the languages are {', '.join(languages())}")
+    sample = fixed_lines(load_voice(args.language))[0]
+    voice, how = fetch_voice(args.language, sample, args.voice, url=args.url, sha256=args.sha256, size=args.size)
+    if how == "already":
+        print(f"{args.language}: Piper voice {voice.name} is already installed in {voice.model.parent}")
+        return 0
+    print(f"{args.language}: Piper voice {voice.name} installed in {voice.model.parent}; tables in that language "
+          "now speak with it (speaker: auto or piper)")
+    if how == "unheard":
+        _warn(f"piper-tts is not installed, so the voice was checked against its checksums but not heard ({INSTALL})")
+    return 0
+
+
 class UsageError(Exception):
     """A mistake on the command line that argparse cannot see: exit status 2."""
+
+
+def _size(text: str) -> int:
+    """A download's size in bytes, as --size gives it: a positive whole number."""
+    if not text.isdigit() or int(text) == 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size in bytes (a positive whole number)")
+    return int(text)
 
 
 def _render_voices(args: argparse.Namespace) -> int:
@@ -317,7 +351,7 @@ def cmd_models(args: argparse.Namespace) -> int:
     if args.action == "list":
         print(run_models_list())
     else:
-        path = run_models_fetch(args.language, url=args.url, sha256=args.sha256)
+        path = run_models_fetch(args.language, url=args.url, sha256=args.sha256, size=args.size)
         print(f"installed at {path}")
     return 0
 
@@ -452,20 +486,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--voice-log", metavar="FILE", help=VOICE_LOG_HELP)
     p.set_defaults(func=cmd_play)
     p = sub.add_parser("voices", help="which speech voice each language gets on this machine; "
-                       "`voices render LANG` renders its lines ahead; `voices add LANG FILE.onnx` installs a Piper voice",
+                       "`voices render LANG` renders its lines ahead; `voices add LANG FILE.onnx` installs a "
+                       "Piper voice, `voices fetch LANG` downloads one",
                        description="With no action: which speech voice each language gets on this machine, and why "
                        "(a Piper voice when one is installed for it and piper-tts is, else espeak-ng). "
                        "`voices render LANG [--config FILE]`: renders every line of LANG ahead into the voice "
                        "cache (the fixed lines, and every seat's lines for 18 seats, or for the table FILE "
                        "describes with its names and characters), so that no line waits for its voice. "
                        "`voices add LANG FILE.onnx`: installs a Piper voice you have (FILE.onnx.json beside it) "
-                       "for LANG, once it has loaded and said a line.")
-    p.add_argument("action", nargs="?", choices=("render", "add"),
-                   help="render: render the lines of LANG ahead; add: install a Piper voice for LANG")
+                       "for LANG, once it has loaded and said a line. "
+                       "`voices fetch LANG [--voice NAME]`: downloads LANG's Piper voice from the official "
+                       "repository (huggingface.co/rhasspy/piper-voices), checks its size and checksums, and "
+                       "installs it as `add` does; resumes a download cut short.")
+    p.add_argument("action", nargs="?", choices=("render", "add", "fetch"),
+                   help="render: render the lines of LANG ahead; add: install a Piper voice for LANG; "
+                        "fetch: download and install LANG's Piper voice")
     p.add_argument("language", nargs="?", metavar="LANG", help="en, fr or zh")
     p.add_argument("file", nargs="?", metavar="FILE.onnx", help="add: the Piper voice's model")
     p.add_argument("--config", metavar="FILE",
                    help="a table config (or a practice script): its seats, names, characters, voice and rate")
+    p.add_argument("--voice", metavar="NAME", help="fetch: another voice of the language than its default "
+                   "(part of its name, e.g. lessac)")
+    p.add_argument("--url", help="fetch: a mirror, the folder holding NAME.onnx and NAME.onnx.json")
+    p.add_argument("--sha256", help="fetch: the model's checksum to expect instead of the known one")
+    p.add_argument("--size", type=_size, metavar="BYTES", help="fetch: with --sha256, the model's size in bytes "
+                   "(the download never goes past it)")
     p.set_defaults(func=cmd_voices)
     p = sub.add_parser("understand", help="show how the narrator understands recognised text, as JSON lines")
     p.add_argument("--lang", required=True, help="en, fr or zh")
@@ -485,6 +530,8 @@ def build_parser() -> argparse.ArgumentParser:
     fetch.add_argument("language", help="en, fr or zh (or a model's name)")
     fetch.add_argument("--url", help="another address to download it from (a mirror)")
     fetch.add_argument("--sha256", help="the checksum to expect instead of the known one")
+    fetch.add_argument("--size", type=_size, metavar="BYTES",
+                       help="with --sha256, the file's size in bytes (the download never goes past it)")
     p.set_defaults(func=cmd_models)
     p = sub.add_parser("devices", help="the sound input and output devices, and which are chosen")
     p.add_argument("config", nargs="?", help="a table config, to show the devices it chooses")

@@ -26,11 +26,12 @@ from .rendered import EngineThread, RenderedSpeaker
 
 INSTALL = "pip install 'werewolf-narrator[piper]' (or pip install piper-tts)"
 
-# The voice each language gets when several are installed, and the one to look for: its name, its licence.
+# The voice each language gets when several are installed, and the one `voices fetch` downloads: its name, and its
+# dataset's licence as its MODEL_CARD in rhasspy/piper-voices states it (the README says more).
 DEFAULT_VOICES = {
-    "en": ("en_US-joe-medium", "CC0-1.0 (its model card)"),
-    "fr": ("fr_FR-siwis-medium", "CC-BY-4.0 (the SIWIS French speech database)"),
-    "zh": ("zh_CN-huayan-medium", "see its MODEL_CARD in the Piper voices repository"),
+    "en": ("en_US-joe-medium", "CC0 (the joe dataset, NabuCasa/voice-datasets)"),
+    "fr": ("fr_FR-siwis-medium", "CC-BY 4.0 (the SIWIS French Speech Synthesis Database)"),
+    "zh": ("zh_CN-huayan-medium", "Unknown (the HuaYan_TTS dataset, PlayVoice/HuaYan_TTS)"),
 }
 # Silence between the sentences of a line (Piper renders each sentence alone): the pause a reader makes.
 SENTENCE_GAP = 0.2
@@ -97,9 +98,12 @@ def piper_problem(language: str, voice: str | None = None, folder: Path | None =
     if choose_piper_voice(language, voice, folder) is None:
         if voice:
             return f"no Piper voice for {language} matches {voice!r} (werewolf-narrator voices lists them)"
-        name = DEFAULT_VOICES.get(language, ("a Piper voice",))[0]
-        return (f"no Piper voice for {language_name(language)} is installed "
-                f"(werewolf-narrator voices add {language} FILE.onnx, e.g. {name}.onnx)")
+        if language in DEFAULT_VOICES:
+            how = (f"werewolf-narrator voices fetch {language} downloads {DEFAULT_VOICES[language][0]}, or "
+                   f"werewolf-narrator voices add {language} FILE.onnx installs one you have")
+        else:
+            how = f"werewolf-narrator voices add {language} FILE.onnx"
+        return f"no Piper voice for {language_name(language)} is installed ({how})"
     return piper_missing()
 
 
@@ -214,22 +218,7 @@ def add_voice(language: str, model: Path | str, sample: str, folder: Path | None
     if not config.is_file():
         raise UserError(f"{source}: its config {config.name} is not beside it (a Piper voice comes as "
                         "NAME.onnx and NAME.onnx.json)")
-    try:
-        spoken = json.loads(config.read_text(encoding="utf-8")).get("language", {}).get("family")
-    except (OSError, ValueError, AttributeError) as exc:
-        raise UserError(f"{config}: not a Piper voice config ({exc})") from None
-    if isinstance(spoken, str) and spoken != language:
-        raise UserError(f"{source}: this voice speaks {spoken!r}, not {language!r}: "
-                        f"werewolf-narrator voices add {spoken} {source}")
-    try:
-        sound = synthesize(load_piper_voice(source, config), sample, None)
-    except SpeechUnavailable as exc:
-        raise UserError(f"{exc}; nothing was installed") from None
-    except Exception as exc:  # the model loaded but cannot speak: a broken or foreign voice
-        raise UserError(f"{source}: the voice loads but cannot speak ({type(exc).__name__}: {exc}); "
-                        "nothing was installed") from None
-    if len(sound.frames) < sound.rate // 5:  # under 0.1 s of sound for a whole line
-        raise UserError(f"{source}: the voice says nothing; nothing was installed")
+    check_voice(language, source, config, sample)
     target = (folder or voices_folder()) / language
     name = source.name[:-len(".onnx")]
     try:
@@ -244,3 +233,27 @@ def add_voice(language: str, model: Path | str, sample: str, folder: Path | None
         raise UserError(f"cannot install the voice in {target} ({exc.strerror or exc})") from None
     installed = target / source.name
     return PiperVoiceFile(name, installed, installed.stat().st_size)
+
+
+def check_voice(language: str, model: Path, config: Path, sample: str) -> None:
+    """Makes sure the Piper voice ``model`` (with ``config``) speaks ``language`` and can say ``sample``.
+
+    Raises UserError, saying what is wrong and that nothing was installed, for a config of another
+    language, a voice that does not load (or piper-tts missing), or one that says nothing.
+    """
+    try:
+        spoken = json.loads(config.read_text(encoding="utf-8")).get("language", {}).get("family")
+    except (OSError, ValueError, AttributeError) as exc:
+        raise UserError(f"{config}: not a Piper voice config ({exc})") from None
+    if isinstance(spoken, str) and spoken != language:
+        raise UserError(f"{model}: this voice speaks {spoken!r}, not {language!r}: "
+                        f"werewolf-narrator voices add {spoken} {model}")
+    try:
+        sound = synthesize(load_piper_voice(model, config), sample, None)
+    except SpeechUnavailable as exc:
+        raise UserError(f"{exc}; nothing was installed") from None
+    except Exception as exc:  # the model loaded but cannot speak: a broken or foreign voice
+        raise UserError(f"{model}: the voice loads but cannot speak ({type(exc).__name__}: {exc}); "
+                        "nothing was installed") from None
+    if len(sound.frames) < sound.rate // 5:  # under 0.1 s of sound for a whole line
+        raise UserError(f"{model}: the voice says nothing; nothing was installed")
