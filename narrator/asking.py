@@ -214,6 +214,7 @@ class KeypadAnswers:
             raise Repeat()
         elif key == "3":
             self.say("notice.paused", {})
+            self.screen.prompt("")  # the banner says how to go on
             self.screen.paused(self.text("screen.paused"))
             while self.keys.read() != "enter":
                 pass

@@ -260,7 +260,8 @@ def _ellipse(seats: Sequence[SeatView], width: int, height: int, cap: int) -> li
     from rich.text import Text
 
     count = len(seats)
-    rows = min(height, count // 2 + 3)  # six seats need no more than six lines
+    # Tall enough to hold the seats (half on each side), rounder on a wide screen, never more than the room.
+    rows = min(height, max(count // 2 + 3, min(width // 5, count + 3)))
     if rows < 5:
         return None
     radius_x, radius_y = (width - cap) / 2 - 1, (rows - 1) / 2
@@ -270,7 +271,8 @@ def _ellipse(seats: Sequence[SeatView], width: int, height: int, cap: int) -> li
         label = _seat_text(seat, cap)
         x = round(width / 2 + radius_x * math.sin(angle) - label.cell_len / 2)
         x = max(0, min(width - label.cell_len, x))
-        placed.setdefault(round(radius_y - radius_y * math.cos(angle)), []).append((x, label))
+        # Rounded half up, with room for the float's error: seats facing each other share a line.
+        placed.setdefault(math.floor(radius_y - radius_y * math.cos(angle) + 0.5 + 1e-9), []).append((x, label))
     lines = []
     for y in range(rows):
         line, end = Text(), -1
