@@ -192,6 +192,10 @@ class Timeline:
         self.moment("pause")
 
 
+SEATS, EYES = 7, 9
+"""Where a screen's view (WatchedScreen) holds the seating circle and the eyes banner's text."""
+
+
 class WatchedScreen:
     """A screen that keeps what a full screen (RichScreen) would show, and reports each change."""
 
