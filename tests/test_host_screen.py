@@ -1,5 +1,6 @@
-"""Issue 13: the seating circle (what the whole table may know of every seat, drawn to fit the terminal), and the
-timers the host sees (the debate's countdown, last words)."""
+"""Issue 13: the seating circle (what the whole table may know of every seat, drawn to fit the terminal), the timers
+the host sees (the debate's countdown, last words), and the host's lines (a repeat, a key that does nothing, the keys
+that work now)."""
 
 from __future__ import annotations
 
@@ -133,12 +134,20 @@ class Clocked:
 
 
 class Timed(PlainScreen):
-    """Remembers every countdown shown, and the pause banner."""
+    """Remembers every countdown shown, the pause banner, the host's status lines and footers."""
 
     def __init__(self) -> None:
         super().__init__(io.StringIO(), terminal=False)
         self.shown: list[str] = []
         self.pauses: list[str] = []
+        self.notices: list[str] = []
+        self.footers: list[str] = []
+
+    def notice(self, text: str, flash: bool = False) -> None:
+        self.notices.append(text)
+
+    def keys(self, text: str) -> None:
+        self.footers.append(text)
 
     def countdown(self, text: str, left: int) -> None:
         self.shown.append(text)
@@ -203,3 +212,49 @@ def test_a_player_voted_out_is_given_last_words_when_the_table_wants_them(tmp_pa
          journal_dir=tmp_path, sleep=lambda s: None, out=io.StringIO())
     words = [line for line in speaker.said if "you may say your last words" in line]
     assert len(words) == voted_out
+
+
+# -- the host's lines -------------------------------------------------------------------------------------------
+
+
+def test_a_key_that_does_nothing_here_flashes_a_hint_and_the_answer_goes_on() -> None:
+    answers, screen, said = timed([(0.0, "other"), (0.0, "tie"), (0.0, "4"), (0.0, "enter"), (0.0, "enter")])
+    assert answers._seat(optional=False) == 4
+    hint = VOICE.text("screen.wrong_key")
+    assert screen.notices == [hint, hint]  # an unknown key, then the tie key where no tie may be typed
+
+
+def test_the_deal_shows_only_the_keys_that_work_there_in_the_tables_language() -> None:
+    for language in ("en", "fr", "zh"):
+        voice = load_voice(language)
+        keys, screen = Clocked([(0.0, "enter")]), Timed()
+        KeypadAnswers(keys, screen, voice, say=lambda key, values: None, repeat=lambda: None).enter()
+        assert screen.footers == [voice.text("screen.keys_wait")]
+    assert "U" not in VOICE.text("screen.keys_wait") and "T" not in VOICE.text("screen.keys_wait")
+
+
+def test_a_repeat_leaves_a_trace_on_the_screen() -> None:
+    from narrator.narration import VOICE as SAID
+    from narrator.play import TableNarrator
+
+    screen = Timed()
+    narrator = TableNarrator(VOICE, screen, Recorder())
+    narrator.line("debate.call", SAID)
+    narrator.repeat()
+    assert screen.notices == [VOICE.text("screen.repeated", {"text": VOICE.text("debate.call")})]
+
+
+def test_the_keypad_reads_a_key_it_has_no_use_for_as_other() -> None:
+    import os
+
+    from narrator.keypad import TerminalKeys
+
+    primary, terminal = os.openpty()
+    try:
+        keys = TerminalKeys(terminal)
+        os.write(primary, b"hx5")
+        assert [keys.read(1), keys.read(1), keys.read(1)] == ["other", "other", "5"]
+        keys.close()
+    finally:
+        os.close(primary)
+        os.close(terminal)
