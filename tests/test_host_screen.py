@@ -258,3 +258,16 @@ def test_the_keypad_reads_a_key_it_has_no_use_for_as_other() -> None:
     finally:
         os.close(primary)
         os.close(terminal)
+
+
+def test_the_plain_screen_prints_the_circle_as_one_line_when_it_changes_and_only_on_a_terminal() -> None:
+    for terminal in (True, False):
+        out = io.StringIO()
+        screen = PlainScreen(out, terminal=terminal)
+        game = six()
+        screen.seating(seating(VOICE, 6, NAMES, game))
+        screen.seating(seating(VOICE, 6, NAMES, game))
+        game.sheriff = 1
+        screen.seating(seating(VOICE, 6, NAMES, game))
+        assert out.getvalue().splitlines() == (["1 Ann · 2 Bruno · 3 · 4 David · 5 Emma · 6 Farid",
+                                     "1 Ann [Sheriff] · 2 Bruno · 3 · 4 David · 5 Emma · 6 Farid"] if terminal else [])
