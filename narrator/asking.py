@@ -366,16 +366,17 @@ class KeypadAnswers:
     def _debate(self) -> Answer:
         """Waits for Enter or the end of the debate timer, counting down on the screen, warning a minute before."""
         self.screen.prompt(self.text("prompt.done"))
-        if self.countdown(self.debate_timer, "screen.debate_left", ("enter", "repeat"), warn=True) == "repeat":
-            raise Repeat()
+        self.countdown(self.debate_timer, "screen.debate_left", warn=True, repeat=self.repeat)
         return None
 
-    def countdown(self, seconds: int, key: str, stops: tuple[str, ...] = ("enter",), warn: bool = False) -> str | None:
-        """Counts ``seconds`` down on the screen (the line ``key`` shows the time left), second by second, until one
-        of the keys ``stops`` (returned) or the end (None); with ``warn``, says so a minute before and at the end."""
+    def countdown(self, seconds: int, key: str, warn: bool = False,
+                  repeat: Callable[[], None] | None = None) -> bool:
+        """Counts ``seconds`` down on the screen (the line ``key`` shows the time left), second by second, until
+        Enter (True) or the end (False); with ``warn``, says so a minute before and at the end. With ``repeat``,
+        the repeat key says the call again while the time runs on; the host menu's time is not counted."""
         end = self.clock() + seconds
         warned = not warn or seconds <= 60
-        self.screen.keys(self.text("screen.keys_timer" if "repeat" in stops else "screen.keys_enter"))
+        self.screen.keys(self.text("screen.keys_timer" if repeat else "screen.keys_enter"))
         try:
             while True:
                 left = end - self.clock()
@@ -385,15 +386,21 @@ class KeypadAnswers:
                 if left <= 0:
                     if warn:
                         self.say("debate.over", {})
-                    return None
+                    return False
                 whole = math.ceil(left)
                 self.screen.countdown(self.text(key, time=f"{whole // 60}:{whole % 60:02d}"), whole)
                 pressed = self.keys.read(timeout=max(left - (whole - 1), 0.01))  # woken at the next whole second
-                if pressed in stops:
-                    return pressed
-                if pressed in ("interrupt", "menu"):
+                if pressed == "enter":
+                    return True
+                if pressed == "repeat" and repeat is not None:
+                    repeat()
+                elif pressed in ("interrupt", "menu"):
                     held = self.clock()
-                    self._confirm_stop() if pressed == "interrupt" else self.menu()
+                    try:
+                        self._confirm_stop() if pressed == "interrupt" else self.menu()
+                    except Repeat:  # the menu's repeat: the call again, if there is one to say, and time runs on
+                        if repeat is not None:
+                            repeat()
                     end += self.clock() - held  # the host's time (a pause) is not the table's
                 elif pressed is not None:
                     self.nothing_here()

@@ -184,7 +184,7 @@ class TableNarrator(Narrator):
     def repeat(self) -> None:
         """Says the running call's opening lines again, and shows that it did (a table without sound sees it)."""
         if self.opening:
-            self.screen.notice(self.voice.text("screen.repeated", {"text": self.opening[-1].text}))
+            self.screen.notice(self.voice.text("screen.repeated", {"text": self.opening[-1].text}), flash=True)
         for line in list(self.opening):
             self._say(line)
 

@@ -165,16 +165,25 @@ def timed(presses: list[tuple[float, str]]) -> tuple[KeypadAnswers, Timed, list[
 
 def test_the_debate_counts_down_each_second_and_warns_a_minute_before() -> None:
     answers, screen, said = timed([])
-    answers.countdown(62, "screen.debate_left", ("enter", "repeat"), warn=True)
+    assert answers.countdown(62, "screen.debate_left", warn=True) is False
     assert screen.shown[:3] == ["Debate: 1:02 left", "Debate: 1:01 left", "Debate: 1:00 left"]
     assert screen.shown[-2:] == ["Debate: 0:01 left", ""]  # gone when it is over
     assert len(screen.shown) == 63
     assert said == ["debate.warning", "debate.over"]
 
 
+def test_a_repeat_during_the_debate_says_the_call_again_and_the_time_runs_on() -> None:
+    keys, screen, said, repeated = Clocked([(10.5, "repeat"), (20.5, "menu"), (20.5, "2")]), Timed(), [], []
+    answers = KeypadAnswers(keys, screen, VOICE, say=lambda key, values: said.append(key),
+                            repeat=lambda: repeated.append(keys.now), clock=keys.clock)
+    answers.countdown(62, "screen.debate_left", warn=True, repeat=lambda: repeated.append(keys.now))
+    assert repeated == [10.5, 20.5]
+    assert keys.now == 62.0 and said == ["debate.warning", "debate.over"]
+
+
 def test_enter_ends_the_last_words_sooner_and_they_warn_of_nothing() -> None:
     answers, screen, said = timed([(4.5, "enter")])
-    assert answers.countdown(30, "screen.last_words_left") == "enter"
+    assert answers.countdown(30, "screen.last_words_left") is True
     assert screen.shown == [f"Last words: 0:{s} left" for s in range(30, 25, -1)] + [""]
     assert said == []
 
