@@ -54,8 +54,8 @@ def _card(game: Game, seat: int, voice: Voice) -> str | None:
     if not game.alive(seat):
         if not game.rules.reveal_roles:
             return None
-        out = next(e for e in game.eliminated if e.seat == seat)
-        return voice.role(out.role)  # the card as it was shown at the death, not one given to the seat since
+        out = next((e for e in reversed(game.eliminated) if e.seat == seat), None)
+        return voice.role(out.role) if out else None  # the card shown at the death, not one given to the seat since
     if game.marked(seat, "revealed"):  # the Idiot the village voted out: he showed his card
         return voice.role("idiot")
     return None

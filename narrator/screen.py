@@ -261,7 +261,7 @@ def _ellipse(seats: Sequence[SeatView], width: int, height: int, cap: int) -> li
 
     count = len(seats)
     # Tall enough to hold the seats (half on each side), rounder on a wide screen, never more than the room.
-    rows = min(height, max(count // 2 + 3, min(width // 5, count + 3)))
+    rows = min(height, max(count // 2 + 3, min(width // 8, count + 3)))
     if rows < 5:
         return None
     radius_x, radius_y = (width - cap) / 2 - 1, (rows - 1) / 2
