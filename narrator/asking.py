@@ -9,6 +9,7 @@ with the engine before it is read back: one it refuses is never read back ("Seat
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any, Callable, Sequence
@@ -160,15 +161,24 @@ class KeypadAnswers:
                 with self.pacing.held():
                     self.menu()
                 continue
+            if key == "other":
+                self.nothing_here()
+                continue
             return key
+
+    def nothing_here(self) -> None:
+        """A key that does nothing here: a short hint in the status line, gone with the next call."""
+        self.screen.notice(self.text("screen.wrong_key"), flash=True)
 
     def enter(self) -> None:
         """Waits for Enter outside the engine's calls (the deal's screens); Ctrl-C, the host menu and repeat
         work as in any call."""
+        self.screen.keys(self.text("screen.keys_wait"))
         while True:
             try:
                 if self._key() == "enter":
                     return
+                self.nothing_here()
             except Repeat:
                 self.repeat()
 
@@ -204,8 +214,11 @@ class KeypadAnswers:
             raise Repeat()
         elif key == "3":
             self.say("notice.paused", {})
+            self.screen.prompt("")  # the banner says how to go on
+            self.screen.paused(self.text("screen.paused"))
             while self.keys.read() != "enter":
                 pass
+            self.screen.paused("")
             self.say("notice.resumed", {})
         elif key == "4":
             self.screen.entry(self.public_state())
@@ -221,6 +234,7 @@ class KeypadAnswers:
     def _number(self, prompt: str, allow_zero: bool, tie: bool = False) -> int | str:
         """Reads a number typed digit by digit and closed with Enter ("tie" if the tie key is pressed)."""
         self.screen.prompt(prompt)
+        self.screen.keys(self.text("screen.keys_vote" if tie else "screen.keys_number"))
         typed = ""
         while True:
             self.screen.entry(typed)
@@ -238,6 +252,8 @@ class KeypadAnswers:
                 if number or allow_zero:
                     return number
                 typed = ""
+            else:
+                self.nothing_here()
 
     def _legal(self, value: Answer) -> bool:
         """Returns whether the engine would take ``value`` for the running call (it changes nothing)."""
@@ -256,6 +272,7 @@ class KeypadAnswers:
             raise Refused(value)
         heard = self.text("answer.heard", answer=said)
         self.screen.prompt(self.text("prompt.keys"))
+        self.screen.keys(self.text("screen.keys_confirm"))
         self.screen.entry(heard)
         if self.day:
             self.say("answer.heard", {"answer": said})
@@ -347,24 +364,48 @@ class KeypadAnswers:
                     return value
 
     def _debate(self) -> Answer:
-        """Waits for Enter or the end of the debate timer, warning a minute before."""
+        """Waits for Enter or the end of the debate timer, counting down on the screen, warning a minute before."""
         self.screen.prompt(self.text("prompt.done"))
-        end = self.clock() + self.debate_timer
-        warned = self.debate_timer <= 60
-        while True:
-            left = end - self.clock()
-            if not warned and left <= 60:
-                self.say("debate.warning", {})
-                warned = True
-            if left <= 0:
-                self.say("debate.over", {})
-                return None
-            wait = left - 60 if not warned else left
-            key = self.keys.read(timeout=max(wait, 0.0))
-            if key == "enter":
-                return None
-            if key == "repeat":
-                raise Repeat()
+        self.countdown(self.debate_timer, "screen.debate_left", warn=True, repeat=self.repeat)
+        return None
+
+    def countdown(self, seconds: int, key: str, warn: bool = False,
+                  repeat: Callable[[], None] | None = None) -> bool:
+        """Counts ``seconds`` down on the screen (the line ``key`` shows the time left), second by second, until
+        Enter (True) or the end (False); with ``warn``, says so a minute before and at the end. With ``repeat``,
+        the repeat key says the call again while the time runs on; the host menu's time is not counted."""
+        end = self.clock() + seconds
+        warned = not warn or seconds <= 60
+        self.screen.keys(self.text("screen.keys_timer" if repeat else "screen.keys_enter"))
+        try:
+            while True:
+                left = end - self.clock()
+                if not warned and left <= 60:
+                    self.say("debate.warning", {})
+                    warned = True
+                if left <= 0:
+                    if warn:
+                        self.say("debate.over", {})
+                    return False
+                whole = math.ceil(left)
+                self.screen.countdown(self.text(key, time=f"{whole // 60}:{whole % 60:02d}"), whole)
+                pressed = self.keys.read(timeout=max(left - (whole - 1), 0.01))  # woken at the next whole second
+                if pressed == "enter":
+                    return True
+                if pressed == "repeat" and repeat is not None:
+                    repeat()
+                elif pressed in ("interrupt", "menu"):
+                    held = self.clock()
+                    try:
+                        self._confirm_stop() if pressed == "interrupt" else self.menu()
+                    except Repeat:  # the menu's repeat: the call again, if there is one to say, and time runs on
+                        if repeat is not None:
+                            repeat()
+                    end += self.clock() - held  # the host's time (a pause) is not the table's
+                elif pressed is not None:
+                    self.nothing_here()
+        finally:
+            self.screen.countdown("", 0)
 
     def _vote(self, optional: bool, prompt: str = "prompt.vote") -> Answer:
         while True:
@@ -415,8 +456,9 @@ class KeypadAnswers:
             if call.id == "debate" and self.debate_timer:
                 return self._debate()
             self.screen.prompt(self.text("prompt.done"))
+            self.screen.keys(self.text("screen.keys_wait"))
             while self._key() != "enter":
-                pass
+                self.nothing_here()
             return None
         if call.kind is Kind.ELECTION:
             return self._vote(False, "prompt.election")

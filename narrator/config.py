@@ -103,6 +103,8 @@ KEYS: dict[str, str] = {
              "until the living have answered enough calls to set the pace, then as long as theirs did (under "
              "call_floor counts as call_floor; default [5, 15])",
     "debate_timer": "seconds of debate before the vote, with a warning a minute before (0: no timer; default 0)",
+    "last_words": "seconds, 0 to 600, of last words for a player the village votes out, counted down on the "
+                  "screen; Enter ends them sooner (0: none; default 0)",
     "inputs": "which inputs answer, per phase: keypad and/or voice, e.g. {night: [keypad], day: [keypad, voice]}",
     "model": "the folder of the speech recognition model (default: the one `models fetch` installed for the language)",
     "microphone": "the microphone: its number or part of its name (see `werewolf-narrator devices`)",
@@ -142,6 +144,8 @@ class TableConfig:
     call_floor: float = 5.0
     """The seconds every call made with eyes closed lasts at least."""
     debate_timer: int = 0
+    last_words: int = 0
+    """The seconds a player voted out may speak (0: no last words)."""
     inputs: tuple[tuple[str, tuple[str, ...]], ...] = (("day", ("keypad", "voice")), ("night", ("keypad",)))
     model: str | None = None
     microphone: str | int | None = None
@@ -367,6 +371,10 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
     if isinstance(timer, bool) or not isinstance(timer, int) or not 0 <= timer <= 3600:
         bad("debate_timer", timer)
         timer = 0
+    last_words = data.get("last_words", 0)
+    if isinstance(last_words, bool) or not isinstance(last_words, int) or not 0 <= last_words <= 600:
+        bad("last_words", last_words)
+        last_words = 0
     default_inputs = {"night": ["keypad"], "day": ["keypad", "voice"]}
     inputs = data.get("inputs", default_inputs)
     if (not isinstance(inputs, dict) or not set(inputs) <= {"night", "day"}
@@ -420,7 +428,7 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
     return TableConfig(language=str(language), table=table, names=names, deal=str(deal), source=doc.path,
                        speaker=str(speaker), voice=voice, rate=rate, device=device,
                        pause=(float(pause[0]), float(pause[1])), call_floor=float(floor), debate_timer=timer,
-                       inputs=tuple((k, tuple(v)) for k, v in sorted(inputs.items())),
+                       last_words=last_words, inputs=tuple((k, tuple(v)) for k, v in sorted(inputs.items())),
                        model=model, microphone=microphone, buildings_dealt=given)
 
 
@@ -512,7 +520,7 @@ def config_to_dict(config: TableConfig) -> dict[str, Any]:
             "actor_cards": list(table.actor_cards), "seance_cards": [list(c) for c in table.seance_cards],
             "source": config.source, "speaker": config.speaker, "voice": config.voice, "rate": config.rate,
             "device": config.device, "pause": list(config.pause), "call_floor": config.call_floor,
-            "debate_timer": config.debate_timer,
+            "debate_timer": config.debate_timer, "last_words": config.last_words,
             "inputs": {k: list(v) for k, v in config.inputs}, "model": config.model,
             "microphone": config.microphone, "buildings": list(table.buildings),
             "buildings_dealt": [list(pair) for pair in config.buildings_dealt]}
@@ -533,6 +541,7 @@ def config_from_dict(data: dict[str, Any], where: str) -> TableConfig:
                            # a journal from before the floor: the game goes on with today's default
                            call_floor=float(data.get("call_floor", TableConfig.call_floor)),
                            debate_timer=int(data["debate_timer"]),
+                           last_words=int(data.get("last_words", 0)),  # a journal from before last words: none
                            inputs=tuple((k, tuple(v)) for k, v in sorted(data["inputs"].items())),
                            model=data["model"], microphone=data["microphone"],
                            buildings_dealt=tuple((int(s), str(t)) for s, t in data.get("buildings_dealt", ())))

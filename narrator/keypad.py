@@ -1,9 +1,10 @@
 """The keypad: any keyboard or USB numeric keypad, read key by key in a real terminal.
 
-Keys are read as names: the digits, ``enter``, ``back`` (change), ``undo``, ``repeat``,
-``tie``, ``menu`` (the host menu) and ``interrupt`` (Ctrl-C). A numeric keypad has every one of them: Enter, the digits,
-``-`` to change, ``/`` to undo, ``.`` to repeat, ``+`` for a tie and ``*`` for the menu. SIGTERM and SIGHUP (a
-shutdown, the terminal window closed) stop the game at the next key read, as the host's confirmed Ctrl-C does.
+Keys are read as names: the digits, ``enter``, ``back`` (change), ``undo``, ``repeat``, ``tie``, ``menu`` (the host
+menu), ``interrupt`` (Ctrl-C) and ``other`` (any other printable key: it does nothing, the narrator says which
+work). A numeric keypad has every one of them: Enter, the digits, ``-`` to change, ``/`` to undo, ``.`` to repeat,
+``+`` for a tie and ``*`` for the menu. SIGTERM and SIGHUP (a shutdown, the terminal window closed) stop the game at
+the next key read, as the host's confirmed Ctrl-C does.
 """
 
 from __future__ import annotations
@@ -117,6 +118,8 @@ class TerminalKeys:
                 return char
             if char in KEYMAP:
                 return KEYMAP[char]
+            if char.isprintable():
+                return "other"  # a key with no use at the table: the narrator hints at the keys that work
 
     def close(self) -> None:
         import termios

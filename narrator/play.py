@@ -14,6 +14,7 @@ from engine import Answer, Call, Deal, Game, Phase, Rules, Step, Table, deal_car
 from engine.table import deal_buildings
 
 from .asking import KeypadAnswers
+from .circle import seating
 from .config import TableConfig, config_from_dict, config_to_dict
 from .errors import GameStopped, UserError
 from .hearing import BackgroundListener, ListenerFactory, PushbackKeys, VoiceAnswers, start_listener
@@ -68,6 +69,18 @@ class TableNarrator(Narrator):
         self.pacing = Pacing()  # the keypad's: it opens a call made with eyes closed, the narrator closes it
         self.eyes_open = True
         self.voice_log: TextIO | None = None  # every line said aloud, as JSON lines (play --voice-log)
+        self.seats = len(self.names)  # the table's size, for the seating circle (play gives it)
+        self.last_words: Callable[[int], None] | None = None  # gives a seat voted out its last words
+
+    def show_eyes(self) -> None:
+        """Shows the eyes banner as the narrator last asked."""
+        self.screen.eyes(self.eyes_open, self.voice.text("screen.eyes_open" if self.eyes_open else "screen.eyes_closed"))
+
+    def show_table(self) -> None:
+        """Shows the public state: the seating circle, and the status line."""
+        self.screen.seating(seating(self.voice, self.seats, self.names, self.game))
+        if self.game is not None and self.game.call is not None:
+            self.screen.status(self.status(self.game.call))
 
     def _route(self, line: Line) -> None:
         self.transcript.append(line)
@@ -79,6 +92,7 @@ class TableNarrator(Narrator):
         if line.channel == VOICE:
             if line.key in CLOSE_EYES or line.key in OPEN_EYES:
                 self.eyes_open = line.key in OPEN_EYES
+                self.show_eyes()
             self.opening.append(line)
             self.screen.public(line.text)
             self._say(line)
@@ -111,7 +125,9 @@ class TableNarrator(Narrator):
         opening = self.transcript[self.call_start:]
         self.line("notice.resumed", VOICE)
         self.close_or_open_eyes(call)
+        self.show_eyes()  # the silent part changed nothing on the screen
         self.screen.status(self.status(call))
+        self.screen.seating(seating(self.voice, self.seats, self.names, self.game))
         self.screen.show_call(self.title(call), "")  # the call's own line heads its panel, not the notice
         self.opening = []
         for line in opening:
@@ -132,6 +148,8 @@ class TableNarrator(Narrator):
         # Before the call's panel and secrets, so that its own line heads the panel; not repeated with it.
         self.close_or_open_eyes(call)
         self.screen.status(self.status(call))
+        if not self.replaying:
+            self.screen.seating(seating(self.voice, self.seats, self.names, self.game))
         self.screen.show_call(self.title(call), "")
         self.call_start = len(self.transcript)
         self.opening = []
@@ -148,6 +166,14 @@ class TableNarrator(Narrator):
         self.pacing.close()  # no sooner than the floor, and the living's answer times set the empty calls' pace
         super().end(call, step)
         self.screen.clear()
+        if self.replaying or call.phase is not Phase.DAY:
+            return  # a night's outcome is told at dawn, where the next call shows it
+        self.screen.seating(seating(self.voice, self.seats, self.names, self.game))
+        voted_out = [f.values["seat"] for f in step.facts if f.key == "death" and f.values.get("cause") == "vote"]
+        if self.last_words is not None and self.game is not None and not self.game.over:
+            for seat in voted_out:
+                assert isinstance(seat, int)
+                self.last_words(seat)
 
     def moment(self, title: str) -> None:
         """Starts a moment outside the engine's calls (a seat's turn in the deal, a character identifying itself):
@@ -156,7 +182,9 @@ class TableNarrator(Narrator):
         self.screen.show_call(title, "")
 
     def repeat(self) -> None:
-        """Says the running call's opening lines again."""
+        """Says the running call's opening lines again, and shows that it did (a table without sound sees it)."""
+        if self.opening:
+            self.screen.notice(self.voice.text("screen.repeated", {"text": self.opening[-1].text}), flash=True)
         for line in list(self.opening):
             self._say(line)
 
@@ -247,6 +275,9 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
     narrator = TableNarrator(voice, screen, speaker, config.names)
     narrator.rules = config.table.rules
     narrator.voice_log = voice_log
+    narrator.seats = config.table.seats
+    narrator.show_eyes()
+    narrator.show_table()  # the seats and their names, from the deal on
     if listener is not None:
         keys = PushbackKeys(keys)  # a key pressed while listening is read again by the keypad
 
@@ -276,8 +307,16 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
                 f"; the game stopped, every answer so far is saved: to go on, werewolf-narrator resume {journal.path}"
             raise UserError(f"{failure}{kept}")
         screen.public(str(failure))
+        screen.notice(str(failure))  # kept in the status line: the keypad answers from now on
 
     narrator.safe_point = settle
+
+    def last_words(seat: int) -> None:
+        narrator.line("last_words.call", VOICE, seat=seat)
+        answers.countdown(config.last_words, "screen.last_words_left")
+
+    if config.last_words:
+        narrator.last_words = last_words
     rng = random.Random(seed)
     narrator.pacing = Pacing(config.call_floor, config.pause, clock=clock, sleep=sleep)
     answers = KeypadAnswers(keys, screen, voice, say=say, repeat=narrator.repeat, names=config.names,
@@ -407,14 +446,26 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
     except OSError as exc:
         raise UserError(str(exc)) from None
     full_screen = sys.stdout.isatty() and not plain
-    speaker = make_speaker(config.speaker, config.language, config.voice, config.rate, config.device, warn=warn)
+    warnings: list[str] = []
+    opened: list[Screen] = []
+
+    def told(message: str) -> None:
+        """A warning printed before the full screen opens is hidden by it: it is kept for its status line too;
+        once it is open, a warning (a line that could not be said) goes to its status line, not across it."""
+        if opened:
+            opened[0].notice(message)
+            return
+        warnings.append(message)
+        warn(message)
+
+    speaker = make_speaker(config.speaker, config.language, config.voice, config.rate, config.device, warn=told)
     if full_screen and speaker.name == "console":
         speaker.close()
         speaker = QuietSpeaker()  # the full screen already shows every line said; printing would tear it
     listener, vocabulary = None, None
     if config.voice_phases():
         try:  # before the lines are rendered ahead: the model loads meanwhile, and while the first are said
-            listener, vocabulary = start_listener(config.language, model or config.model, config.microphone, warn,
+            listener, vocabulary = start_listener(config.language, model or config.model, config.microphone, told,
                                                   listener_factory)
         except UserError:
             keys.close()
@@ -422,7 +473,10 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
             raise
     # While the deal goes on, every line of this table is rendered ahead: no call waits for its voice.
     prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck)
-    screen: Screen = RichScreen("Enter · Backspace · U undo · R repeat") if full_screen else PlainScreen()
+    screen: Screen = RichScreen() if full_screen else PlainScreen()
+    if full_screen:
+        screen.notice(" · ".join(warnings))
+        opened.append(screen)
     return TableIO(keys, screen, speaker, listener, vocabulary)
 
 

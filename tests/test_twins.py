@@ -23,7 +23,8 @@ from narrator.keypad import ScriptedKeys
 from narrator.play import play
 from narrator.screen import PlainScreen
 from narrator.voices import load_voice
-from twins import CLOSED, Moment, Played, Twin, plan, play_twin, screen_differences, voice_difference
+from twins import (CLOSED, EYES, SEATS, Moment, Played, Twin, comparable, plan, play_twin, screen_differences,
+                   stretches, voice_difference)
 
 # -- the four pairs the issue names, at a table dealt by the app ----------------------------------------
 
@@ -234,6 +235,31 @@ def test_twin_games_show_the_same_screen_while_nobody_holds_the_secret(pair: str
     one, other = played(pair)
     differences = screen_differences(one, other)
     assert not differences, "\n".join(differences)
+
+
+@pytest.mark.parametrize("pair", sorted(NAMED))
+def test_the_seating_circle_and_the_eyes_banner_are_among_the_screens_twins_show_alike(pair: str) -> None:
+    """Issue 13: every screen compared while nobody holds the secret carries the whole circle and the banner,
+    some of them with every eye closed: a circle that showed a secret there would part the twins."""
+    one, other = played(pair)
+    compared = comparable(one, other)
+    views = [view for said in compared for view in stretches(one)[said][1]]
+    assert views and all(len(view[SEATS]) == 9 and view[EYES] for view in views)
+    assert any(stretches(one)[said][0] == CLOSED for said in compared)
+
+
+def test_a_circle_that_showed_the_living_players_cards_would_part_the_twins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The harness catches a leaking circle: shown the cards of the living, the Seer's twins (seat 3 or seat 7)
+    differ while every eye is closed."""
+    import narrator.play
+    from narrator.circle import SeatView
+
+    def leaking(voice: Any, seats: int, names: Any = (), game: Any = None) -> list[SeatView]:
+        return [SeatView(n, None, True, game.card(n) if game else None) for n in range(1, seats + 1)]
+
+    monkeypatch.setattr(narrator.play, "seating", leaking)
+    one, other = (play_twin(twin) for twin in NAMED["seer_living_or_dead"])
+    assert screen_differences(one, other)
 
 
 @pytest.mark.parametrize("language", ["fr", "zh"])

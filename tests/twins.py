@@ -35,7 +35,8 @@ from narrator.config import TableConfig
 from narrator.keypad import ScriptedKeys
 from narrator.narration import eyes_closed, wakes
 from narrator.play import play
-from narrator.screen import ScreenState
+from narrator.circle import SeatView
+from narrator.screen import ScreenState, TableState
 from narrator.voices import load_voice
 
 CLOSED, OPEN, AWAKE = "closed", "open", "awake"
@@ -191,19 +192,27 @@ class Timeline:
         self.moment("pause")
 
 
+SEATS, EYES = 7, 9
+"""Where a screen's view (WatchedScreen) holds the seating circle and the eyes banner's text."""
+
+
 class WatchedScreen:
     """A screen that keeps what a full screen (RichScreen) would show, and reports each change."""
 
     def __init__(self, timeline: Timeline) -> None:
         self.timeline = timeline
         self.state = ScreenState()
+        self.table = TableState()
 
     def _changed(self) -> None:
-        s = self.state
-        self.timeline.view = (s.title, s.spoken, tuple(s.secrets), s.prompt, s.entry, s.status, tuple(s.log[-6:]))
+        s, t = self.state, self.table
+        # The seating circle, the banners, the timer and the host's lines are compared with the rest.
+        self.timeline.view = (s.title, s.spoken, tuple(s.secrets), s.prompt, s.entry, s.status, tuple(s.log[-6:]),
+                              t.seats, t.eyes_open, t.eyes, t.paused, t.countdown, t.notice, t.flash, s.keys)
 
     def show_call(self, title: str, spoken: str) -> None:
         self.state = ScreenState(title=title, spoken=spoken, status=self.state.status, log=self.state.log)
+        self.table.flash = ""
         self._changed()
 
     def secret(self, text: str) -> None:
@@ -230,7 +239,35 @@ class WatchedScreen:
 
     def clear(self) -> None:
         self.state.secrets.clear()
-        self.state.prompt = self.state.entry = ""
+        self.state.prompt = self.state.entry = self.state.keys = ""
+        self.table.flash = ""
+        self._changed()
+
+    def seating(self, seats: Sequence[SeatView]) -> None:
+        self.table.seats = tuple(seats)
+        self._changed()
+
+    def eyes(self, open_: bool, text: str) -> None:
+        self.table.eyes_open, self.table.eyes = open_, text
+        self._changed()
+
+    def paused(self, text: str) -> None:
+        self.table.paused = text
+        self._changed()
+
+    def countdown(self, text: str, left: int) -> None:
+        self.table.countdown = text
+        self._changed()
+
+    def notice(self, text: str, flash: bool = False) -> None:
+        if flash:
+            self.table.flash = text
+        else:
+            self.table.notice = text
+        self._changed()
+
+    def keys(self, text: str) -> None:
+        self.state.keys = text
         self._changed()
 
     def close(self) -> None:
