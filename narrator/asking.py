@@ -15,6 +15,7 @@ import time
 from typing import Any, Callable, Sequence
 
 from engine import Answer, Call, Game, IllegalAnswer, Kind
+from engine import votes
 
 from .keypad import Keys
 from .narration import StepBack, eyes_closed, in_the_dark, wakes
@@ -78,6 +79,7 @@ class KeypadAnswers:
         self.clock = clock
         self.day = False
         self.check: Callable[[Answer], object] | None = None  # the running call's check, while it is answered
+        self.game: Game | None = None  # the running call's game, while it is answered (the roll call's voters)
         self.last_answered: Callable[[], str | None] = lambda: None  # the call of the last answer, for undo
         self.public_state: Callable[[], str] = lambda: ""
         self.voice_answers: Any = None  # narrator.hearing.VoiceAnswers, for the phases given in voice_phases
@@ -91,12 +93,14 @@ class KeypadAnswers:
         if wakes(call) or eyes_closed(call):
             self.pacing.open(call.id, call)  # closed by the narrator before the sleep line (TableNarrator.end)
         self.check = game.check
+        self.game = game
         try:
             return self._answer(call)
         except Refused as refused:
             return refused.value
         finally:
             self.check = None
+            self.game = None
 
     def _answer(self, call: Call) -> Answer:
         if not call.live:
@@ -231,8 +235,9 @@ class KeypadAnswers:
         self.screen.entry("")
         self.screen.prompt("")
 
-    def _number(self, prompt: str, allow_zero: bool, tie: bool = False) -> int | str:
-        """Reads a number typed digit by digit and closed with Enter ("tie" if the tie key is pressed)."""
+    def _number(self, prompt: str, allow_zero: bool, tie: bool = False, roll_call: bool = False) -> int | str:
+        """Reads a number typed digit by digit and closed with Enter ("tie" or "rollcall" if that key is pressed
+        where it may be)."""
         self.screen.prompt(prompt)
         self.screen.keys(self.text("screen.keys_vote" if tie else "screen.keys_number"))
         typed = ""
@@ -247,6 +252,8 @@ class KeypadAnswers:
                 raise Undo()
             elif key == "tie" and tie:
                 return "tie"
+            elif key == "rollcall" and roll_call:
+                return "rollcall"
             elif key == "enter" and typed:
                 number = int(typed)
                 if number or allow_zero:
@@ -408,8 +415,16 @@ class KeypadAnswers:
             self.screen.countdown("", 0)
 
     def _vote(self, optional: bool, prompt: str = "prompt.vote") -> Answer:
+        """Reads the vote's result (a seat, 0 for nobody, the tie key then the tied seats) or, with the roll-call
+        key, every voter's ballot (not at the Sheriff's election)."""
+        roll_call = prompt == "prompt.vote" and self.game is not None
         while True:
-            key = self._number(self.text(prompt), allow_zero=optional, tie=True)
+            key = self._number(self.text(prompt), allow_zero=optional, tie=True, roll_call=roll_call)
+            if key == "rollcall":
+                ballots = self._roll_call()
+                if ballots is not None:
+                    return ballots
+                continue
             if key == "tie":
                 tied: list[int] = []
                 while True:
@@ -426,6 +441,77 @@ class KeypadAnswers:
             said = self.text("answer.none") if key == 0 else self.voice.seat(key, self.names)
             if self._confirm(said, key or None):
                 return key or None
+
+    def _roll_call(self) -> Answer:
+        """Asks each voter in seat order (by day, aloud) and reads their ballot: a seat, or 0 for nobody; undo
+        takes back the last ballot (with none, back to the result). The engine counts the whole roll call; its
+        tally is shown and read back before it counts. Returns ``{ballots: {voter: target}}``, or None to type
+        the result instead."""
+        assert self.game is not None
+        game = self.game
+        voters = votes.voters(game)
+        ballots: list[int | None] = []
+        while True:
+            try:
+                if len(ballots) == len(voters):
+                    value: dict[str, Answer] = {"ballots": dict(zip(voters, ballots))}
+                    if self._confirm(self._tally(game, dict(zip(voters, ballots))), value):
+                        return value
+                    ballots.pop()  # Backspace: the last voter's ballot again
+                    continue
+                ballot = self._ballot(voters[len(ballots)], ballots, voters)
+            except Undo:
+                if not ballots:
+                    self.screen.entry("")
+                    return None
+                ballots.pop()
+                continue
+            if ballot is not False:
+                ballots.append(ballot)
+
+    def _ballot(self, voter: int, ballots: list[int | None], voters: Sequence[int]) -> int | None | bool:
+        """Asks ``voter`` for their ballot; returns the seat, None for nobody, or False when it must be asked
+        again (a seat the engine refuses, said why; repeat)."""
+        if self.day:
+            self.say("roll_call.voter", {"seat": voter})
+        done = "  ".join(f"{v}→{b or 0}" for v, b in zip(voters, ballots))
+        try:
+            number = self._number(self.text("prompt.roll_call", number=voter) + (f"  ({done})" if done else ""),
+                                  allow_zero=True)
+        except Repeat:
+            return False  # the voter is asked again
+        assert isinstance(number, int)
+        if number == 0:
+            return None
+        try:  # a seat out of the vote (eliminated, not among the tied) is refused now, not after the last voter
+            assert self.check is not None
+            self.check({"ballots": {voter: number}})
+        except IllegalAnswer as error:
+            line = error.key if error.key in self.voice.lines else "refusal.shape"
+            if self.day and not error.secret:
+                self.say(line, dict(error.values))
+            else:
+                self.screen.entry(self.text(line, **error.values))
+            return False
+        return number
+
+    def _tally(self, game: Game, ballots: dict[int, int | None]) -> str:
+        """Returns the engine's count of ``ballots`` as read back: each seat's votes, most first, then the
+        result ("Seat three, four votes; seat five, two votes. Seat three is eliminated")."""
+        totals = votes.totals(game, ballots)
+        tally = votes.count(game, ballots)
+        said = ""
+        for seat, n in sorted(totals.items(), key=lambda item: (-item[1], item[0])):
+            if n > 0:  # each seat's votes appended to those before: the separator is the language's own
+                said = self.voice.text("tally.more" if said else "tally.votes", {"votes": said, "seat": seat,
+                                                                                 "count": n}, self.names, fragment=True)
+        if tally.tied:
+            result = self.text("answer.tie", seats=self.seat_words(tally.tied))
+        elif tally.seat is not None:
+            result = self.voice.text("tally.out", {"seat": tally.seat}, self.names, fragment=True)
+        else:
+            result = self.voice.text("tally.nobody", {}, self.names, fragment=True)
+        return self.text("tally.read", votes=said or self.voice.text("tally.empty", {}, fragment=True), result=result)
 
     def _witch(self, call: Call) -> Answer:
         shown = next((dict(f.values) for f in call.facts if f.key == "victim_shown"), {})

@@ -83,10 +83,14 @@ class Voice:
         return self.roles.get(role, role)
 
     def text(self, key: str, values: Mapping[str, object] | None = None,
-             names: Sequence[str | None] = ()) -> str:
+             names: Sequence[str | None] = (), fragment: bool = False) -> str:
         """Returns the line ``key`` with its placeholders filled: seats, lists of seats and roles said; in a line
-        that may be said, numbers as words (``{count}`` as a count); a value that begins a sentence capitalised."""
+        that may be said, numbers as words (``{count}`` as a count); a value that begins a sentence capitalised.
+        A count of one takes the line's singular, ``<key>_one``, where the language has one ("one player"). A
+        ``fragment`` (a piece of a longer line, as each seat's votes in a tally) keeps its first letter as it is."""
         template = self.lines[key]
+        if values and values.get("count") == 1 and f"{key}_one" in self.lines:
+            template = self.lines[f"{key}_one"]
         filled: dict[str, str] = {}
         for name, value in (values or {}).items():
             if name in ("seat",) and isinstance(value, int):
@@ -112,7 +116,7 @@ class Voice:
         except KeyError as missing:  # never a raw "{number}" said or shown: the caller forgot a value
             raise UnfilledLine(f"the line {key!r} ({self.language}) needs the value {missing.args[0]!r}; "
                                f"given: {', '.join(sorted(filled)) or 'none'}") from None
-        if self.sentence_case:  # a line may open with a seat or a word of a template: "Seat four has been..."
+        if self.sentence_case and not fragment:  # a line may open with a seat or a template's word: "Seat four..."
             text = text[:1].upper() + text[1:]
         return text
 
