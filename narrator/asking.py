@@ -293,13 +293,17 @@ class KeypadAnswers:
                 raise Undo()
 
     def _seat(self, optional: bool, prompt_key: str | None = None,
-              whole: Callable[[int | None], Answer] = lambda seat: seat) -> int | None:
-        """Reads a seat (0 for nobody when ``optional``); ``whole`` makes of it the answer the engine checks."""
+              whole: Callable[[int | None], Answer] = lambda seat: seat, poison: bool = False) -> int | None:
+        """Reads a seat (0 for nobody when ``optional``); ``whole`` makes of it the answer the engine checks; the
+        Witch's ``poison`` is read back as such ("Poison seat five?", "No poison?")."""
         while True:
             prompt = self.text(prompt_key or ("prompt.seat_or_none" if optional else "prompt.seat"))
             number = self._number(prompt, allow_zero=optional)
             assert isinstance(number, int)
-            said = self.text("answer.none") if number == 0 else self.voice.seat(number, self.names)
+            if poison:
+                said = self.text("answer.poison", seat=number) if number else self.text("answer.no_poison")
+            else:
+                said = self.text("answer.none") if number == 0 else self.voice.seat(number, self.names)
             if self._confirm(said, whole(number or None)):
                 return number or None
 
@@ -518,9 +522,11 @@ class KeypadAnswers:
         potions = shown.get("potions") or []
         assert isinstance(potions, list)
         heal = False
-        if "heal" in potions and shown.get("seat") is not None:
-            heal = self._choice("prompt.heal", {1: (True, self.text("answer.yes")),
-                                                0: (False, self.text("answer.no"))},
+        victim = shown.get("seat")
+        if "heal" in potions and victim is not None:
+            # Read back as what it does ("Save seat three?"), not "Yes?": the screen shows the victim to her alone.
+            heal = self._choice("prompt.heal", {1: (True, self.text("answer.heal_seat", seat=victim)),
+                                                0: (False, self.text("answer.no_heal", seat=victim))},
                                 whole=lambda value: {"heal": value, "poison": None}) is True
         poison = None
         if heal and shown.get("one_in_all"):
@@ -528,7 +534,7 @@ class KeypadAnswers:
         if "poison" in potions:
             try:
                 poison = self._seat(optional=True, prompt_key="prompt.poison",
-                                    whole=lambda seat: {"heal": heal, "poison": seat})
+                                    whole=lambda seat: {"heal": heal, "poison": seat}, poison=True)
             except Undo:
                 if "heal" in potions and shown.get("seat") is not None:
                     return self._witch(call)
