@@ -32,6 +32,11 @@ UNCHECKED = object()
 ANNOUNCEMENTS = frozenset({"nightfall", "dawn", "growl"})
 """Calls that only announce: the narrator goes on at once."""
 
+YES_NO_READ_BACKS = {"infected_father": ("answer.infect", "answer.no_infect"),
+                     "noble": ("answer.pardon", "answer.no_pardon"),
+                     "stuttering_judge": ("answer.second_vote", "answer.no_second_vote")}
+"""How a yes or no is read back where it means something ("Infect seat three?"), rather than "Yes?"."""
+
 
 class Repeat(Exception):
     """The table asked to hear the call again."""
@@ -117,6 +122,8 @@ class KeypadAnswers:
             return self.rng.choice(call.options or call.seats)  # the Harvest's toss: how the box falls
         if (self.voice_answers is not None and call.phase.value in self.voice_phases
                 and not eyes_closed(call)):
+            if call.kind is Kind.VOTE:  # the keypad stays live while the table speaks: its keys (V) in sight
+                self.screen.prompt(self.text("prompt.vote"))
             heard = self._by_voice(call)
             if heard is not KEYPAD:
                 return heard
@@ -517,6 +524,16 @@ class KeypadAnswers:
             result = self.voice.text("tally.nobody", {}, self.names, fragment=True)
         return self.text("tally.read", votes=said or self.voice.text("tally.empty", {}, fragment=True), result=result)
 
+    def _yes_no(self, call: Call) -> tuple[str, str]:
+        """Returns how yes and no are read back for ``call``: what they do, for the seat it is about (the victim
+        shown to the Infected Father, the condemned the Noble may pardon); else "yes" and "no"."""
+        keys = YES_NO_READ_BACKS.get(call.id)
+        shown = next((dict(f.values) for f in call.facts if f.key == "victim_shown"), None)
+        seat = shown.get("seat") if shown is not None else (call.seats[0] if len(call.seats) == 1 else None)
+        if keys is None or (seat is None and "{seat}" in self.voice.lines[keys[0]]):
+            return self.text("answer.yes"), self.text("answer.no")
+        return self.text(keys[0], seat=seat), self.text(keys[1], seat=seat)
+
     def _witch(self, call: Call) -> Answer:
         shown = next((dict(f.values) for f in call.facts if f.key == "victim_shown"), {})
         potions = shown.get("potions") or []
@@ -561,8 +578,8 @@ class KeypadAnswers:
         if call.kind is Kind.SEATS:
             return self._seats(call.picks)
         if call.kind is Kind.YES_NO:
-            return self._choice("prompt.yes_no", {1: (True, self.text("answer.yes")),
-                                                  0: (False, self.text("answer.no"))})
+            yes, no = self._yes_no(call)
+            return self._choice("prompt.yes_no", {1: (True, yes), 0: (False, no)})
         if call.kind is Kind.SIDE:
             return self._choice("prompt.side", {1: ("village", self.text("answer.village")),
                                                 2: ("wolf", self.text("answer.wolf"))})

@@ -15,7 +15,7 @@ import pytest
 from engine import Answer, Deal, Game, Rules, Table
 from helpers import Printed, drive, new_game
 from keystrokes import Recorder, after, keys_for
-from narrator.asking import KeypadAnswers
+from narrator.asking import KEYPAD, KeypadAnswers
 from narrator.config import TableConfig, config_from_dict
 from narrator.journal import Journal, read_journal
 from narrator.keypad import ScriptedKeys
@@ -119,6 +119,17 @@ def test_a_revealed_idiot_is_not_asked_in_the_roll_call() -> None:
     assert said[-1] == "Seat one, three votes; seat two, one vote. Seat one is eliminated?"
 
 
+def test_the_roll_call_asks_only_the_voters_the_scapegoat_named() -> None:
+    """Rulings, fine points: the Scapegoat "names the voters" of the next vote: eliminated by day 1's tie, he
+    names seats 2 and 4; day 2's roll call asks them alone, in seat order."""
+    game = new_game(["werewolf", "villager", "scapegoat", "villager", "villager", "werewolf", "villager"])
+    drive(game, ("werewolves", 7), ("vote", {"tie": [1, 2]}), ("scapegoat", [4, 2]), ("werewolves", 5))
+    assert game.call is not None and game.call.id == "vote" and game.living() == (1, 2, 4, 6)
+    answers, said, _ = keypad(ballots_keys([1, 1]))
+    assert answered(answers, game) == {"ballots": {2: 1, 4: 1}}
+    assert said == ["Seat two, your vote?", "Seat four, your vote?", "Seat one, two votes. Seat one is eliminated?"]
+
+
 def test_a_ballot_for_an_eliminated_seat_is_refused_at_once_and_that_voter_asked_again() -> None:
     """A seat out of the vote (seat 8, devoured) is refused when typed, said why by day, and the same voter
     is asked again: the roll call is not lost at its end."""
@@ -126,6 +137,31 @@ def test_a_ballot_for_an_eliminated_seat_is_refused_at_once_and_that_voter_asked
     answers, said, _ = keypad(["rollcall", "8", "enter"] + ballots_keys([5] * 7)[1:])
     assert answered(answers, game) == {"ballots": dict.fromkeys(range(1, 8), 5)}
     assert said[:3] == ["Seat one, your vote?", "Seat eight has been eliminated.", "Seat one, your vote?"]
+
+
+class Silent:
+    """A microphone that hears nothing: it notes what the screen asked while it listened, then leaves the
+    answer to the keypad."""
+
+    def __init__(self, screen: Any) -> None:
+        self.screen = screen
+        self.prompts: list[str] = []
+
+    def answer(self, call: object, legal: object) -> object:
+        self.prompts.append(self.screen.state.prompt)
+        return KEYPAD
+
+
+def test_while_the_table_speaks_its_vote_the_roll_call_key_is_on_the_screen_and_works() -> None:
+    """By day the microphone listens first: the vote's keypad prompt, with V for the roll call, is on the
+    screen meanwhile, and the roll call works once the keypad answers."""
+    game = raven_vote()
+    answers, said, _ = keypad(ballots_keys([5] * 7))
+    answers.voice_answers = Silent(answers.screen)
+    answers.voice_phases = frozenset({"day"})
+    assert answered(answers, game) == {"ballots": dict.fromkeys(range(1, 8), 5)}
+    assert answers.voice_answers.prompts == [load_voice("en").text("prompt.vote", {})]
+    assert "V to count a roll call" in answers.voice_answers.prompts[0]
 
 
 # -- journaled as a roll call, and resumed from it ------------------------------------------------------------

@@ -97,3 +97,23 @@ def test_a_count_of_one_is_said_in_the_singular(language: str, one: str, two: st
     assert voice.text("refusal.count", {"count": 1}) == one
     assert voice.text("refusal.count", {"count": 2}) == two
     assert voice.text("prompt.seats", {"count": 1}) == voice.text("prompt.seats_one")
+
+
+@pytest.mark.parametrize(("language", "infect", "spare"), [
+    ("en", "Infect seat two?", "Do not infect seat two?"),
+    ("fr", "Infecter joueur deux ?", "Ne pas infecter joueur deux ?"),
+    ("zh", "感染二号？", "不感染二号？"),
+])
+def test_the_infected_fathers_answer_is_read_back_as_infecting_the_victim(language: str, infect: str,
+                                                                          spare: str) -> None:
+    """The Witch's fault in another line: the Infected Father's yes was read back "Yes?" too; it reads back
+    what it does to the victim the screen shows him."""
+    game = new_game(["infected_father", "villager", "werewolf", "villager", "villager", "villager"])
+    drive(game, ("werewolves", 2))
+    assert game.call is not None and game.call.id == "infected_father"
+    shown = io.StringIO()
+    answers = KeypadAnswers(ScriptedKeys(["1", "enter", "back", "0", "enter", "enter"]), Printed(shown),
+                            load_voice(language), say=lambda k, v: None, repeat=lambda: None)
+    assert answers.answer(game.call, game) is False
+    text = shown.getvalue().replace("\xa0", " ")
+    assert infect in text and spare in text
