@@ -487,7 +487,7 @@ class KeypadAnswers:
             self.say("roll_call.voter", {"seat": voter})
         done = "  ".join(f"{v}→{b or 0}" for v, b in zip(voters, ballots))
         try:
-            number = self._number(self.text("prompt.roll_call", number=voter) + (f"  ({done})" if done else ""),
+            number = self._number(self.text("prompt.roll_call", seat=voter) + (f"  ({done})" if done else ""),
                                   allow_zero=True)
         except Repeat:
             return False  # the voter is asked again

@@ -52,6 +52,12 @@ def test_a_named_seat_is_heard_as_one_before_its_verb(language: str, said: str) 
     assert not voice.text("sheriff_tiebreak.call", {"seats": [1, 2]}, NAMES).endswith(",.")
 
 
+def test_the_ravens_mark_names_the_house_of_a_named_seat_whole() -> None:
+    """The same fault in another line: "before Chloé, seat three's house" split the unit with a possessive."""
+    assert load_voice("en").text("raven.marked", {"seat": 3}, NAMES).startswith(
+        "The Raven's mark stands before the house of Chloé, seat three: two votes")
+
+
 @pytest.mark.parametrize(("language", "must", "may"), [
     ("en", "eliminate another player", " may "), ("fr", "éliminez un autre joueur", "pouvez"),
     ("zh", "你必须开枪", "可以"),
