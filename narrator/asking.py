@@ -29,6 +29,9 @@ KEYPAD = object()
 UNCHECKED = object()
 """What the deal's read-backs confirm (the seats of real cards): no answer of the game, nothing to check."""
 
+AGAIN = object()
+"""A roll call's ballot to ask again (a seat refused, repeat)."""
+
 ANNOUNCEMENTS = frozenset({"nightfall", "dawn", "growl"})
 """Calls that only announce: the narrator goes on at once."""
 
@@ -465,9 +468,9 @@ class KeypadAnswers:
         while True:
             try:
                 if len(ballots) == len(voters):
-                    value: dict[str, Answer] = {"ballots": dict(zip(voters, ballots))}
-                    if self._confirm(self._tally(game, dict(zip(voters, ballots))), value):
-                        return value
+                    cast = dict(zip(voters, ballots))
+                    if self._confirm(self._tally(game, cast), {"ballots": cast}):
+                        return {"ballots": cast}
                     ballots.pop()  # Backspace: the last voter's ballot again
                     continue
                 ballot = self._ballot(voters[len(ballots)], ballots, voters)
@@ -477,11 +480,12 @@ class KeypadAnswers:
                     return None
                 ballots.pop()
                 continue
-            if ballot is not False:
+            if ballot is not AGAIN:
+                assert ballot is None or isinstance(ballot, int)
                 ballots.append(ballot)
 
-    def _ballot(self, voter: int, ballots: list[int | None], voters: Sequence[int]) -> int | None | bool:
-        """Asks ``voter`` for their ballot; returns the seat, None for nobody, or False when it must be asked
+    def _ballot(self, voter: int, ballots: list[int | None], voters: Sequence[int]) -> int | None | object:
+        """Asks ``voter`` for their ballot; returns the seat, None for nobody, or AGAIN when it must be asked
         again (a seat the engine refuses, said why; repeat)."""
         if self.day:
             self.say("roll_call.voter", {"seat": voter})
@@ -490,7 +494,7 @@ class KeypadAnswers:
             number = self._number(self.text("prompt.roll_call", seat=voter) + (f"  ({done})" if done else ""),
                                   allow_zero=True)
         except Repeat:
-            return False  # the voter is asked again
+            return AGAIN
         assert isinstance(number, int)
         if number == 0:
             return None
@@ -503,7 +507,7 @@ class KeypadAnswers:
                 self.say(line, dict(error.values))
             else:
                 self.screen.entry(self.text(line, **error.values))
-            return False
+            return AGAIN
         return number
 
     def _tally(self, game: Game, ballots: dict[int, int | None]) -> str:

@@ -132,11 +132,12 @@ def test_the_roll_call_asks_only_the_voters_the_scapegoat_named() -> None:
 
 def test_a_ballot_for_an_eliminated_seat_is_refused_at_once_and_that_voter_asked_again() -> None:
     """A seat out of the vote (seat 8, devoured) is refused when typed, said why by day, and the same voter
-    is asked again: the roll call is not lost at its end."""
+    is asked again: the roll call is not lost at its end. Repeat asks the voter again too."""
     game = raven_vote()
-    answers, said, _ = keypad(["rollcall", "8", "enter"] + ballots_keys([5] * 7)[1:])
+    answers, said, _ = keypad(["rollcall", "repeat", "8", "enter"] + ballots_keys([5] * 7)[1:])
     assert answered(answers, game) == {"ballots": dict.fromkeys(range(1, 8), 5)}
-    assert said[:3] == ["Seat one, your vote?", "Seat eight has been eliminated.", "Seat one, your vote?"]
+    assert said[:4] == ["Seat one, your vote?", "Seat one, your vote?", "Seat eight has been eliminated.",
+                        "Seat one, your vote?"]
 
 
 class Silent:
