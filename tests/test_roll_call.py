@@ -162,7 +162,7 @@ def test_while_the_table_speaks_its_vote_the_roll_call_key_is_on_the_screen_and_
     answers.voice_phases = frozenset({"day"})
     assert answered(answers, game) == {"ballots": dict.fromkeys(range(1, 8), 5)}
     assert answers.voice_answers.prompts == [load_voice("en").text("prompt.vote", {})]
-    assert "V to count a roll call" in answers.voice_answers.prompts[0]
+    assert "V for a roll call" in answers.voice_answers.prompts[0]
 
 
 # -- journaled as a roll call, and resumed from it ------------------------------------------------------------
