@@ -127,6 +127,7 @@ class KeypadAnswers:
                 and not eyes_closed(call)):
             if call.kind is Kind.VOTE:  # the keypad stays live while the table speaks: its keys (V) in sight
                 self.screen.prompt(self.text("prompt.vote"))
+                self.screen.keys(self.text("screen.keys_roll_call"))
             heard = self._by_voice(call)
             if heard is not KEYPAD:
                 return heard
@@ -249,7 +250,9 @@ class KeypadAnswers:
         """Reads a number typed digit by digit and closed with Enter ("tie" or "rollcall" if that key is pressed
         where it may be)."""
         self.screen.prompt(prompt)
-        self.screen.keys(self.text("screen.keys_vote" if tie else "screen.keys_number"))
+        # The footer: the vote's keys (with V where the roll call may be entered), else a number's.
+        footer = "screen.keys_roll_call" if roll_call else "screen.keys_vote" if tie else "screen.keys_number"
+        self.screen.keys(self.text(footer))
         typed = ""
         while True:
             self.screen.entry(typed)

@@ -39,12 +39,23 @@ def ballots_keys(targets: list[int | None]) -> list[str]:
     return ["rollcall"] + [k for t in targets for k in (*str(t or 0), "enter")] + ["enter"]
 
 
+class Footed(Printed):
+    """A printed screen that keeps every footer it was given (the keys that work), in order."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        super().__init__(out)
+        self.footers: list[str] = []
+
+    def keys(self, text: str) -> None:
+        self.footers.append(text)
+
+
 def keypad(keys: list[str], language: str = "en") -> tuple[KeypadAnswers, list[str], io.StringIO]:
     """A keypad by day: what it says (each line rendered) and what the screen shows."""
     voice = load_voice(language)
     said: list[str] = []
     shown = io.StringIO()
-    answers = KeypadAnswers(ScriptedKeys(keys), Printed(shown), voice,
+    answers = KeypadAnswers(ScriptedKeys(keys), Footed(shown), voice,
                             say=lambda key, values: said.append(voice.text(key, values)), repeat=lambda: None)
     return answers, said, shown
 
@@ -147,9 +158,11 @@ class Silent:
     def __init__(self, screen: Any) -> None:
         self.screen = screen
         self.prompts: list[str] = []
+        self.footers: list[str] = []
 
     def answer(self, call: object, legal: object) -> object:
         self.prompts.append(self.screen.state.prompt)
+        self.footers.append(self.screen.footers[-1])
         return KEYPAD
 
 
@@ -163,6 +176,22 @@ def test_while_the_table_speaks_its_vote_the_roll_call_key_is_on_the_screen_and_
     assert answered(answers, game) == {"ballots": dict.fromkeys(range(1, 8), 5)}
     assert answers.voice_answers.prompts == [load_voice("en").text("prompt.vote", {})]
     assert "V for a roll call" in answers.voice_answers.prompts[0]
+    assert answers.voice_answers.footers == [load_voice("en").text("screen.keys_roll_call")]
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_the_vote_footer_shows_the_roll_call_key_and_the_elections_does_not(language: str) -> None:
+    """The footer shows the keys that work now, in the table's language: V at the village's vote (then a seat
+    for each ballot), not at the Sheriff's election, where V does nothing."""
+    voice = load_voice(language)
+    answers, _, _ = keypad(["rollcall", "undo", "6", "enter", "enter"], language)
+    assert answered(answers, raven_vote()) == 6
+    footers = answers.screen.footers
+    assert footers[0] == voice.text("screen.keys_roll_call") and "V" in footers[0]
+    assert footers[1] == voice.text("screen.keys_number")  # seat 1's ballot, undone
+    answers, _, _ = keypad(["rollcall", "2", "enter", "enter"], language)
+    assert answered(answers, new_game(RAVEN_TABLE, sheriff=True)) == 2
+    assert answers.screen.footers[0] == voice.text("screen.keys_vote") and "V" not in answers.screen.footers[0]
 
 
 # -- journaled as a roll call, and resumed from it ------------------------------------------------------------
