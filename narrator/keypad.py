@@ -1,10 +1,11 @@
 """The keypad: any keyboard or USB numeric keypad, read key by key in a real terminal.
 
-Keys are read as names: the digits, ``enter``, ``back`` (change), ``undo``, ``repeat``, ``tie``, ``menu`` (the host
-menu), ``interrupt`` (Ctrl-C) and ``other`` (any other printable key: it does nothing, the narrator says which
-work). A numeric keypad has every one of them: Enter, the digits, ``-`` to change, ``/`` to undo, ``.`` to repeat,
-``+`` for a tie and ``*`` for the menu. SIGTERM and SIGHUP (a shutdown, the terminal window closed) stop the game at
-the next key read, as the host's confirmed Ctrl-C does.
+Keys are read as names: the digits, ``enter``, ``back`` (change), ``undo``, ``repeat``, ``tie``, ``rollcall`` (V: the
+vote counted voter by voter), ``menu`` (the host menu), ``interrupt`` (Ctrl-C) and ``other`` (any other printable
+key: it does nothing, the narrator says which work). A numeric keypad has every one of them but the roll call: Enter,
+the digits, ``-`` to change, ``/`` to undo, ``.`` to repeat, ``+`` for a tie and ``*`` for the menu. SIGTERM and
+SIGHUP (a shutdown, the terminal window closed) stop the game at the next key read, as the host's confirmed Ctrl-C
+does.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ KEYMAP = {
     "u": "undo", "U": "undo", "/": "undo",
     "r": "repeat", "R": "repeat", ".": "repeat",
     "t": "tie", "T": "tie", "+": "tie",
+    "v": "rollcall", "V": "rollcall",
     "*": "menu", "m": "menu", "M": "menu",
     "y": "1", "Y": "1", "n": "0", "N": "0",
 }
