@@ -1,0 +1,282 @@
+"""The night ambience (issue 12): the generated wind, and its mix with the lines."""
+
+from __future__ import annotations
+
+import array
+import math
+import threading
+from typing import Any, Callable
+
+import pytest
+
+from narrator import speak
+from narrator.speak import ambience
+from narrator.speak.ambience import (
+    BLOCK,
+    DUCK_DB,
+    DUCK_DOWN,
+    DUCK_UP,
+    FADE_IN,
+    FADE_OUT,
+    LEVEL_DBFS,
+    LOOP_SECONDS,
+    PEAK_DBFS,
+    RATE,
+    AmbienceMix,
+    NightAmbience,
+    Ramp,
+    mix_samples,
+    night_loop,
+)
+from narrator.speak.audio import Sound, tone
+from narrator.speak.hygiene import TARGET_DBFS
+
+
+def samples(sound: Sound) -> array.array[int]:
+    return array.array("h", sound.frames)
+
+
+def dbfs(values: Any) -> float:
+    values = list(values)
+    return 20 * math.log10(math.sqrt(sum(v * v for v in values) / len(values)) / 32768)
+
+
+def constant(value: int, count: int, rate: int = RATE) -> Sound:
+    return Sound(array.array("h", [value] * count).tobytes(), rate, 1, 2)
+
+
+# -- the generated loop ---------------------------------------------------------------------------------
+
+
+def test_the_loop_is_quiet_far_under_the_voice_and_never_near_full_scale() -> None:
+    loop = samples(night_loop())
+    assert len(loop) == round(RATE * LOOP_SECONDS)
+    level = dbfs(loop)
+    assert LEVEL_DBFS - 1.0 <= level <= LEVEL_DBFS + 0.1
+    assert level <= TARGET_DBFS - 12  # the voice's lines stand well above it
+    assert 20 * math.log10(max(abs(v) for v in loop) / 32768) <= PEAK_DBFS
+
+
+def test_the_loop_is_generated_alike_every_time() -> None:
+    """Deterministic (a fixed seed, nothing from the game): the cached loop and a fresh one are the same."""
+    kept = night_loop()
+    night_loop.cache_clear()
+    try:
+        assert night_loop().frames == kept.frames
+    finally:
+        night_loop.cache_clear()
+
+
+def test_the_loop_comes_round_without_a_click() -> None:
+    """Played round and round, the seam is like any other moment of the loop: its step (first difference) and
+    its bend (second difference) are no larger than the largest inside it, and its level does not jump."""
+    loop = samples(night_loop())
+    n = len(loop)
+    steps = [loop[(i + 1) % n] - loop[i] for i in range(n)]
+    bends = [steps[i] - steps[i - 1] for i in range(n)]
+    assert abs(steps[-1]) <= max(map(abs, steps[:-1]))
+    assert max(abs(bends[-1]), abs(bends[0])) <= max(map(abs, bends[1:-1]))
+    window = RATE // 2
+    levels = [dbfs(loop[i:i + window]) for i in range(0, n, window)]
+    jumps = [abs(b - a) for a, b in zip(levels, levels[1:])]
+    assert abs(levels[0] - levels[-1]) <= max(jumps)
+
+
+def test_the_wind_moves_slowly_and_gently() -> None:
+    """Half-second levels rise and fall by several dB over the loop, but never by more than 3 dB at a time."""
+    loop = samples(night_loop())
+    window = RATE // 2
+    levels = [dbfs(loop[i:i + window]) for i in range(0, len(loop), window)]
+    assert max(levels) - min(levels) >= 4.0
+    assert max(abs(b - a) for a, b in zip(levels, levels[1:])) <= 3.0
+
+
+def test_the_wind_is_dark_not_a_hiss() -> None:
+    """Most of its sound lies low: its sample-to-sample differences (what a hiss is made of) are far quieter
+    than itself; white noise's are 3 dB louder."""
+    loop = samples(night_loop())
+    assert dbfs(b - a for a, b in zip(loop, loop[1:])) <= dbfs(loop) - 6
+
+
+# -- the mix ----------------------------------------------------------------------------------------------
+
+
+def test_a_ramp_reaches_its_target_in_the_samples_given_by_equal_steps() -> None:
+    ramp = Ramp(1.0)
+    assert ramp.take(4) == 1.0
+    ramp.to(0.5, 5)
+    values = ramp.take(8)
+    assert isinstance(values, list)
+    assert values[:5] == pytest.approx([0.9, 0.8, 0.7, 0.6, 0.5])
+    assert values[4:] == [0.5] * 4
+    assert ramp.take(3) == 0.5
+
+
+def mix_with(value: int = 1000) -> AmbienceMix:
+    """A mix whose loop is one constant sample: what it plays is its gain, times ``value``."""
+    mix = AmbienceMix()
+    mix.set_loop(constant(value, RATE))
+    return mix
+
+
+def pull(mix: AmbienceMix, seconds: float) -> array.array[int]:
+    return array.array("h", mix.fill(round(seconds * RATE)))
+
+
+def test_the_ambience_is_silent_until_the_eyes_close() -> None:
+    mix = mix_with()
+    assert set(pull(mix, 1.0)) == {0}
+
+
+def test_it_fades_in_over_fade_in_and_out_over_fade_out() -> None:
+    mix = mix_with()
+    mix.start()
+    rising = pull(mix, FADE_IN)
+    assert list(rising) == sorted(rising) and rising[0] < 10 and rising[-1] == 1000
+    assert set(pull(mix, 1.0)) == {1000}
+    mix.stop()
+    falling = pull(mix, FADE_OUT)
+    assert list(falling) == sorted(falling, reverse=True) and falling[0] > 990 and falling[-1] == 0
+    assert set(pull(mix, 1.0)) == {0}
+
+
+def test_it_ducks_under_a_line_and_comes_back_after() -> None:
+    """DUCK_DB down over DUCK_DOWN, back over DUCK_UP, smoothly (no step larger than the ramp's)."""
+    mix = mix_with()
+    mix.start()
+    pull(mix, FADE_IN)
+    mix.duck()
+    down = pull(mix, DUCK_DOWN)
+    ducked = round(1000 * 10 ** (DUCK_DB / 20))
+    assert down[-1] in (ducked, ducked - 1)  # int() rounds towards zero
+    assert max(a - b for a, b in zip(down, down[1:])) <= 1
+    assert 20 * math.log10(pull(mix, 0.5)[0] / 1000) == pytest.approx(DUCK_DB, abs=0.1)
+    mix.unduck()
+    up = pull(mix, DUCK_UP)
+    assert list(up) == sorted(up) and up[-1] == 1000
+
+
+def test_a_line_is_added_over_the_ambience_and_told_heard_once_handed_over() -> None:
+    mix = mix_with()
+    mix.start()
+    pull(mix, FADE_IN)
+    line = array.array("h", [5000] * 1500)
+    done = mix.add(line)
+    first = array.array("h", mix.fill(1024))
+    assert not done.is_set()
+    second = array.array("h", mix.fill(1024))
+    assert done.is_set()
+    assert list(first) == [6000] * 1024
+    assert list(second) == [6000] * (1500 - 1024) + [1000] * (2048 - 1500)
+
+
+def test_a_line_at_full_scale_over_the_ambience_is_clamped_not_wrapped() -> None:
+    mix = mix_with(30000)
+    mix.start()
+    pull(mix, FADE_IN)
+    mix.add(array.array("h", [32767, -32768] * 512))
+    out = array.array("h", mix.fill(1024))
+    assert list(out[:4]) == [32767, -2768, 32767, -2768]
+
+
+def test_lines_at_another_rate_or_in_stereo_are_mixed_at_the_mix_rate() -> None:
+    beep = tone(seconds=0.5)  # 16 kHz
+    assert len(mix_samples(beep)) == pytest.approx(RATE * 0.5, abs=2)
+    stereo = Sound(array.array("h", [1000, 3000] * 100).tobytes(), RATE, 2, 2)
+    assert list(mix_samples(stereo)) == [2000] * 100
+
+
+# -- the ambience with its output -------------------------------------------------------------------------
+
+
+class FakeOutput:
+    """A sound card that takes BLOCK samples whenever it is asked to: while a line waits to be heard, and as
+    the test says. What it took is its clock (``seconds``); ``chunks`` are what it took, labelled."""
+
+    latency = 0.0
+
+    def __init__(self) -> None:
+        self.fill: Callable[[int], bytes] | None = None
+        self.taken = 0
+        self.chunks: list[tuple[str, array.array[int]]] = []
+        self.label = ""
+        self.closed = False
+
+    def start(self, fill: Callable[[int], bytes]) -> None:
+        self.fill = fill
+
+    @property
+    def seconds(self) -> float:
+        return self.taken / RATE
+
+    def pull(self, blocks: int, label: str = "") -> None:
+        assert self.fill is not None
+        for _ in range(blocks):
+            self.chunks.append((label, array.array("h", self.fill(BLOCK))))
+            self.taken += BLOCK
+
+    def wait(self, done: threading.Event, timeout: float) -> bool:
+        while not done.is_set():
+            self.pull(1, self.label)
+        return True
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class DeadOutput(FakeOutput):
+    """A sound card that stopped taking samples."""
+
+    def wait(self, done: threading.Event, timeout: float) -> bool:
+        return False
+
+
+def test_a_line_played_over_the_ambience_returns_once_handed_over() -> None:
+    output = FakeOutput()
+    ambience = NightAmbience(output, loop=constant(1000, RATE))
+    ambience.play(constant(3000, 3 * BLOCK))
+    assert [list(chunk) for _, chunk in output.chunks] == [[3000] * BLOCK] * 3
+
+
+def test_an_output_that_stopped_fails_the_line_then_every_later_one_at_once() -> None:
+    """The speaker then prints the lines (RenderedSpeaker.say); no line waits for a dead sound card twice."""
+    output = DeadOutput()
+    ambience = NightAmbience(output, loop=constant(1000, RATE))
+    with pytest.raises(RuntimeError, match="stopped"):
+        ambience.play(constant(3000, BLOCK))
+    output.wait = None  # type: ignore[method-assign,assignment]  # not asked again
+    with pytest.raises(RuntimeError, match="stopped"):
+        ambience.play(constant(3000, BLOCK))
+
+
+def test_closing_at_night_fades_the_ambience_out_rather_than_cutting_it() -> None:
+    output = FakeOutput()
+    ambience = NightAmbience(output, loop=constant(1000, RATE))
+    ambience.start()
+    output.pull(round(FADE_IN * RATE / BLOCK) + 1)
+    taken = len(output.chunks)
+    ambience.close()
+    tail = [v for _, chunk in output.chunks[taken:] for v in chunk]
+    assert tail[0] > 900 and tail[-1] == 0 and tail == sorted(tail, reverse=True)
+    assert output.closed
+
+
+def test_without_a_sound_output_there_is_no_ambience_and_no_warning_of_its_own(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """make_speaker's own warning says the lines are printed; the ambience adds none."""
+    monkeypatch.setattr(speak, "output_problem", lambda device: "no sound output device found")
+    warnings: list[str] = []
+    assert speak.open_ambience(None, warnings.append) is None
+    assert warnings == []
+
+
+def test_an_ambience_whose_stream_cannot_open_is_left_out_with_one_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(self: Any, fill: Any) -> None:
+        raise OSError("Device unavailable")
+
+    monkeypatch.setattr(speak, "output_problem", lambda device: None)
+    monkeypatch.setattr(ambience.SoundDeviceOutput, "start", refuse)
+    warnings: list[str] = []
+    assert speak.open_ambience(None, warnings.append) is None
+    assert len(warnings) == 1 and "Device unavailable" in warnings[0] and "without it" in warnings[0]
+
