@@ -1,15 +1,28 @@
-"""The night ambience (issue 12): the generated wind, and its mix with the lines."""
+"""The night ambience (issue 12): the generated wind, its mix with the lines, and how a game steers it."""
 
 from __future__ import annotations
 
 import array
+import dataclasses
+import io
+import json
 import math
 import threading
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 
+from engine import Rules, Table
+from keystrokes import plan_keys
 from narrator import speak
+from narrator.cli import main
+from narrator.config import config_from_dict, config_to_dict, load_config
+from narrator.errors import UserError
+from narrator.keypad import ScriptedKeys
+from narrator.narration import CLOSE_EYES, OPEN_EYES
+from narrator.play import STARTER, play
+from narrator.screen import PlainScreen
 from narrator.speak import ambience
 from narrator.speak.ambience import (
     BLOCK,
@@ -30,6 +43,8 @@ from narrator.speak.ambience import (
 )
 from narrator.speak.audio import Sound, tone
 from narrator.speak.hygiene import TARGET_DBFS
+
+GAMES = Path(__file__).resolve().parent / "games"
 
 
 def samples(sound: Sound) -> array.array[int]:
@@ -280,3 +295,196 @@ def test_an_ambience_whose_stream_cannot_open_is_left_out_with_one_warning(monke
     assert speak.open_ambience(None, warnings.append) is None
     assert len(warnings) == 1 and "Device unavailable" in warnings[0] and "without it" in warnings[0]
 
+
+# -- a game steers it ---------------------------------------------------------------------------------------
+
+KEY_BLOCKS = 4
+"""How long the table takes to press a key, in the fake output's blocks (0.19 s)."""
+LINE = 8 * BLOCK
+"""Every line the fake speaker says lasts this many samples (0.37 s): a whole number of blocks."""
+VOICE = 8000
+"""The fake line's constant sample: what a chunk holds beyond it is the ambience."""
+
+
+class Table_:
+    """The speaker, the voice log and the keys of a game played over a NightAmbience on a FakeOutput: each line
+    said is a constant sound labelled with its key; each key read and each pause take time on the output."""
+
+    def __init__(self, keys: list[str]) -> None:
+        self.output = FakeOutput()
+        self.ambience = NightAmbience(self.output, loop=constant(1000, RATE))
+        self.keys = self.Keys(keys, self.output)
+        self.said: list[str] = []
+        self.name = "fake"
+
+    class Keys(ScriptedKeys):
+        def __init__(self, keys: list[str], output: FakeOutput) -> None:
+            super().__init__(keys)
+            self.output = output
+
+        def read(self, timeout: float | None = None) -> str | None:
+            self.output.pull(KEY_BLOCKS, "key")
+            return super().read(timeout)
+
+    # the voice log: the key of the line about to be said
+    def write(self, text: str) -> int:
+        for row in text.splitlines():
+            self.said.append(json.loads(row)["key"])
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    # the speaker
+    def say(self, text: str) -> None:
+        self.output.label = f"line {len(self.said) - 1} {self.said[-1]}"
+        self.ambience.play(constant(VOICE, LINE))
+
+    def close(self) -> None:
+        pass
+
+    def sleep(self, seconds: float) -> None:
+        self.output.pull(math.ceil(seconds * RATE / BLOCK), "pause")
+
+    def residue(self) -> list[tuple[str, set[int]]]:
+        """Every chunk's label and what it held beyond the line said: the ambience."""
+        return [(label, set(v - VOICE for v in chunk) if label.startswith("line") else set(chunk))
+                for label, chunk in self.output.chunks]
+
+
+def night_game(tmp_path: Path, pause_at_night: bool = False) -> Table_:
+    """The starter table without a Sheriff, played to its end over the ambience (the host pausing on the first
+    night's first key, if asked)."""
+    config = dataclasses.replace(STARTER, table=Table(8, STARTER.table.deck, Rules(sheriff=False)),
+                                 pause=(0.0, 0.0), call_floor=1.0, ambience=True)
+    keys, _ = plan_keys(config, 3)
+    if pause_at_night:
+        first_night = 3 * config.table.seats  # the deal's keys come first
+        keys[first_night:first_night] = ["menu", "3", *["5"] * 12, "enter"]  # other keys than Enter wait on
+    table = Table_(keys)
+    play(config, table.keys, PlainScreen(io.StringIO()), table, seed=3, journal_dir=tmp_path, sleep=table.sleep,
+         clock=lambda: table.output.seconds, out=io.StringIO(), voice_log=table,  # type: ignore[arg-type]
+         ambience=table.ambience)
+    return table
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Table_:
+    """One game for the tests that only read it."""
+    return night_game(tmp_path_factory.mktemp("journal"))
+
+
+def test_the_ambience_plays_while_the_eyes_are_closed_ducks_under_lines_and_stops_at_dawn(played: Table_) -> None:
+    """Silent until the first nightfall; between lines at full level and under them ducked once faded in;
+    silent again once faded out after the dawn; back the next night."""
+    table = played
+    full, ducked = {1000}, {int(1000 * 10 ** (DUCK_DB / 20))}
+    eyes_closed = False
+    since = 0  # blocks since the eyes last closed or opened
+    seen_full = seen_ducked = nights = 0
+    for label, residue in table.residue():
+        if label.startswith("line"):
+            key = label.split()[-1]
+            if key in CLOSE_EYES and not eyes_closed:
+                eyes_closed, since, nights = True, 0, nights + 1
+            elif key in OPEN_EYES and eyes_closed:
+                eyes_closed, since = False, 0
+        since += 1
+        settled = since * BLOCK >= RATE * (FADE_IN if eyes_closed else FADE_OUT) + LINE
+        if not eyes_closed and (settled or nights == 0):
+            assert residue == {0}, (label, "the ambience plays while the eyes are open")
+        elif eyes_closed and settled and label.startswith("line") and residue == ducked:
+            seen_ducked += 1
+        elif eyes_closed and settled and not label.startswith("line") and residue == full:
+            seen_full += 1
+    assert nights >= 2  # it came back on the second night
+    assert seen_ducked and seen_full
+
+
+def test_every_line_said_with_eyes_closed_is_said_over_the_ducked_ambience(played: Table_) -> None:
+    """Once a line's ducking is over (DUCK_DOWN), the ambience under it is at most DUCK_DB down from full level:
+    no line is said over the full ambience."""
+    table = played
+    ducked = int(1000 * 10 ** (DUCK_DB / 20))
+    lines: dict[str, list[set[int]]] = {}
+    for label, residue in table.residue():
+        if label.startswith("line"):
+            lines.setdefault(label, []).append(residue)
+    after_duck = math.ceil(DUCK_DOWN * RATE / BLOCK)
+    under = [label for label, chunks in lines.items() if any(c - {0} for c in chunks)]
+    assert under
+    for label in under:
+        tail = set().union(*lines[label][after_duck:])
+        assert tail - {0} <= set(range(1, ducked + 1)), (label, tail)
+
+
+def test_a_pause_at_night_keeps_the_ambience_playing(tmp_path: Path) -> None:
+    """The host's pause (menu, 3) changes nothing: the eyes stay closed, and the wind goes on under the wait."""
+    table = night_game(tmp_path, pause_at_night=True)
+    chunks = table.residue()
+    paused = next(i for i, (label, _) in enumerate(chunks) if label.endswith("notice.paused"))
+    resumed = next(i for i, (label, _) in enumerate(chunks) if label.endswith("notice.resumed"))
+    waits = [residue for label, residue in chunks[paused:resumed] if label == "key"]
+    assert len(waits) >= 12 * KEY_BLOCKS and all(residue - {0} for residue in waits)
+    assert waits[-1] == {1000}  # faded in (since nightfall), and back from the duck
+    after = [residue for label, residue in chunks[resumed:] if label == "key"]
+    assert after[0] - {0}  # and it goes on once the game does
+
+
+# -- the config and the dry run -----------------------------------------------------------------------------
+
+
+def write_config(tmp_path: Path, extra: str) -> str:
+    path = tmp_path / "table.yaml"
+    path.write_text("seats: 6\ndeck: [werewolf, werewolf, seer, villager, villager, villager]\n" + extra,
+                    encoding="utf-8")
+    return str(path)
+
+
+def test_the_ambience_is_off_unless_the_table_turns_it_on(tmp_path: Path) -> None:
+    assert load_config(write_config(tmp_path, ""))[0].ambience is False
+    assert load_config(write_config(tmp_path, "ambience: true\n"))[0].ambience is True
+
+
+@pytest.mark.parametrize("value", ["'yes'", "1", "[true]", "loud"])
+def test_an_ambience_that_is_not_true_or_false_is_named_with_its_line(tmp_path: Path, value: str) -> None:
+    with pytest.raises(UserError) as refused:
+        load_config(write_config(tmp_path, f"ambience: {value}\n"))
+    message = str(refused.value)
+    assert "table.yaml:3" in message and "ambience: expected true or false" in message
+
+
+def test_a_journal_keeps_the_ambience_and_an_older_one_goes_on_without_it(tmp_path: Path) -> None:
+    config = load_config(write_config(tmp_path, "ambience: true\n"))[0]
+    data = config_to_dict(config)
+    assert config_from_dict(data, "j:1").ambience is True
+    del data["ambience"]
+    assert config_from_dict(data, "j:1").ambience is False
+
+
+def test_check_help_lists_the_ambience(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    assert "  ambience: true or false" in capsys.readouterr().out
+
+
+def dry_run_with(tmp_path: Path, ambience: bool) -> tuple[Path, str]:
+    script = (GAMES / "first_game.yaml").read_text(encoding="utf-8")
+    if ambience:
+        script = script.replace("  sheriff: false\n", "  sheriff: false\n  ambience: true\n")
+    folder = tmp_path / ("on" if ambience else "off")
+    folder.mkdir()
+    (folder / "script.yaml").write_text(script, encoding="utf-8")
+    assert main(["dry-run", str(folder / "script.yaml"), "--silent", "--report", str(folder / "report.json"),
+                 "--audio-dir", str(folder / "audio")]) == 0
+    return folder / "audio", (folder / "report.json").read_text(encoding="utf-8")
+
+
+def test_dry_run_writes_the_ambience_once_for_the_host_and_the_same_report(tmp_path: Path) -> None:
+    """With ambience: true, --audio-dir holds ambience.wav (the loop) beside the lines; the report is the same."""
+    audio_on, report_on = dry_run_with(tmp_path, True)
+    audio_off, report_off = dry_run_with(tmp_path, False)
+    assert Sound.read(audio_on / "ambience.wav") == night_loop()
+    assert not (audio_off / "ambience.wav").exists()
+    assert report_on == report_off
+    assert {p.name for p in audio_on.iterdir()} == {p.name for p in audio_off.iterdir()} | {"ambience.wav"}
