@@ -298,10 +298,10 @@ def test_an_ambience_whose_stream_cannot_open_is_left_out_with_one_warning(monke
 
 # -- a game steers it ---------------------------------------------------------------------------------------
 
-KEY_BLOCKS = 4
-"""How long the table takes to press a key, in the fake output's blocks (0.19 s)."""
-LINE = 8 * BLOCK
-"""Every line the fake speaker says lasts this many samples (0.37 s): a whole number of blocks."""
+KEY_BLOCKS = round(0.2 * RATE / BLOCK)
+"""How long the table takes to press a key, in the fake output's blocks (about 0.2 s)."""
+LINE = round(0.4 * RATE / BLOCK) * BLOCK
+"""Every line the fake speaker says lasts this many samples (about 0.4 s): a whole number of blocks."""
 VOICE = 8000
 """The fake line's constant sample: what a chunk holds beyond it is the ambience."""
 
