@@ -171,6 +171,17 @@ def test_it_ducks_under_a_line_and_comes_back_after() -> None:
     assert list(up) == sorted(up) and up[-1] == 1000
 
 
+def test_a_loop_that_comes_after_the_eyes_closed_fades_in_from_silence() -> None:
+    """Generated late (the first line and the nightfall came quickly), the loop does not burst in halfway up its
+    fade: the fade begins again when it comes."""
+    mix = AmbienceMix()
+    mix.start()
+    assert set(pull(mix, FADE_IN / 2)) == {0}
+    mix.set_loop(constant(1000, RATE))
+    rising = pull(mix, FADE_IN)
+    assert rising[0] < 10 and list(rising) == sorted(rising) and rising[-1] == 1000
+
+
 def test_a_line_is_added_over_the_ambience_and_told_heard_once_handed_over() -> None:
     mix = mix_with()
     mix.start()
@@ -251,6 +262,17 @@ def test_a_line_played_over_the_ambience_returns_once_handed_over() -> None:
     ambience = NightAmbience(output, loop=constant(1000, RATE))
     ambience.play(constant(3000, 3 * BLOCK))
     assert [list(chunk) for _, chunk in output.chunks] == [[3000] * BLOCK] * 3
+
+
+def test_the_loop_is_generated_once_the_first_line_has_been_heard() -> None:
+    """Not while the program starts, where it would hold up the first line."""
+    output = FakeOutput()
+    ambience = NightAmbience(output)
+    assert ambience.generating is None
+    ambience.play(constant(3000, BLOCK))
+    assert ambience.generating is not None
+    ambience.generating.join()
+    assert ambience.mix.loop is not None and ambience.mix.loop.tobytes() == night_loop().frames
 
 
 def test_an_output_that_stopped_fails_the_line_then_every_later_one_at_once() -> None:

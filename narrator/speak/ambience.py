@@ -17,7 +17,7 @@ With ``ambience: false`` (the default) nothing here runs and lines play as they 
 
 The mix is counted in samples, not seconds: every ramp moves by samples the output has taken, so a test drives
 it with a fake output and no clock. Pure Python on `array` (numpy is not a dependency): generating the loop
-takes ~0.3 s (in the background, at the start of a game), mixing ~1 % of a core (scripts/bench_ambience.py).
+takes ~0.3 s (in the background, after the first line), mixing ~1 % of a core (scripts/bench_ambience.py).
 """
 
 from __future__ import annotations
@@ -195,9 +195,14 @@ class AmbienceMix:
         self._lock = threading.Lock()
 
     def set_loop(self, sound: Sound) -> None:
+        """Gives the mix its loop. Until then nothing was heard: a fade begun meanwhile begins again, from
+        silence (the loop does not burst in halfway up), and one that went down ends at once."""
         samples = mix_samples(sound, self.rate)
         with self._lock:
             self.loop = samples
+            target, self.level = self.level.target, Ramp(0.0)
+            if target > 0:
+                self.level.to(target, self._seconds(FADE_IN))
 
     def _seconds(self, seconds: float) -> int:
         return round(seconds * self.rate)
@@ -322,8 +327,10 @@ class NightAmbience:
     """The ambience and the lines, through one output: what TableNarrator steers and the speaker plays into.
 
     `start` (eyes closed) and `stop` (eyes open) fade it in and out, `duck` and `unduck` surround every line
-    said, `play` (the speaker's sink) says a line over it and returns once it has been heard. The loop is
-    generated in the background (``loop``: given already), the ambience silent until it is ready.
+    said, `play` (the speaker's sink) says a line over it and returns once it has been heard. The loop
+    (``loop``: given already) is generated in the background once the first line has been heard, or when the
+    ambience starts if that comes first: not while the program starts, where it would delay the first line
+    (0.3 s of CPU, holding the interpreter's lock); the ambience is silent until it is ready.
     A host's pause changes nothing: the eyes stay closed, so the wind goes on masking the room.
     """
 
@@ -331,13 +338,20 @@ class NightAmbience:
         self.mix = AmbienceMix(rate)
         self._output = output
         self._broken = False
+        self.generating: threading.Thread | None = None
         output.start(self.mix.fill)
         if loop is not None:
             self.mix.set_loop(loop)
-        else:
-            threading.Thread(target=lambda: self.mix.set_loop(night_loop(rate)), name="ambience", daemon=True).start()
+
+    def _generate(self) -> None:
+        if self.mix.loop is None and self.generating is None:
+            rate = self.mix.rate
+            self.generating = threading.Thread(target=lambda: self.mix.set_loop(night_loop(rate)), name="ambience",
+                                               daemon=True)
+            self.generating.start()
 
     def start(self) -> None:
+        self._generate()
         self.mix.start()
 
     def stop(self) -> None:
@@ -359,6 +373,7 @@ class NightAmbience:
         if not self._output.wait(done, len(samples) / self.mix.rate + 5.0):
             self._broken = True
             raise RuntimeError("the sound output stopped playing")
+        self._generate()
 
     def close(self) -> None:
         """Fades the ambience out quickly (no click when a game stops at night) and closes the output."""
