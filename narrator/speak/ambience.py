@@ -63,6 +63,8 @@ BAND_HZ = (350.0, 900.0)
 """Where the breath of wind lies, from the lightest gust to the strongest."""
 CROSSFADE = 2.0
 """Seconds of the loop's start blended with what would have followed its end: the seam is continuous."""
+OUTPUT_LATENCY = 0.1
+"""Seconds of sound queued ahead of the sound card: room for the callback to wait for the interpreter's lock."""
 BLOCK = 512
 """Frames the output asks for at a time (23 ms): a line waits at most that long to begin; ~0.1 ms of CPU each."""
 
@@ -305,9 +307,12 @@ class SoundDeviceOutput:
         def callback(outdata: Any, frames: int, when: Any, status: Any) -> None:
             outdata[:] = fill(frames)
 
-        # 'high' latency: a Python callback may wait for the interpreter's lock while a line is being cleaned.
+        # A Python callback may wait for the interpreter's lock (a line being rendered, cleaned): with PortAudio's
+        # 'high' latency (46 ms through PulseAudio) it came late, and ALSA's PulseAudio plugin then stalled for
+        # 1.5 to 1.9 s of silence in the middle of the night; with OUTPUT_LATENCY it never did [checked].
         self._stream = sd.RawOutputStream(samplerate=self.rate, channels=1, dtype="int16", blocksize=BLOCK,
-                                          latency="high", device=device_arg(self.device), callback=callback)
+                                          latency=OUTPUT_LATENCY, device=device_arg(self.device),
+                                          callback=callback)
         self._stream.start()
         self.latency = float(self._stream.latency)
 
