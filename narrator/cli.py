@@ -49,6 +49,14 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
 
         speakers.append(WavDirSpeaker(Path(args.audio_dir), config.language, config.voice, config.rate,
                                       backend=config.speaker, warn=_warn))
+        if config.ambience:  # once, for the host to hear what the table will hear under the night
+            from .speak.ambience import night_loop
+
+            try:
+                night_loop().write(Path(args.audio_dir) / "ambience.wav")
+            except OSError as exc:
+                speakers[0].close()
+                raise UserError(f"{args.audio_dir}: cannot write ambience.wav there ({exc.strerror or exc})") from None
     if not args.silent:
         from .speak import make_speaker, prepare_table
 
@@ -184,7 +192,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         io = open_table(config, plain=args.plain, model=args.model, warn=_warn)
         play(config, io.keys, io.screen, io.speaker, seed=args.seed,
              journal_dir=Path(args.journal_dir) if args.journal_dir else None, listener=io.listener,
-             vocabulary=io.vocabulary, voice_log=voice_log,
+             vocabulary=io.vocabulary, voice_log=voice_log, ambience=io.ambience,
              journal_path=Path(args.journal_file) if args.journal_file else None)
     return 0
 
@@ -455,7 +463,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("script", help="the practice script (YAML, see spec/dry-run.md)")
     p.add_argument("--silent", action="store_true", help="print the lines instead of speaking them")
     p.add_argument("--report", metavar="FILE", help="write the game report (JSON) to FILE")
-    p.add_argument("--audio-dir", metavar="DIR", help="write every spoken line as a WAV file in DIR, in order")
+    p.add_argument("--audio-dir", metavar="DIR", help="write every spoken line as a WAV file in DIR, in order "
+                   "(and ambience.wav, the night ambience, when the table turns it on)")
     p.add_argument("--journal", dest="journal_file", metavar="FILE",
                    help="journal every answer to FILE, so that `resume FILE` goes on")
     p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS", help="wait after each line said")

@@ -52,6 +52,9 @@ class TableNarrator(Narrator):
     it begins open, and so does a resumed game. A night call made with eyes open (the host took back a night
     answer by day, a game resumed mid-night) is preceded by "everyone close your eyes", a day call made with
     eyes closed by "everyone open your eyes".
+
+    The ``ambience`` (narrator.speak.ambience) follows the same lines: it starts as the table closes its eyes,
+    stops as it opens them, and ducks under every line said. A host's pause leaves it as it is: eyes stay closed.
     """
 
     def __init__(self, voice: Voice, screen: Screen, speaker: Any, names: Sequence[str | None] = ()) -> None:
@@ -71,6 +74,7 @@ class TableNarrator(Narrator):
         self.voice_log: TextIO | None = None  # every line said aloud, as JSON lines (play --voice-log)
         self.seats = len(self.names)  # the table's size, for the seating circle (play gives it)
         self.last_words: Callable[[int], None] | None = None  # gives a seat voted out its last words
+        self.ambience: Any = QuietAmbience()  # narrator.speak.ambience.NightAmbience, with ambience: true
 
     def show_eyes(self) -> None:
         """Shows the eyes banner as the narrator last asked."""
@@ -91,8 +95,12 @@ class TableNarrator(Narrator):
     def _show(self, line: Line) -> None:
         if line.channel == VOICE:
             if line.key in CLOSE_EYES or line.key in OPEN_EYES:
-                self.eyes_open = line.key in OPEN_EYES
+                was_open, self.eyes_open = self.eyes_open, line.key in OPEN_EYES
                 self.show_eyes()
+                if was_open and not self.eyes_open:
+                    self.ambience.start()  # under the line that closes the eyes, ducked like any other
+                elif self.eyes_open and not was_open:
+                    self.ambience.stop()
             self.opening.append(line)
             self.screen.public(line.text)
             self._say(line)
@@ -193,14 +201,18 @@ class TableNarrator(Narrator):
             self.voice_log.write(json.dumps({"key": line.key, "text": line.text}, ensure_ascii=False) + "\n")
             self.voice_log.flush()
         text = line.text
-        if self.listener is None:
-            self.speaker.say(self.voice.spoken(text))
-            return
-        self.listener.mute()
+        self.ambience.duck()
         try:
-            self.speaker.say(self.voice.spoken(text))
+            if self.listener is None:
+                self.speaker.say(self.voice.spoken(text))
+                return
+            self.listener.mute()
+            try:
+                self.speaker.say(self.voice.spoken(text))
+            finally:
+                self.listener.unmute(0.4)
         finally:
-            self.listener.unmute(0.4)
+            self.ambience.unduck()
 
 
 def deal_on_screen(narrator: TableNarrator, answers: KeypadAnswers, deal: Deal, seen: Callable[[int], None],
@@ -252,7 +264,7 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
          deal: Deal | None = None, journal: Journal | None = None, replay: Sequence[Entry] = (),
          replay_from: str = "", progress: Sequence[dict[str, Any]] | None = None,
          journal_path: Path | None = None, clock: Callable[[], float] = time.monotonic,
-         voice_log: TextIO | None = None) -> Game:
+         voice_log: TextIO | None = None, ambience: Any = None) -> Game:
     """Plays one game at the table from the deal to the winner; returns the finished game.
 
     With a ``listener`` (and its ``vocabulary``), answers may also be spoken in the phases the
@@ -268,7 +280,8 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
     or shown, the deal in it, so that a deal stopped part-way goes on with the same cards. ``sleep`` and
     ``clock`` time the calls made with eyes closed (narrator.pacing).
     Every line said aloud (not the silent replay) is appended to ``voice_log`` as a JSON line
-    ``{"key": ..., "text": ...}``.
+    ``{"key": ..., "text": ...}``. The ``ambience`` (open_table's, or None) plays under the night; it is
+    closed with the speaker.
     """
     voice = load_voice(config.language)
     seed = random.SystemRandom().randrange(2**31) if seed is None else seed
@@ -278,6 +291,8 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
     narrator.seats = config.table.seats
     narrator.show_eyes()
     narrator.show_table()  # the seats and their names, from the deal on
+    if ambience is not None:
+        narrator.ambience = ambience
     if listener is not None:
         keys = PushbackKeys(keys)  # a key pressed while listening is read again by the keypad
 
@@ -397,6 +412,7 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
         screen.close()
         keys.close()
         speaker.close()
+        narrator.ambience.close()
         if listener is not None:
             listener.close()
     stream = out or sys.stdout
@@ -420,6 +436,25 @@ class QuietSpeaker:
         pass
 
 
+class QuietAmbience:
+    """No night ambience: ``ambience: false``, or no loudspeaker to play it on."""
+
+    def start(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+    def duck(self) -> None:
+        pass
+
+    def unduck(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
 @dataclasses.dataclass
 class TableIO:
     """What a game at the table talks through: keys, screen, speaker, and maybe a microphone."""
@@ -429,17 +464,20 @@ class TableIO:
     speaker: Any
     listener: Any = None
     vocabulary: Any = None
+    ambience: Any = None
 
 
 def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Callable[[str], None],
                listener_factory: ListenerFactory | None = None) -> TableIO:
-    """Opens the keypad, the loudspeaker (or the console), the screen and, if the table wants it, the microphone.
+    """Opens the keypad, the loudspeaker (or the console), the screen, the night ambience if the table wants it
+    (and a loudspeaker says the lines: with the console there is none, and no other warning) and, if the table
+    wants it, the microphone.
 
     The speech model loads in the background (it takes seconds): the first lines need not wait for it.
     """
     from .keypad import TerminalKeys
     from .screen import PlainScreen, RichScreen
-    from .speak import make_speaker, prepare_table
+    from .speak import make_speaker, open_ambience, prepare_table
 
     try:
         keys = TerminalKeys()
@@ -458,7 +496,12 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
         warnings.append(message)
         warn(message)
 
-    speaker = make_speaker(config.speaker, config.language, config.voice, config.rate, config.device, warn=told)
+    ambience = open_ambience(config.device, told) if config.ambience and config.speaker != "console" else None
+    speaker = make_speaker(config.speaker, config.language, config.voice, config.rate, config.device, warn=told,
+                           sink=ambience.play if ambience is not None else None)
+    if ambience is not None and speaker.name == "console":
+        ambience.close()  # the lines are printed: no loudspeaker to play it on
+        ambience = None
     if full_screen and speaker.name == "console":
         speaker.close()
         speaker = QuietSpeaker()  # the full screen already shows every line said; printing would tear it
@@ -470,6 +513,8 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
         except UserError:
             keys.close()
             speaker.close()
+            if ambience is not None:
+                ambience.close()
             raise
     # While the deal goes on, every line of this table is rendered ahead: no call waits for its voice.
     prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck)
@@ -477,7 +522,7 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
     if full_screen:
         screen.notice(" · ".join(warnings))
         opened.append(screen)
-    return TableIO(keys, screen, speaker, listener, vocabulary)
+    return TableIO(keys, screen, speaker, listener, vocabulary, ambience)
 
 
 def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], warn: Callable[[str], None],
@@ -500,7 +545,7 @@ def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], war
         raise
     return play(config, io.keys, io.screen, io.speaker, seed=seed, listener=io.listener, vocabulary=io.vocabulary,
                 deal=deal, journal=journal, replay=entries, replay_from=str(args.journal), progress=progress,
-                voice_log=voice_log)
+                voice_log=voice_log, ambience=io.ambience)
 
 
 def journaled_deal(config: TableConfig, header: dict[str, Any]) -> tuple[Deal | None, list[dict[str, Any]] | None]:

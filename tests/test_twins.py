@@ -20,6 +20,7 @@ from narrator.cli import main
 from narrator.config import TableConfig, load_config
 from narrator.journal import Journal, read_journal
 from narrator.keypad import ScriptedKeys
+from narrator.narration import CLOSE_EYES, OPEN_EYES
 from narrator.play import play
 from narrator.screen import PlainScreen
 from narrator.voices import load_voice
@@ -260,6 +261,20 @@ def test_a_circle_that_showed_the_living_players_cards_would_part_the_twins(monk
     monkeypatch.setattr(narrator.play, "seating", leaking)
     one, other = (play_twin(twin) for twin in NAMED["seer_living_or_dead"])
     assert screen_differences(one, other)
+
+
+@pytest.mark.parametrize("pair", sorted(PAIRS))
+def test_twin_games_steer_the_night_ambience_alike(pair: str) -> None:
+    """Issue 12: the ambience starts, ducks, comes back and stops after the same lines in both twins; it starts
+    with a line that closes the table's eyes (nightfall) and stops with one that opens them (the dawn)."""
+    one, other = played(pair)
+    assert one.ambience == other.ambience
+    events = [event for event, _ in one.ambience]
+    assert events.count("duck") == events.count("unduck") == len(one.voice)
+    starts = [one.voice[said][0] for event, said in one.ambience if event == "start"]
+    stops = [one.voice[said][0] for event, said in one.ambience if event == "stop"]
+    assert starts and set(starts) <= CLOSE_EYES
+    assert stops and set(stops) <= OPEN_EYES
 
 
 @pytest.mark.parametrize("language", ["fr", "zh"])

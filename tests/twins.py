@@ -16,6 +16,8 @@ hold their secret. What the harness compares, and why:
   pausing. The screens of each stretch between two lines said are compared as a sequence of distinct
   states. Not compared: moments when a character is awake (the Seer sees her look, the Witch the victim,
   the werewolves whom they chose), and the deal (each player sees their own card).
+- **The night ambience**: when it starts, stops, ducks and comes back, counted in lines said (it follows
+  the lines, so twins that sound alike must steer it alike).
 - **Not compared**: how long anything takes (pauses and answer times are narrator/pacing's tests).
 """
 
@@ -151,7 +153,7 @@ def eyes_after(key: str, eyes: str, live: Callable[[], bool]) -> str:
 
 class Timeline:
     """What a game said and showed, moment by moment: the voice log ``play`` writes, its speaker, its
-    screen's state, its keys and its pauses all report here."""
+    screen's state, its keys, its pauses and its night ambience all report here."""
 
     def __init__(self, live: Sequence[bool], spoken: Callable[[str], str]) -> None:
         self.voice: list[tuple[str, str]] = []
@@ -159,6 +161,7 @@ class Timeline:
         self.eyes = OPEN
         self.view: tuple[Any, ...] = ()
         self.keys = 0
+        self.ambience: list[tuple[str, int]] = []  # (start, stop, duck or unduck; lines said before it)
         self._live = iter(live)
         self._logged: list[tuple[str, str]] = []
         self._spoken = spoken
@@ -190,6 +193,19 @@ class Timeline:
 
     def pause(self, seconds: float) -> None:
         self.moment("pause")
+
+    # the night ambience (play's ambience)
+    def start(self) -> None:
+        self.ambience.append(("start", len(self.voice)))
+
+    def stop(self) -> None:
+        self.ambience.append(("stop", len(self.voice)))
+
+    def duck(self) -> None:
+        self.ambience.append(("duck", len(self.voice)))
+
+    def unduck(self) -> None:
+        self.ambience.append(("unduck", len(self.voice)))
 
 
 SEATS, EYES = 7, 9
@@ -289,11 +305,13 @@ class WatchedKeys(ScriptedKeys):
 
 @dataclass(frozen=True)
 class Played:
-    """A twin played at the keypad: its voice (key and text of every line said) and its moments."""
+    """A twin played at the keypad: its voice (key and text of every line said), its moments, and how it steered
+    the night ambience."""
 
     voice: list[tuple[str, str]]
     moments: list[Moment]
     keys: list[str]
+    ambience: list[tuple[str, int]] = field(default_factory=list)
 
 
 def play_twin(twin: Twin, language: str | None = None) -> Played:
@@ -306,13 +324,13 @@ def play_twin(twin: Twin, language: str | None = None) -> Played:
         try:
             play(config, WatchedKeys(planned.keys, timeline), WatchedScreen(timeline), timeline, seed=twin.seed,
                  journal_dir=Path(folder), sleep=timeline.pause, out=io.StringIO(), deal=twin.deal,
-                 voice_log=timeline)  # type: ignore[arg-type]
+                 voice_log=timeline, ambience=timeline)  # type: ignore[arg-type]
         except EOFError:
             pass  # the keys ran out: the game waits at its horizon
         else:
             raise AssertionError("the game ended before its horizon, keys left over")
     assert timeline.keys == len(planned.keys) + 1, "the game stopped before its horizon"
-    return Played(timeline.voice, timeline.moments, planned.keys)
+    return Played(timeline.voice, timeline.moments, planned.keys, timeline.ambience)
 
 
 def first_difference(a: Sequence[Any], b: Sequence[Any]) -> int | None:
