@@ -24,6 +24,7 @@ from .narration import CLOSE_EYES, OPEN_EYES, SCREEN, VOICE, Line, Narrator, eye
 from .pacing import Pacing
 from .replay import Replay
 from .screen import Screen
+from .speak.ahead import Priorities, calls_ahead
 from .voices import Voice, load_voice
 
 STARTER = TableConfig(
@@ -68,6 +69,8 @@ class TableNarrator(Narrator):
         self.pacing = Pacing()  # the keypad's: it opens a call made with eyes closed, the narrator closes it
         self.eyes_open = True
         self.voice_log: TextIO | None = None  # every line said aloud, as JSON lines (play --voice-log)
+        self.priorities: Priorities | None = None  # built at the first call, once the game (its deck) is known
+        self.ahead_phase: tuple[Phase, int] | None = None
 
     def _route(self, line: Line) -> None:
         self.transcript.append(line)
@@ -127,8 +130,30 @@ class TableNarrator(Narrator):
         elif not self.eyes_open and not eyes_closed(call) and call.phase is Phase.DAY and call.id != "dawn":
             self.line("notice.open_eyes", VOICE)
 
+    def render_ahead(self, call: Call) -> None:
+        """Has the speaker render the lines of the next calls first, in call order (the running call first); at
+        each night or day, then the read-backs and announcements about the living seats, before the rest queued.
+
+        Fair play: a line not rendered in time is said in another voice, so what goes first is computed from
+        public knowledge only: the call order of the deck (dead characters are called too), the living seats
+        (on the screen at every call), night or day. Never from who holds which card.
+        """
+        prepare = getattr(self.speaker, "prepare", None)
+        game = self.game
+        if prepare is None or game is None or self.replaying:
+            return
+        if self.priorities is None:
+            self.priorities = Priorities(self.voice, game.table.seats, self.names, game.table.deck)
+        night = call.phase is Phase.NIGHT
+        calls = calls_ahead(call.id, night, game.night_order(call.number) if night else (),
+                            () if night else game.night_order(call.number + 1))
+        phase = (call.phase, call.number)
+        prepare(self.priorities.soonest(calls, game.living(), seats_too=phase != self.ahead_phase))
+        self.ahead_phase = phase
+
     def begin(self, call: Call) -> None:
         self.safe_point()
+        self.render_ahead(call)
         # Before the call's panel and secrets, so that its own line heads the panel; not repeated with it.
         self.close_or_open_eyes(call)
         self.screen.status(self.status(call))

@@ -16,6 +16,9 @@ hold their secret. What the harness compares, and why:
   pausing. The screens of each stretch between two lines said are compared as a sequence of distinct
   states. Not compared: moments when a character is awake (the Seer sees her look, the Witch the victim,
   the werewolves whom they chose), and the deal (each player sees their own card).
+- **The lines rendered ahead**: what the speaker is asked to render first, in order, and after which line
+  said: a line not rendered in time is said in another voice (espeak-ng for Piper), so the order must not
+  depend on a secret either.
 - **Not compared**: how long anything takes (pauses and answer times are narrator/pacing's tests).
 """
 
@@ -27,7 +30,7 @@ import json
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from engine import Answer, Call, Deal, Game, Phase, deal_cards
 from keystrokes import after, keys_for
@@ -154,6 +157,7 @@ class Timeline:
 
     def __init__(self, live: Sequence[bool], spoken: Callable[[str], str]) -> None:
         self.voice: list[tuple[str, str]] = []
+        self.ahead: list[tuple[int, list[str]]] = []  # (lines said so far, the lines asked to render first)
         self.moments: list[Moment] = []
         self.eyes = OPEN
         self.view: tuple[Any, ...] = ()
@@ -180,6 +184,10 @@ class Timeline:
         self.moment("said")
         self.voice.append((key, logged))
         self.eyes = eyes_after(key, self.eyes, lambda: next(self._live, True))
+
+    def prepare(self, texts: Iterable[str]) -> int:
+        self.ahead.append((len(self.voice), list(texts)))
+        return len(self.ahead[-1][1])
 
     def close(self) -> None:
         pass
@@ -257,6 +265,7 @@ class Played:
     voice: list[tuple[str, str]]
     moments: list[Moment]
     keys: list[str]
+    ahead: list[tuple[int, list[str]]]
 
 
 def play_twin(twin: Twin, language: str | None = None) -> Played:
@@ -275,7 +284,7 @@ def play_twin(twin: Twin, language: str | None = None) -> Played:
         else:
             raise AssertionError("the game ended before its horizon, keys left over")
     assert timeline.keys == len(planned.keys) + 1, "the game stopped before its horizon"
-    return Played(timeline.voice, timeline.moments, planned.keys)
+    return Played(timeline.voice, timeline.moments, planned.keys, timeline.ahead)
 
 
 def first_difference(a: Sequence[Any], b: Sequence[Any]) -> int | None:
