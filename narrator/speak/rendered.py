@@ -26,7 +26,8 @@ T = TypeVar("T")
 RENDER_TIMEOUT = 30.0
 # Words a minute when the table sets none: espeak-ng's own default, an unhurried pace for a table.
 # The engine's queue: a line to be said now goes before every line rendered ahead, so rendering
-# ahead never delays a line by more than the one render under way.
+# ahead never delays a line by more than the one render under way. Among the lines ahead, a later
+# generation (a later `prepare`: the next calls, as the game goes) goes before an earlier one.
 NOW, AHEAD, STOP = 0, 1, -1
 
 
@@ -41,21 +42,28 @@ def finished(sound: Sound) -> Sound:
 class EngineThread:
     """One thread that owns a speech engine and renders lines in turn: lines to say now first, then lines ahead.
 
-    Subclasses define `_start` (run once in the thread, before anything else) and `_render`.
+    Subclasses define `_start` (run once in the thread, before anything else) and `_render`. With
+    ``starts_in_background``, `_start` runs in the thread while the constructor returns at once (`started`
+    tells when it has ended); lines asked for meanwhile wait for it, in turn.
     """
 
     engine_version = ""
     """Names the engine and its version, for the cache key: a new engine renders lines anew."""
+    starts_in_background = False
 
     def __init__(self, name: str) -> None:
-        self._jobs: queue.PriorityQueue[tuple[int, int, Callable[[], None] | None]] = queue.PriorityQueue()
-        self._order = itertools.count()  # first come, first served within a priority
+        self._jobs: queue.PriorityQueue[tuple[int, int, int, Callable[[], None] | None]] = queue.PriorityQueue()
+        self._order = itertools.count()  # first come, first served within a priority and generation
         self._late: Future[Any] | None = None
         # A daemon, so that an engine stuck in its run loop cannot keep the program from exiting.
         self._thread = threading.Thread(target=self._work, name=name, daemon=True)
         self._thread.start()
+        if self.starts_in_background:
+            self.started: Future[object] = self.submit(self._start, NOW)
+            return
         try:
-            self._run(self._start)
+            self.started = Future()
+            self.started.set_result(self._run(self._start))
         except BaseException:
             self.stop()
             raise
@@ -68,7 +76,7 @@ class EngineThread:
         raise NotImplementedError
 
     def _work(self) -> None:
-        while (job := self._jobs.get()[2]) is not None:
+        while (job := self._jobs.get()[3]) is not None:
             job()
 
     def idle(self, timeout: float = 5.0) -> None:
@@ -81,10 +89,11 @@ class EngineThread:
 
     def stop(self) -> None:
         """Ends the thread once the jobs queued before have run."""
-        self._jobs.put((STOP, next(self._order), None))
+        self._jobs.put((STOP, 0, next(self._order), None))
 
-    def submit(self, task: Callable[[], T], priority: int = AHEAD) -> Future[T]:
-        """Queues ``task`` for the engine's thread and returns its future at once."""
+    def submit(self, task: Callable[[], T], priority: int = AHEAD, generation: int = 0) -> Future[T]:
+        """Queues ``task`` for the engine's thread and returns its future at once: after the tasks of a higher
+        ``priority`` (NOW before AHEAD) and of a later ``generation``, and after those queued before it."""
         future: Future[T] = Future()
 
         def job() -> None:
@@ -95,7 +104,7 @@ class EngineThread:
             except Exception as exc:
                 future.set_exception(exc)
 
-        self._jobs.put((priority, next(self._order), job))
+        self._jobs.put((priority, -generation, next(self._order), job))
         return future
 
     def _run(self, task: Callable[[], T]) -> T:
@@ -114,10 +123,12 @@ class EngineThread:
         """Returns ``text`` said by ``voice`` at ``rate`` words a minute (None: DEFAULT_RATE)."""
         return self._run(lambda: finished(self._render(text, voice, rate or DEFAULT_RATE)))
 
-    def render_ahead(self, text: str, voice: str, rate: int | None,
-                     wanted: Callable[[], bool] = lambda: True) -> Future[Sound | None]:
-        """Renders ``text`` once the engine has nothing to say now; None if no longer ``wanted`` by then."""
-        return self.submit(lambda: finished(self._render(text, voice, rate or DEFAULT_RATE)) if wanted() else None)
+    def render_ahead(self, text: str, voice: str, rate: int | None, wanted: Callable[[], bool] = lambda: True,
+                     generation: int = 0) -> Future[Sound | None]:
+        """Renders ``text`` once the engine has nothing to say now, nor lines ahead of a later ``generation``;
+        None if no longer ``wanted`` by then."""
+        return self.submit(lambda: finished(self._render(text, voice, rate or DEFAULT_RATE)) if wanted() else None,
+                           AHEAD, generation)
 
 
 class RenderedSpeaker:
@@ -127,6 +138,9 @@ class RenderedSpeaker:
     handed to ``sink`` instead (the benchmarks' timestamping sink). Rendered lines are kept in
     ``cache`` (True: the user's cache folder; False: none), so a line said again, or rendered ahead
     by `prepare`, plays at once. A backend sets ``_renderer``, ``voice_id`` and ``voice_name`` before anything is said.
+
+    With a ``fallback`` speaker (Piper's: espeak-ng) and a cache, a line not rendered yet when it is due is
+    said by the fallback at once, never waited for; its render goes on in the background for the next time.
     """
 
     name = "rendered"
@@ -146,6 +160,9 @@ class RenderedSpeaker:
         self._out = out
         self._warn = warn
         self._warned = False
+        self.fallback: RenderedSpeaker | None = None
+        self._fell_back: set[str] = set()  # the lines the log has said were not ready: once each
+        self._generation = 0  # of `prepare`: a later one's lines are rendered before an earlier one's
 
     def key(self, text: str) -> str:
         """Returns the cache key of ``text`` said by this speaker's voice at its rate."""
@@ -172,11 +189,17 @@ class RenderedSpeaker:
         return sound
 
     def prepare(self, texts: Iterable[str]) -> int:
-        """Renders ``texts`` ahead into the cache, in the engine's thread, after any line to be said now.
+        """Renders ``texts`` ahead into the cache, in the engine's thread, in their order, after any line to be
+        said now and before the lines queued ahead by earlier calls (the game goes on: what it needs next
+        changes).
 
         Returns at once, with how many lines were queued (those not cached yet). Lines still queued
         when the speaker closes are dropped.
         """
+        self._generation += 1
+        return self._ahead(texts, self._generation)
+
+    def _ahead(self, texts: Iterable[str], generation: int) -> int:
         renderer, cache = self._renderer, self.cache
         if renderer is None or cache is None:
             return 0
@@ -195,7 +218,7 @@ class RenderedSpeaker:
                     if cache is not None:
                         cache.put(key, sound, remember=False)  # the memory keeps the lines said lately
 
-            renderer.render_ahead(text, self.voice_id, self.rate, wanted).add_done_callback(keep)
+            renderer.render_ahead(text, self.voice_id, self.rate, wanted, generation).add_done_callback(keep)
             queued += 1
         return queued
 
@@ -213,6 +236,10 @@ class RenderedSpeaker:
         """Says ``text`` and returns once it has been heard; prints it if it cannot be said."""
         if not text.strip():
             return
+        if self.fallback is not None and self.cache is not None and self._renderer is not None \
+                and not self.cached(text):
+            self._not_ready(text, self.fallback)
+            return
         try:
             self._play(self.sound(text))
         except Exception as exc:  # the game never stops for speech
@@ -226,9 +253,26 @@ class RenderedSpeaker:
                 self._warn(f"a line could not be said ({exc or type(exc).__name__}): "
                            "lines that cannot be said are printed instead")
 
+    def _not_ready(self, text: str, fallback: RenderedSpeaker) -> None:
+        """Says ``text``, not rendered yet, with ``fallback`` at once; renders it in the background for the next
+        time (with the current lines ahead); the host's log says so, once a line. An engine that could not start
+        has said why once: the fallback then says every line, unannounced."""
+        started = self._renderer.started if self._renderer is not None else None
+        if started is not None and started.done() and (started.cancelled() or started.exception() is not None):
+            fallback.say(text)
+            return
+        self._ahead([text], self._generation)
+        if text not in self._fell_back:
+            self._fell_back.add(text)
+            self._warn(f"not rendered by {self.voice_name or self.name} yet, said with "
+                       f"{fallback.voice_name or fallback.name}: {text}")
+        fallback.say(text)
+
     def close(self) -> None:
         """Lets go of the engine, which stays idle for the next speaker; closing again does nothing. The lines still
         queued ahead are dropped, and the one being rendered is waited for (see EngineThread.idle)."""
         renderer, self._renderer = self._renderer, None
         if renderer is not None:
             renderer.idle()
+        if self.fallback is not None:
+            self.fallback.close()
