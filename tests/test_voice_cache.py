@@ -312,3 +312,17 @@ def test_the_cache_keeps_lines_on_the_disk_and_the_last_ones_said_in_memory(tmp_
     assert list(cache._memory) == ["b", "c"]
     assert not list(tmp_path.glob(".*.part"))  # written whole, then renamed
     assert cache.get("missing") is None and not cache.has("missing")
+
+
+@needs_engine
+def test_voices_render_shows_a_progress_bar_with_the_time_left_and_the_seconds_a_line(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")  # rich draws its bar as on a terminal
+    monkeypatch.setenv("COLUMNS", "120")
+    assert main(["voices", "render", "en", "--config", str(EXAMPLES / "practice-en.yaml")]) == 0
+    captured = capsys.readouterr()
+    assert "rendering en" in captured.err and "time left" in captured.err
+    assert " s a line" in captured.err and "━" in captured.err
+    summary = captured.out.strip().splitlines()[-1]
+    assert " rendered, 0 already there" in summary and summary.endswith(" s a line)")
