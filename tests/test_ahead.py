@@ -56,7 +56,7 @@ class HeldEngine(EngineThread):
         return release
 
     def drain(self) -> None:
-        """Waits until every job queued so far has run."""
+        """Waits until every job queued so far has run (not the lines ahead: see RenderedSpeaker.wait_ahead)."""
         self.submit(lambda: None).result(60)
 
 
@@ -92,11 +92,11 @@ def test_a_later_prepare_is_rendered_before_the_lines_queued_ahead_earlier(tmp_p
     said_now: Callable[[], object] = lambda: engine.render("Said now.", "held", None)  # noqa: E731
     now = threading.Thread(target=said_now)
     now.start()
-    while engine._jobs.qsize() < 5:  # the line to say now is queued behind the four ahead
+    while engine._jobs.qsize() < 2:  # the line to say now is queued beside the lines ahead
         threading.Event().wait(0.01)
     release.set()
     now.join(60)
-    engine.drain()
+    assert speaker.wait_ahead(60)
     speaker.close()
     assert engine.order == ["Said now.", "Next call.", "Its read-back.", "Old one.", "Old two."]
 
@@ -116,10 +116,10 @@ def test_a_line_not_ready_is_said_by_the_fallback_at_once_logged_once_and_ready_
     assert not played
     assert len(warnings) == 2 and "not rendered by held yet, said with espeak-ng: Seat two, wake up." in warnings[0]
     release.set()
-    engine.drain()
+    assert speaker.wait_ahead(60)
     speaker.say("Seat two, wake up.")  # rendered meanwhile, in the background
     assert played and len(fallback.said) == 3 and len(warnings) == 2
-    assert engine.order == ["Seat two, wake up.", "Seat three, wake up."]  # each rendered once
+    assert sorted(engine.order) == ["Seat three, wake up.", "Seat two, wake up."]  # each rendered once
     speaker.close()
 
 
@@ -136,7 +136,7 @@ def test_while_the_voice_loads_cached_lines_play_and_the_others_go_to_the_fallba
     assert played == [TICK] and fallback.said == ["Seat one, wake up."]
     assert not engine.started.done()
     loaded.set()
-    engine.drain()
+    assert speaker.wait_ahead(60)
     assert speaker.cached("Seat one, wake up.")
     speaker.close()
 
@@ -199,9 +199,7 @@ def test_a_piper_line_not_rendered_yet_is_said_by_espeak_ng_then_by_piper(joe: P
         speaker.say("Seat five, wake up.")
         assert len(played) == 1 and len(warnings) == 1
         assert "said with" in warnings[0] and "Seat five, wake up." in warnings[0]
-        engine = speaker._renderer
-        assert engine is not None
-        engine.submit(lambda: None).result(120)  # the voice loaded and the line rendered, in the background
+        assert speaker.wait_ahead(120)  # the voice loaded and the line rendered, in the background
         assert speaker.cached("Seat five, wake up.")
         speaker.say("Seat five, wake up.")
         assert len(played) == 2 and len(warnings) == 1

@@ -7,6 +7,7 @@ rendered ahead), the timeout, the cache, playing and the printed fallback are he
 
 from __future__ import annotations
 
+import collections
 import itertools
 import queue
 import sys
@@ -26,8 +27,7 @@ T = TypeVar("T")
 RENDER_TIMEOUT = 30.0
 # Words a minute when the table sets none: espeak-ng's own default, an unhurried pace for a table.
 # The engine's queue: a line to be said now goes before every line rendered ahead, so rendering
-# ahead never delays a line by more than the one render under way. Among the lines ahead, a later
-# generation (a later `prepare`: the next calls, as the game goes) goes before an earlier one.
+# ahead never delays a line by more than the one render under way.
 NOW, AHEAD, STOP = 0, 1, -1
 
 
@@ -52,8 +52,8 @@ class EngineThread:
     starts_in_background = False
 
     def __init__(self, name: str) -> None:
-        self._jobs: queue.PriorityQueue[tuple[int, int, int, Callable[[], None] | None]] = queue.PriorityQueue()
-        self._order = itertools.count()  # first come, first served within a priority and generation
+        self._jobs: queue.PriorityQueue[tuple[int, int, Callable[[], None] | None]] = queue.PriorityQueue()
+        self._order = itertools.count()  # first come, first served within a priority
         self._late: Future[Any] | None = None
         # A daemon, so that an engine stuck in its run loop cannot keep the program from exiting.
         self._thread = threading.Thread(target=self._work, name=name, daemon=True)
@@ -76,7 +76,7 @@ class EngineThread:
         raise NotImplementedError
 
     def _work(self) -> None:
-        while (job := self._jobs.get()[3]) is not None:
+        while (job := self._jobs.get()[2]) is not None:
             job()
 
     def idle(self, timeout: float = 5.0) -> None:
@@ -89,11 +89,10 @@ class EngineThread:
 
     def stop(self) -> None:
         """Ends the thread once the jobs queued before have run."""
-        self._jobs.put((STOP, 0, next(self._order), None))
+        self._jobs.put((STOP, next(self._order), None))
 
-    def submit(self, task: Callable[[], T], priority: int = AHEAD, generation: int = 0) -> Future[T]:
-        """Queues ``task`` for the engine's thread and returns its future at once: after the tasks of a higher
-        ``priority`` (NOW before AHEAD) and of a later ``generation``, and after those queued before it."""
+    def submit(self, task: Callable[[], T], priority: int = AHEAD) -> Future[T]:
+        """Queues ``task`` for the engine's thread and returns its future at once."""
         future: Future[T] = Future()
 
         def job() -> None:
@@ -104,7 +103,7 @@ class EngineThread:
             except Exception as exc:
                 future.set_exception(exc)
 
-        self._jobs.put((priority, -generation, next(self._order), job))
+        self._jobs.put((priority, next(self._order), job))
         return future
 
     def _run(self, task: Callable[[], T]) -> T:
@@ -123,12 +122,9 @@ class EngineThread:
         """Returns ``text`` said by ``voice`` at ``rate`` words a minute (None: DEFAULT_RATE)."""
         return self._run(lambda: finished(self._render(text, voice, rate or DEFAULT_RATE)))
 
-    def render_ahead(self, text: str, voice: str, rate: int | None, wanted: Callable[[], bool] = lambda: True,
-                     generation: int = 0) -> Future[Sound | None]:
-        """Renders ``text`` once the engine has nothing to say now, nor lines ahead of a later ``generation``;
-        None if no longer ``wanted`` by then."""
-        return self.submit(lambda: finished(self._render(text, voice, rate or DEFAULT_RATE)) if wanted() else None,
-                           AHEAD, generation)
+    def render_here(self, text: str, voice: str, rate: int | None) -> Sound:
+        """Returns ``text`` rendered, from the engine's own thread (a task it runs)."""
+        return finished(self._render(text, voice, rate or DEFAULT_RATE))
 
 
 class RenderedSpeaker:
@@ -162,7 +158,13 @@ class RenderedSpeaker:
         self._warned = False
         self.fallback: RenderedSpeaker | None = None
         self._fell_back: set[str] = set()  # the lines the log has said were not ready: once each
-        self._generation = 0  # of `prepare`: a later one's lines are rendered before an earlier one's
+        # The lines to render ahead, one deque a `prepare`, the latest last: its lines go first. The engine's
+        # thread takes them one at a time (`_pump`), so that a prepare costs its caller no more than a copy.
+        self._wanted: list[collections.deque[str]] = []
+        self._wanted_lock = threading.Lock()
+        self._pumping = False
+        self._settled = threading.Event()
+        self._settled.set()
 
     def key(self, text: str) -> str:
         """Returns the cache key of ``text`` said by this speaker's voice at its rate."""
@@ -190,37 +192,66 @@ class RenderedSpeaker:
 
     def prepare(self, texts: Iterable[str]) -> int:
         """Renders ``texts`` ahead into the cache, in the engine's thread, in their order, after any line to be
-        said now and before the lines queued ahead by earlier calls (the game goes on: what it needs next
-        changes).
+        said now and before the lines of earlier calls not rendered yet (the game goes on: what it needs next
+        changes). Lines already in the cache are passed over.
 
-        Returns at once, with how many lines were queued (those not cached yet). Lines still queued
-        when the speaker closes are dropped.
+        Returns at once, with how many lines were handed over. Lines still waiting when the speaker closes
+        are dropped.
         """
-        self._generation += 1
-        return self._ahead(texts, self._generation)
-
-    def _ahead(self, texts: Iterable[str], generation: int) -> int:
-        renderer, cache = self._renderer, self.cache
-        if renderer is None or cache is None:
+        lines = collections.deque(dict.fromkeys(t for t in texts if t.strip()))
+        if self._renderer is None or self.cache is None or not lines:
             return 0
-        queued = 0
-        for text in dict.fromkeys(t for t in texts if t.strip()):
+        self._want(lambda wanted: wanted.append(lines))
+        return len(lines)
+
+    def wait_ahead(self, timeout: float | None = None) -> bool:
+        """Waits until every line handed to `prepare` is rendered (or the speaker closed); False on ``timeout``."""
+        return self._settled.wait(timeout)
+
+    def _want(self, change: Callable[[list[collections.deque[str]]], None]) -> None:
+        """Changes the lines wanted ahead, and has the engine's thread take them if it is not doing so already."""
+        renderer = self._renderer
+        if renderer is None:
+            return
+        with self._wanted_lock:
+            change(self._wanted)
+            start, self._pumping = not self._pumping, True
+            self._settled.clear()
+        if start:
+            renderer.submit(self._pump)
+
+    def _next_wanted(self) -> tuple[str, str] | None:
+        """Returns the next line wanted ahead and not in the cache, with its key; None (and the pump stops) if
+        none is left or the speaker has closed."""
+        while True:
+            with self._wanted_lock:
+                while self._wanted and not self._wanted[-1]:
+                    self._wanted.pop()
+                if not self._wanted or self._renderer is None or self.cache is None:
+                    self._wanted.clear()
+                    self._pumping = False
+                    self._settled.set()
+                    return None
+                text = self._wanted[-1].popleft()
             key = self.key(text)
-            if cache.has(key):
-                continue
+            if not self.cache.has(key):  # said meanwhile, or rendered by an earlier game
+                return text, key
 
-            def wanted(key: str = key) -> bool:
-                # Once the speaker is closed, or the line was said (so rendered) meanwhile, it is not rendered.
-                return self._renderer is not None and cache is not None and not cache.has(key)
-
-            def keep(future: Future[Sound | None], key: str = key) -> None:
-                if not future.cancelled() and future.exception() is None and (sound := future.result()):
-                    if cache is not None:
-                        cache.put(key, sound, remember=False)  # the memory keeps the lines said lately
-
-            renderer.render_ahead(text, self.voice_id, self.rate, wanted, generation).add_done_callback(keep)
-            queued += 1
-        return queued
+    def _pump(self) -> None:
+        """In the engine's thread: renders one line wanted ahead into the cache, then queues itself again, after
+        any line to be said now."""
+        renderer = self._renderer
+        found = self._next_wanted()
+        if renderer is None or found is None:
+            return
+        text, key = found
+        try:
+            sound = renderer.render_here(text, self.voice_id, self.rate)
+            if self.cache is not None:
+                self.cache.put(key, sound, remember=False)  # the memory keeps the lines said lately
+        except Exception:
+            pass  # a line the engine cannot render is rendered, and told, when it is said
+        renderer.submit(self._pump)
 
     def render(self, text: str, path: Path | str) -> None:
         """Renders ``text`` into the WAV file ``path`` without playing it."""
@@ -261,7 +292,7 @@ class RenderedSpeaker:
         if started is not None and started.done() and (started.cancelled() or started.exception() is not None):
             fallback.say(text)
             return
-        self._ahead([text], self._generation)
+        self._want(lambda wanted: wanted.append(collections.deque([text])))  # the next rendered
         if text not in self._fell_back:
             self._fell_back.add(text)
             self._warn(f"not rendered by {self.voice_name or self.name} yet, said with "
