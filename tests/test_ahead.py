@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Callable
 
 import pytest
 from test_piper import fake_voice, folders, joe  # noqa: F401  (fixtures)
@@ -89,8 +88,7 @@ def test_a_later_prepare_is_rendered_before_the_lines_queued_ahead_earlier(tmp_p
     release = engine.hold()
     assert speaker.prepare(["Old one.", "Old two."]) == 2
     assert speaker.prepare(["Next call.", "Its read-back."]) == 2
-    said_now: Callable[[], object] = lambda: engine.render("Said now.", "held", None)  # noqa: E731
-    now = threading.Thread(target=said_now)
+    now = threading.Thread(target=engine.render, args=("Said now.", "held", None))
     now.start()
     while engine._jobs.qsize() < 2:  # the line to say now is queued beside the lines ahead
         threading.Event().wait(0.01)

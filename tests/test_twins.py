@@ -248,6 +248,17 @@ def test_twin_games_render_the_same_lines_ahead_in_the_same_order(pair: str) -> 
     assert at is None, f"rendered ahead differently after line {one.ahead[min(at, len(one.ahead) - 1)][0]}"
 
 
+def test_at_each_call_its_own_lines_are_rendered_first_then_the_next_calls() -> None:
+    one, _ = played("seer_living_or_dead")
+    keys = [key for key, _ in one.voice]
+    for call, after in (("seer", "werewolves"), ("werewolves", "witch")):
+        at = keys.index(f"{call}.wake")
+        texts = next(texts for said, texts in one.ahead if said == at)
+        spoken = load_voice("en").spoken
+        assert texts[0] == spoken(one.voice[at][1])
+        assert texts.index(spoken(one.voice[keys.index(f"{after}.wake")][1])) < 6
+
+
 def test_the_harness_tells_apart_twins_that_render_ahead_by_a_secret(monkeypatch: pytest.MonkeyPatch) -> None:
     """A narrator that rendered the Seer's seat's lines first would be told apart: the test above can fail."""
     def by_the_seers_seat(narrator: TableNarrator, call: Any) -> None:
