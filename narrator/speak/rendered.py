@@ -286,8 +286,8 @@ class RenderedSpeaker:
 
     def _not_ready(self, text: str, fallback: RenderedSpeaker) -> None:
         """Says ``text``, not rendered yet, with ``fallback`` at once; renders it in the background for the next
-        time (with the current lines ahead); the host's log says so, once a line. An engine that could not start
-        has said why once: the fallback then says every line, unannounced."""
+        time (before the lines ahead, as a `prepare` of its own); the host's log says so, once a line. An engine
+        that could not start has said why once: the fallback then says every line, unannounced."""
         started = self._renderer.started if self._renderer is not None else None
         if started is not None and started.done() and (started.cancelled() or started.exception() is not None):
             fallback.say(text)
