@@ -14,8 +14,7 @@ import random
 import time
 from typing import Any, Callable, Sequence
 
-from engine import Answer, Call, Game, IllegalAnswer, Kind
-from engine import votes
+from engine import Answer, Call, Game, IllegalAnswer, Kind, votes
 
 from .keypad import Keys
 from .narration import StepBack, eyes_closed, in_the_dark, wakes

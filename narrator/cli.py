@@ -12,6 +12,7 @@ import dataclasses
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TextIO
 
@@ -307,13 +308,13 @@ def _render_voices(args: argparse.Namespace) -> int:
         backend = "auto" if config.speaker == "console" else config.speaker
     speaker = rendering_speaker(backend, language, voice_id, rate, warn=_warn)
     texts = list(lines_ahead(voice, seats, names, roles))
-    rendered = reused = failed = 0
-    progress = sys.stderr.isatty()
+    todo = [text for text in texts if not speaker.cached(text)]
+    rendered = failed = 0
+    reused = len(texts) - len(todo)
+    start = time.monotonic()
     try:
-        for i, text in enumerate(texts, start=1):
-            if speaker.cached(text):
-                reused += 1
-            else:
+        with _render_progress(language, len(todo)) as advance:
+            for text in todo:
                 try:
                     speaker.sound(text)
                     rendered += 1
@@ -321,18 +322,38 @@ def _render_voices(args: argparse.Namespace) -> int:
                     failed += 1
                     if failed == 1:
                         _warn(f"a line could not be rendered ({exc or type(exc).__name__}): {text}")
-            if progress and (i % 10 == 0 or i == len(texts)):
-                print(f"\rrendering {language}: {i}/{len(texts)}", end="", file=sys.stderr, flush=True)
+                advance((time.monotonic() - start) / (rendered + failed))
     finally:
         speaker.close()
-        if progress:
-            print(file=sys.stderr)
     assert speaker.cache is not None
     where = f"{seats} seats" + (f", {len(set(roles))} characters" if roles else "")
+    rate_note = f" ({(time.monotonic() - start) / (rendered + failed):.2f} s a line)" if rendered + failed else ""
     print(f"{language}: {len(texts)} lines ({where}) with {speaker.voice_name} [{speaker.voice_id}]: "
           f"{rendered} rendered, {reused} already there" + (f", {failed} failed" if failed else "")
-          + f", in {speaker.cache.folder}")
+          + f", in {speaker.cache.folder}{rate_note}")
     return 1 if failed else 0
+
+
+@contextlib.contextmanager
+def _render_progress(language: str, total: int) -> Iterator[Callable[[float], None]]:
+    """Shows, on a terminal, a progress bar of ``total`` lines to render with the time left and the seconds a
+    line; yields the function that moves it on by one line, given the seconds a line so far."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    if not console.is_terminal or not total:
+        yield lambda seconds: None
+        return
+    columns = (TextColumn(f"rendering {language}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[each]}"), TextColumn("time left"), TimeRemainingColumn())
+    with Progress(*columns, console=console) as progress:
+        task = progress.add_task("render", total=total, each="")
+
+        def advance(seconds: float) -> None:
+            progress.update(task, advance=1, each=f"{seconds:.2f} s a line")
+
+        yield advance
 
 
 # Seats whose lines `voices render` renders without a config: the classic preset's largest table.

@@ -6,6 +6,7 @@ import dataclasses
 import json
 import random
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
@@ -25,6 +26,7 @@ from .narration import CLOSE_EYES, OPEN_EYES, SCREEN, VOICE, Line, Narrator, eye
 from .pacing import Pacing
 from .replay import Replay
 from .screen import Screen
+from .speak.ahead import Priorities, calls_ahead
 from .voices import Voice, load_voice
 
 STARTER = TableConfig(
@@ -75,6 +77,9 @@ class TableNarrator(Narrator):
         self.seats = len(self.names)  # the table's size, for the seating circle (play gives it)
         self.last_words: Callable[[int], None] | None = None  # gives a seat voted out its last words
         self.ambience: Any = QuietAmbience()  # narrator.speak.ambience.NightAmbience, with ambience: true
+        self.priorities: Priorities | None = None  # the table's lines, built by `plan_ahead` (or at the first call)
+        self.ahead_phase: tuple[Phase, int] | None = None
+        self._planning: threading.Thread | None = None
 
     def show_eyes(self) -> None:
         """Shows the eyes banner as the narrator last asked."""
@@ -151,8 +156,44 @@ class TableNarrator(Narrator):
         elif not self.eyes_open and not eyes_closed(call) and call.phase is Phase.DAY and call.id != "dawn":
             self.line("notice.open_eyes", VOICE)
 
+    def plan_ahead(self, seats: int, deck: Sequence[str]) -> None:
+        """Builds the table's lines for `render_ahead` in a thread (a few hundred, 0.1 s and more of CPU): off the
+        path of the first call's line. Nothing to build for a speaker that does not render ahead."""
+        if getattr(self.speaker, "prepare", None) is None:
+            return
+
+        def build() -> None:
+            self.priorities = Priorities(self.voice, seats, self.names, deck)
+
+        self._planning = threading.Thread(target=build, name="lines-ahead", daemon=True)
+        self._planning.start()
+
+    def render_ahead(self, call: Call) -> None:
+        """Has the speaker render the lines of the next calls first, in call order (the running call first); at
+        each night or day, then the read-backs and announcements about the living seats, before the rest queued.
+
+        Fair play: a line not rendered in time is said in another voice, so what goes first is computed from
+        public knowledge only: the call order of the deck (dead characters are called too), the living seats
+        (on the screen at every call), night or day. Never from who holds which card.
+        """
+        prepare = getattr(self.speaker, "prepare", None)
+        game = self.game
+        if prepare is None or game is None or self.replaying:
+            return
+        if self._planning is not None:
+            self._planning.join()
+        if self.priorities is None:
+            self.priorities = Priorities(self.voice, game.table.seats, self.names, game.table.deck)
+        night = call.phase is Phase.NIGHT
+        calls = calls_ahead(call.id, night, game.night_order(call.number) if night else (),
+                            () if night else game.night_order(call.number + 1))
+        phase = (call.phase, call.number)
+        prepare(self.priorities.soonest(calls, game.living(), seats_too=phase != self.ahead_phase))
+        self.ahead_phase = phase
+
     def begin(self, call: Call) -> None:
         self.safe_point()
+        self.render_ahead(call)
         # Before the call's panel and secrets, so that its own line heads the panel; not repeated with it.
         self.close_or_open_eyes(call)
         self.screen.status(self.status(call))
@@ -293,6 +334,7 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
     narrator.show_table()  # the seats and their names, from the deal on
     if ambience is not None:
         narrator.ambience = ambience
+    narrator.plan_ahead(config.table.seats, config.table.deck)
     if listener is not None:
         keys = PushbackKeys(keys)  # a key pressed while listening is read again by the keypad
 
