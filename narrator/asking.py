@@ -17,6 +17,7 @@ from typing import Any, Callable, Sequence
 from engine import Answer, Call, Game, IllegalAnswer, Kind
 from engine import votes
 
+from .hint import command
 from .keypad import Keys
 from .narration import StepBack, eyes_closed, in_the_dark, wakes
 from .pacing import Pacing
@@ -239,7 +240,7 @@ class KeypadAnswers:
             self.screen.entry(self.public_state())
             while self.keys.read() != "enter":
                 pass
-        elif key == "5" and self._yes("menu.end_confirm"):
+        elif key == "5" and self._yes("menu.end_confirm", command=command()):
             raise HostStop()
         elif key == "interrupt":
             raise HostStop()

@@ -18,6 +18,7 @@ from .circle import seating
 from .config import TableConfig, config_from_dict, config_to_dict
 from .errors import GameStopped, UserError
 from .hearing import BackgroundListener, ListenerFactory, PushbackKeys, VoiceAnswers, start_listener
+from .hint import resume_hint
 from .identify import identify, journaled
 from .journal import Entry, Journal, default_folder, journal_name
 from .keypad import Keys
@@ -319,7 +320,7 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
         answers.voice_answers = None
         if failure.fatal:  # as when the check ran before the first line: stop, loudly
             kept = "" if journal is None else \
-                f"; the game stopped, every answer so far is saved: to go on, werewolf-narrator resume {journal.path}"
+                f"; the game stopped, every answer so far is saved; to go on:\n  {resume_hint(journal.path)}"
             raise UserError(f"{failure}{kept}")
         screen.public(str(failure))
         screen.notice(str(failure))  # kept in the status line: the keypad answers from now on
@@ -400,12 +401,14 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
                 writer.record(call, value)
 
         run(game, narrator, source, record=record, undone=writer.record_undo)
+        if game.outcome is not None:
+            writer.record_over(game.outcome.winner)
     except KeyboardInterrupt:
         screen.close()
         if journal is None:
             raise GameStopped("the game stopped before it began") from None
-        raise GameStopped(f"the game stopped; every answer so far is saved; to go on: "
-                          f"werewolf-narrator resume {journal.path}") from None
+        raise GameStopped(f"the game stopped; every answer so far is saved; to go on:\n  "
+                          f"{resume_hint(journal.path)}") from None
     finally:
         if journal is not None:
             journal.close()

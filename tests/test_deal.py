@@ -125,7 +125,8 @@ def test_the_app_deal_is_journaled_before_the_first_card_is_shown(tmp_path: Path
     assert game.deal.roles == ahead.deal.roles and game.outcome == ahead.outcome
     journal = lines(the_journal(tmp_path / "game"))
     assert journal[SEATS + 1] == {"deal": list(CARDS.roles), "centre": list(CARDS.centre)}
-    assert [line["answer"] for line in journal[SEATS + 2:]] == ahead.journal
+    assert [line["answer"] for line in journal[SEATS + 2:-1]] == ahead.journal
+    assert ahead.outcome is not None and journal[-1] == {"over": ahead.outcome.winner}  # resume lists it no more
 
 
 @pytest.mark.parametrize("stop, going_on", [(0, 1), (1, 1), (13, 5), (14, 6), (15, 6), (3 * SEATS - 1, None)])

@@ -208,7 +208,7 @@ def night_trial(number: int, root: Path) -> str:
             tmux.send(["q"])
             quit_ = tmux.wait_for(ended)
             assert "exit=137" in quit_ and terminal_settings(quit_) == {"echo", "icanon"}, quit_  # echo is back
-            command = re.search(r"To go on later: (werewolf-narrator resume \S+)", quit_)
+            command = re.search(r"To go on later:\s+(werewolf-narrator resume \S+)", quit_)
             assert command is not None, quit_
             args = command.group(1).split()[1:]
             tmux.respawn(game_command(folder, *args))
@@ -314,7 +314,7 @@ def test_sigterm_and_sighup_stop_the_game_like_a_confirmed_ctrl_c_with_its_journ
         final = tmux.wait_for(ended)
         assert "exit=130" in final and terminal_settings(final) == {"echo", "icanon"}, final
         assert moment.secret not in tmux.everything()
-        command = re.search(r"to go on: (werewolf-narrator resume \S+)", final)
+        command = re.search(r"to go on:\s+(werewolf-narrator resume \S+)", final)
         assert command is not None, final
         assert "unexpectedly" not in final and ASK not in final  # the stop was wanted: no offer to go on
         tmux.respawn(game_command(tmp_path, *command.group(1).split()[1:]))
