@@ -392,3 +392,72 @@ def test_a_game_killed_mid_deal_in_a_terminal_resumes_at_the_same_seat_with_the_
     assert header["deal"] == list(ahead.deal.roles)
     assert [e.answer for e in entries] == ahead.journal
     assert [line.get("seen") for line in lines(next(folder.glob("*.jsonl")))[1:SEATS + 1]] == list(range(1, 9))
+
+
+# -- issue 13: see, then hide; the host menu shows a seat its card again ------------------------------
+
+def test_the_deal_asks_enter_to_see_the_card_then_enter_to_hide_it(tmp_path: Path) -> None:
+    keys, ahead = game_keys()
+    screen = Shown()
+    a_game(APP, keys, tmp_path / "game", screen=screen)
+    text = screen.text
+    see, hide = VOICE.text("prompt.see_card", {}), VOICE.text("prompt.hide_card", {})
+    first = text.index(card(ahead.deal.roles[0]))
+    assert text.index(turn(1)) < text.index(see) < first < text.index(hide) < text.index(turn(2))
+    assert VOICE.text("prompt.done", {}) not in text[:first]
+    assert text.count(see) == text.count(hide) == SEATS
+
+
+def card_again(seat: int) -> list[str]:
+    """The host menu's keys that show ``seat`` its card (menu, 6, the seat, Enter), then see it and hide it."""
+    return ["menu", "6", *str(seat), "enter", "enter", "enter"]
+
+
+def said_around(said: list[str], seat: int) -> list[str]:
+    start = said.index(VOICE.text("card_again.call", {"seat": seat}))
+    return said[start:said.index(VOICE.text("card_again.done", {"seat": seat})) + 3]
+
+
+@pytest.mark.parametrize("at, was_open", [(4, True), (3 * SEATS, True), (3 * SEATS + 3, False)])
+def test_the_host_menu_shows_a_seat_its_card_again_with_the_table_s_eyes_closed(tmp_path: Path, at: int,
+                                                                               was_open: bool) -> None:
+    """During the deal (eyes open, seat 2 at the screen), the Sheriff's election, or Cupid's call (eyes closed):
+    everyone is told to close their eyes and seat 3 to come; its card is shown only then, hidden on Enter; seat 3
+    goes back; the eyes are opened again only if they were open; the running call is said again; the game and its
+    journal are as without it."""
+    keys, ahead = game_keys()
+    plain = a_game(APP, keys, tmp_path / "plain")
+    screen, speaker = Shown(), Recorder()
+    said_before: list[str] = []
+    screen.on_secret = lambda text: said_before.append(speaker.said[-1]) if text == card(CARDS.roles[2]) else None
+    game = a_game(APP, keys[:at] + card_again(3) + keys[at:], tmp_path / "game", screen=screen, speaker=speaker)
+    assert game.outcome == plain.outcome == ahead.outcome
+    assert VOICE.text("card_again.call", {"seat": 3}) in said_before  # never shown before the narrator says whose
+    around = said_around(speaker.said, 3)
+    opened = VOICE.text("notice.open_eyes", {})
+    assert (around[2] == opened) is was_open
+    before = speaker.said[speaker.said.index(around[0]) - 1]
+    assert before in around[2:]  # the running call's line again: those it had woken open their eyes again
+    assert [line for line in lines(the_journal(tmp_path / "game"))[1:]] == \
+        [line for line in lines(the_journal(tmp_path / "plain"))[1:]]  # nothing journaled
+
+
+def test_the_card_shown_again_is_never_among_the_call_s_secrets_shown_again(tmp_path: Path) -> None:
+    """Two seats shown their cards during seat 2's turn: neither card, nor seat 2's, comes back when the deal goes
+    on (the table's eyes were open)."""
+    keys, ahead = game_keys()
+    screen = Shown()
+    a_game(APP, keys[:4] + card_again(3) + card_again(5) + keys[4:], tmp_path / "game", screen=screen)
+    text = screen.text
+    assert text.count(card(CARDS.roles[1])) == 1  # seat 2's card: once, before the menu
+    after = text[text.index(VOICE.text("card_again.done", {"seat": 5})):]
+    assert card(CARDS.roles[2]) not in after[:after.index(turn(3))]
+
+
+def test_the_host_menu_shows_no_card_before_real_cards_are_identified(tmp_path: Path) -> None:
+    cards = TableConfig("en", STARTER.table, deal="cards", pause=(0.0, 0.0))
+    screen = Shown()
+    with pytest.raises(EOFError):
+        a_game(cards, ["menu", "6", "3", "enter", "enter"], tmp_path / "game", screen=screen)
+    assert VOICE.text("menu.no_card", {}) in screen.text
+    assert "card_again" not in screen.text and VOICE.text("card_again.call", {"seat": 3}) not in screen.text
