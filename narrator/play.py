@@ -24,6 +24,7 @@ from .journal import Entry, Journal, default_folder, journal_name
 from .keypad import Keys
 from .narration import CLOSE_EYES, OPEN_EYES, SCREEN, VOICE, Line, Narrator, eyes_closed, run, wakes
 from .pacing import Pacing
+from .recap import build_recap, markdown, write_recap
 from .replay import Replay
 from .screen import Screen
 from .voices import Voice, load_voice
@@ -468,12 +469,20 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
         narrator.ambience.close()
         if listener is not None:
             listener.close()
+    # The recap, built from the deal and the answers now that the game is over: on the terminal once the full
+    # screen is gone, and in a Markdown file beside the journal, to share.
+    recap = build_recap(game, voice, config.names)
+    written = write_recap(journal.path, recap)
     stream = out or sys.stdout
-    print(voice.text("summary.title", {}), file=stream)
-    for line in narrator.transcript:
-        if line.key.startswith(("end.", "summary.")):
-            print(line.text, file=stream)
-    print(f"(journal: {journal.path})", file=stream)
+    text = markdown(recap)
+    if stream.isatty():
+        from rich.console import Console
+        from rich.markdown import Markdown
+
+        Console(file=stream).print(Markdown(text))
+    else:
+        print(text, file=stream)
+    print(f"(recap: {written})\n(journal: {journal.path})", file=stream)
     return game
 
 
