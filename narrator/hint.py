@@ -47,9 +47,46 @@ def _shortest(path: str, cwd: str | None) -> str:
     return relative if len(relative) < len(full) else full
 
 
-def resume_hint(journal: str | os.PathLike[str]) -> str:
-    """Returns the command that goes on with the game of ``journal``."""
-    return f"{command()} resume {shlex.quote(str(journal))}"
+def resume_hint(journal: str | os.PathLike[str], fd: int = 2) -> str:
+    """Returns the command that goes on with the game of ``journal``, to show indented on a line of its own.
+
+    The journal is named as the user may type it (``~/...``, or relative when shorter). Too wide for the terminal on
+    ``fd``, the command is cut after a word or a slash with a backslash that ends the line (the shell joins the lines
+    again, so it still works pasted): the terminal never cuts it mid-word.
+    """
+    path = typed_path(str(journal))
+    line = f"{command()} resume {path}"
+    width = _columns(fd)
+    if width is None or len(line) + 2 <= width or shlex.quote(path) != path and not path.startswith("~/"):
+        return line  # a quoted path cannot be cut: a backslash inside quotes is kept
+    folded = [f"{command()} resume \\"]
+    parts = path.split("/")
+    piece = ""
+    for part in [p + "/" for p in parts[:-1]] + parts[-1:]:
+        if piece and len(piece) + len(part) + 1 > width:  # the backslash too must fit
+            folded.append(piece + "\\")
+            piece = ""
+        piece += part
+    return "\n".join([*folded, piece])
+
+
+def typed_path(path: str) -> str:
+    """Returns ``path`` as the shell takes it: quoted if need be, and the shortest of itself, ``~/...`` and relative
+    to the working folder."""
+    full = os.path.abspath(path)
+    home = os.path.expanduser("~").rstrip("/")
+    forms = [shlex.quote(full), shlex.quote(os.path.relpath(full))]
+    if home and full.startswith(home + "/"):
+        forms.append("~/" + shlex.quote(full[len(home) + 1:]))
+    return min(forms, key=len)
+
+
+def _columns(fd: int) -> int | None:
+    """The width of the terminal on ``fd``; None when it is not a terminal (a log, a pipe: nothing is cut)."""
+    try:
+        return os.get_terminal_size(fd).columns if os.isatty(fd) else None
+    except OSError:
+        return None
 
 
 def pinned() -> dict[str, str]:

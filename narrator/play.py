@@ -482,7 +482,8 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
         Console(file=stream).print(Markdown(text))
     else:
         print(text, file=stream)
-    print(f"(recap: {written})\n(journal: {journal.path})", file=stream)
+    # The winner again last, where a terminal shows it once the long recap has scrolled by.
+    print("\n".join([*recap.result, f"(recap: {written})", f"(journal: {journal.path})"]), file=stream)
     return game
 
 

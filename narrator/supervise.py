@@ -106,7 +106,7 @@ class Supervisor:
                             f"saved in its journal, {self.journal}.\n\nPress Enter to go on with the game now, "
                             "or any other key to quit.\n")
                 if not self._enter():
-                    self._write(f"To go on later:\n  {resume_hint(self.journal)}\n")
+                    self._write(f"To go on later:\n  {resume_hint(self.journal, self.out)}\n")
                     return code
                 args = self.resume
         finally:
@@ -144,7 +144,7 @@ class Supervisor:
         if not begun(self.journal):
             return f"The game was stopped ({_why(status)}) before it had begun: nothing was saved.\n"
         return (f"The game was stopped ({_why(status)}); every confirmed answer is saved; to go on:\n  "
-                f"{resume_hint(self.journal)}\n")
+                f"{resume_hint(self.journal, self.out)}\n")
 
     def _enter(self) -> bool:
         """Reads one key; returns True for Enter. Keys typed before the question do not answer it."""

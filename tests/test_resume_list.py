@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -171,3 +172,34 @@ def test_the_end_of_game_question_names_the_command(tmp_path: Path) -> None:
         play(APP, ScriptedKeys(KEYS[:DEAL + 4] + ["menu", "5", "enter"]), screen, Recorder(), seed=SEED,
              sleep=lambda s: None, out=io.StringIO(), journal_path=tmp_path / "game.jsonl")
     assert "It can go on later with werewolf-narrator resume." in screen.out.getvalue()  # type: ignore[attr-defined]
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh")
+def test_in_an_80_column_terminal_the_game_chosen_goes_on_and_the_stop_hint_works_pasted(folder: Path) -> None:
+    """In a real terminal, 80 columns, the program not on the PATH: `resume` alone lists the games, 2 picks the
+    older; Ctrl-C stops it, and the hint's command, never cut mid-word, goes on with the same game where it stands."""
+    from tmux import Tmux
+
+    tmux = Tmux(f"wn-list-{folder.parent.name}")
+    # The shell outlives Ctrl-C (its trap), to tell the game's exit status; the game gets Ctrl-C as usual.
+    shell = f"trap true INT; cd {ROOT} && unset {COMMAND} COLUMNS LINES && PATH=/usr/bin:/bin"
+    tmux.start(f"sh -c '{shell} {sys.executable} -m narrator resume --journal-dir {folder} --speaker console "
+               f"--plain; echo exit=$?; sleep 60'", width=80, height=24)
+    try:
+        listed = tmux.wait_for("Which game?")
+        assert "(the deal)" in listed and "(night 1)" in listed and "friday.yaml, 8 players" in listed
+        tmux.send(["2", "enter"])
+        tmux.wait_for("[Night 1]")  # the older game goes on, at Cupido's call (the other stopped in the deal)
+        tmux.run("send-keys", "-t", tmux.target, "C-c")
+        tmux.wait_for("Stop the game?")
+        tmux.send(["enter"])
+        stopped = tmux.wait_for("exit=130")
+        shown = stopped[stopped.index("to go on:") + len("to go on:"):stopped.index("exit=130")].strip("\n")
+        assert all(len(line) <= 80 for line in shown.splitlines())
+        assert shown.count("\\\n") >= 2  # too wide for 80 columns: cut where a word or a folder ends
+        hint = shown.replace("\\\n", "").strip()  # as the shell joins the lines pasted
+        assert hint == f"{Path(sys.executable).relative_to(ROOT)} -m narrator resume {folder / 'game-night.jsonl'}"
+        tmux.respawn(f"sh -c '{shell} {hint} --speaker console --plain; echo exit=$?; sleep 60'")
+        tmux.wait_for("[Night 1]")
+    finally:
+        subprocess.run([*tmux.base, "kill-server"], capture_output=True)
