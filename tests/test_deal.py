@@ -461,3 +461,40 @@ def test_the_host_menu_shows_no_card_before_real_cards_are_identified(tmp_path: 
         a_game(cards, ["menu", "6", "3", "enter", "enter"], tmp_path / "game", screen=screen)
     assert VOICE.text("menu.no_card", {}) in screen.text
     assert "card_again" not in screen.text and VOICE.text("card_again.call", {"seat": 3}) not in screen.text
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh")
+def test_in_a_terminal_the_card_waits_for_enter_then_hides_and_the_host_menu_shows_one_again(tmp_path: Path) -> None:
+    """80×24: seat 1's screen asks for Enter before its card, shows it with "Press Enter to hide it", hides it;
+    the host menu then shows seat 3 its card, only once the narrator has said so, and hides it again."""
+    from tmux import Tmux
+
+    config = tmp_path / "table.yaml"
+    config.write_text(STARTER_TABLE.format(language="en"), encoding="utf-8")
+    seed = 11
+    _, ahead = plan_keys(load_config(str(config))[0], seed)
+    first, third = card(ahead.deal.roles[0])[:25], card(ahead.deal.roles[2])[:25]
+    see, hide = VOICE.text("prompt.see_card", {}), VOICE.text("prompt.hide_card", {})
+    tmux = Tmux(f"wn-see-{tmp_path.name}")
+    tmux.start(f"{sys.executable} -m narrator play {config} --seed {seed} --journal-dir {tmp_path / 'j'}; sleep 60",
+               width=80, height=24)
+    try:
+        shown = tmux.wait_for(see)
+        assert turn(1)[:30] in shown and first not in shown
+        tmux.send(["enter"])
+        shown = tmux.wait_for(lambda shown: first in shown and hide in shown)
+        assert see not in shown
+        tmux.send(["enter"])
+        shown = tmux.wait_for(VOICE.text("deal.app_hidden", {})[:20])
+        assert first not in shown
+        tmux.send(["menu", "6", "3", "enter"])
+        shown = tmux.wait_for(see)
+        assert VOICE.text("card_again.call", {"seat": 3})[:40] in shown and third not in shown
+        tmux.send(["enter"])
+        tmux.wait_for(lambda shown: third in shown and hide in shown)
+        tmux.send(["enter"])
+        shown = tmux.wait_for(VOICE.text("card_again.done", {"seat": 3})[:30])
+        assert third not in shown and first not in shown
+    finally:
+        subprocess.run([*tmux.base, "kill-server"], capture_output=True)
+    assert [line for line in lines(next((tmp_path / "j").glob("*.jsonl")))[1:]] == [{"seen": 1}]  # nothing more
