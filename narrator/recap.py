@@ -58,7 +58,7 @@ def build_recap(game: Game, voice: Voice, names: Sequence[str | None] = ()) -> R
     narrator.rules = game.rules
     again = Game(game.table, game.deal)
     turns: list[Turn] = []
-    sheriff: list[str] = []
+    sheriff: list[tuple[str, int | None]] = []  # (when, the new Sheriff or None)
     for value in game.journal:
         call = again.call
         assert call is not None
@@ -71,8 +71,9 @@ def build_recap(game: Game, voice: Voice, names: Sequence[str | None] = ()) -> R
             narrator.fact(fact)
         when = _when(voice, call.phase, call.number)
         if again.sheriff != before:
-            sheriff.append(voice.text("recap.sheriff", {"when": when, "seat": again.sheriff}, names)
-                           if again.sheriff else voice.text("recap.no_sheriff", {"when": when}))
+            if sheriff and sheriff[-1] == (when, None):
+                sheriff.pop()  # the Sheriff died and his successor took the badge: one line, the successor's
+            sheriff.append((when, again.sheriff))
         brought = [line.text for line in lines if line.key not in LEFT_OUT]
         answered = _answer(voice, names, call, value) if call.needs_answer else ""
         if answered or brought:
@@ -94,7 +95,8 @@ def build_recap(game: Game, voice: Voice, names: Sequence[str | None] = ()) -> R
         deal=deal,
         lovers=voice.text("screen.lovers", {"seats": list(lovers)}, names) if lovers else "",
         turns=turns,
-        sheriff=sheriff,
+        sheriff=[voice.text("recap.sheriff", {"when": when, "seat": seat}, names) if seat else
+                 voice.text("recap.no_sheriff", {"when": when}) for when, seat in sheriff],
         eliminated=[voice.text("summary.eliminated", {"when": _when(voice, e.phase, e.number), "seat": e.seat,
                                                       "role": e.role, "cause": e.cause}, names)
                     for e in game.eliminated],

@@ -85,3 +85,11 @@ def test_the_recap_is_in_the_table_s_language(tmp_path: Path) -> None:
     _, printed = played(french, keys, tmp_path)
     assert "# La partie en détail" in printed and "## La distribution" in printed
     assert "## Les éliminations" in printed and "The deal" not in printed
+
+
+def test_a_sheriff_who_dies_and_names_his_successor_is_one_line_of_the_history(tmp_path: Path) -> None:
+    keys, _ = plan_keys(APP, SEED)
+    _, printed = played(APP, keys, tmp_path)
+    history = [line for line in printed[printed.index("## The Sheriff"):printed.index("## Eliminations")]
+               .splitlines() if line.startswith("- ")]
+    assert history == ["- Before the first night: seat four becomes Sheriff.", "- Day 2: seat one becomes Sheriff."]
