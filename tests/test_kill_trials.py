@@ -65,8 +65,9 @@ class Moment:
     def shown(self, screen: str) -> bool:
         """Whether the screen shows this moment (its secret in its call's panel)."""
         lines = screen.splitlines()
-        return (len(lines) > 1 and f" {self.title} " in lines[0] and self.opening in lines[1]
-                and self.secret in screen)
+        # The panel's top border, under the eyes banner: its title, then the call's first line.
+        top = next((i for i, line in enumerate(lines) if "╭" in line and f" {self.title} " in line), len(lines))
+        return top + 1 < len(lines) and self.opening in lines[top + 1] and self.secret in screen
 
 
 def secret_lines(facts: Sequence[Fact]) -> list[str]:
