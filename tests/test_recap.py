@@ -47,8 +47,10 @@ def test_the_recap_is_written_beside_the_journal_and_printed_once_the_game_is_ov
                                                  "seat": e.seat, "role": e.role, "cause": e.cause}) in recap
     assert game.outcome is not None and voice.text(f"end.{game.outcome.winner}", {}) in recap
     looks = recap[recap.index("## The Seer's looks"):]
-    seer = [call for call, value in zip(game.calls, game.journal) if call.id == "seer" and call.needs_answer]
-    assert looks.count(" is the ") >= len(seer) > 0  # every look, with the card seen
+    seen = [value for call, value in zip(game.calls, game.journal) if call.id == "seer" and isinstance(value, int)]
+    assert seen  # every look, with the card seen, as the screen showed it to the Seer
+    for seat in seen:
+        assert voice.text("screen.seer_sees", {"seat": seat, "role": game.card(seat)}) in looks
     assert "## The Witch's potions" in recap
     assert "becomes Sheriff." in recap[recap.index("## The Sheriff"):]  # elected before the first night
 
