@@ -95,3 +95,23 @@ def test_a_sheriff_who_dies_and_names_his_successor_is_one_line_of_the_history(t
     history = [line for line in printed[printed.index("## The Sheriff"):printed.index("## Eliminations")]
                .splitlines() if line.startswith("- ")]
     assert history == ["- Before the first night: seat four becomes Sheriff.", "- Day 2: seat one becomes Sheriff."]
+
+
+def test_a_roll_call_vote_is_told_voter_by_voter() -> None:
+    table = Table(6, ("werewolf", "seer", "villager", "villager", "villager", "werewolf"))
+    game = Game(table, Deal(table.deck, ()))
+    rng = random.Random(2)
+    ballots = None
+    while not game.over:
+        call = game.call
+        assert call is not None
+        if call.id == "vote" and call.needs_answer and ballots is None:
+            ballots = {str(voter): call.seats[0] for voter in game.living()}
+            game.answer({"ballots": ballots})
+        else:
+            game.answer(rng.choice(game.legal()) if call.needs_answer else None)
+    assert ballots is not None
+    voice = load_voice("en")
+    recap = markdown(build_recap(game, voice))
+    target = voice.seat(next(iter(ballots.values())))
+    assert f"{voice.seat(int(next(iter(ballots))))} → {target}" in recap
