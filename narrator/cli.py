@@ -84,7 +84,9 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
                               pace=args.pace)
     except KeyboardInterrupt:
         if journal is not None:
-            print(f"stopped; every answer so far is saved: werewolf-narrator resume {journal.path}", file=sys.stderr)
+            from .hint import resume_hint
+
+            print(f"stopped; every answer so far is saved; to go on:\n  {resume_hint(journal.path)}", file=sys.stderr)
         raise
     finally:
         for speaker in speakers:
@@ -99,6 +101,16 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
 def cmd_resume(args: argparse.Namespace) -> int:
     from .supervise import supervise, table_journal, wanted
 
+    if args.journal and args.last:
+        raise UsageError("resume takes a journal or --last, not both")
+    if not args.journal:
+        from .journal import default_folder
+        from .unfinished import choose
+
+        chosen = choose(Path(args.journal_dir) if args.journal_dir else default_folder(), args.last)
+        if chosen is None:
+            return 0
+        args.journal = str(chosen)
     if wanted() and table_journal(args.journal):
         resume = ["resume", *_table_options(args), "--", args.journal]
         return supervise(resume, Path(args.journal), resume)
@@ -491,7 +503,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS", help="wait after each line said")
     p.set_defaults(func=cmd_dry_run)
     p = sub.add_parser("resume", help="go on with a game (or a dry run) from its journal")
-    p.add_argument("journal", help="the journal a game or `dry-run --journal` wrote")
+    p.add_argument("journal", nargs="?",
+                   help="the journal a game or `dry-run --journal` wrote; without it, the unfinished games in the "
+                        "journal folder are listed to choose from")
+    p.add_argument("--last", action="store_true", help="go on with the most recently played unfinished game")
+    p.add_argument("--journal-dir", metavar="DIR", help="the journal folder to look in (default: where `play` writes)")
     p.add_argument("--silent", action="store_true", help="print the lines instead of speaking them")
     p.add_argument("--report", metavar="FILE", help="a dry run's report (JSON), of the whole game")
     p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS", help="wait after each line said")

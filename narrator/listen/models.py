@@ -18,6 +18,7 @@ from typing import TypedDict
 
 from ..download import download, verify
 from ..errors import UserError
+from ..hint import command
 
 # The models come straight from alphacephei.com: a redirect elsewhere is refused (see narrator/download.py).
 HOSTS = frozenset({"alphacephei.com"})
@@ -141,7 +142,7 @@ def no_model_message(language: str) -> str:
     'no speech model for fr: play goes on with the keypad; to speak the answers, run werewolf-narrator models fetch fr'
     """
     if any(model.language == language for model in MODELS):
-        how = f"run werewolf-narrator models fetch {language}"
+        how = f"run {command()} models fetch {language}"
     else:
         how = "give a vosk model with --model DIR"
     return f"no speech model for {language}: play goes on with the keypad; to speak the answers, {how}"
@@ -231,7 +232,7 @@ def run_models_list(folder: Path | None = None) -> str:
     lines = [f"speech models (installed in {folder or data_folder()}):"]
     for entry in list_models(folder):
         where = f"installed: {entry['path']}" if entry["installed"] else \
-            f"not installed (werewolf-narrator models fetch {entry['language']})"
+            f"not installed ({command()} models fetch {entry['language']})"
         lines.append(f"  {entry['language']:<3} {entry['name']:<28} {entry['size_mb']:>5.1f} MB  {where}")
     return "\n".join(lines)
 
