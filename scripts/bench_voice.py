@@ -10,12 +10,13 @@ numbers normalised on both sides: "Seat 7." and "seat seven" are the same words)
 numbers heard right (each "seat N" mention whose N came back in its place), and the worst lines:
 
     python scripts/bench_voice.py [--backends piper pyttsx3] [--voice FILE.onnx] [--limit N] [--snr DB]
-    python scripts/bench_voice.py --compare-seat-wording [--lines N]   # "seat two" against its alternatives
+    python scripts/bench_voice.py --compare-seat-wording [--lines N] [--wordings TEMPLATE...]   # "seat two"...
 
 --snr mixes generated pink noise (the same every run) into every clip at that signal-to-noise ratio,
 to stand for a noisy room. --compare-seat-wording renders the lines that name a seat with each
-candidate wording and prints, per wording and backend, the seat numbers heard right in a quiet and
-in a noisy room (5 dB), and the word error rate. Needs: pip install 'werewolf-narrator[bench]'.
+candidate wording (the voice file's "seat" template; one with a {name} is tried with the players named)
+and prints, per wording and backend, the seat numbers heard right in a quiet and in a noisy room (5 dB),
+and the word error rate. Piper samples noise as it speaks: its figures move a little from run to run. Needs: pip install 'werewolf-narrator[bench]'.
 """
 
 from __future__ import annotations
@@ -43,9 +44,10 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench_render import test_voice as package_voice, voice_folder  # noqa: E402
 
-# The wordings --compare-seat-wording tries, as the voice file's "seat" template; "names" ones give the table names.
-WORDINGS = ("seat {number}", "seat number {number}", "player {number}", "number {number}")
-NAMED = "{name}, seat {number}"
+# The wordings --compare-seat-wording tries: the voice file's "seat" template, and its "seat_named" one (with {name})
+# for a table that gave its players names.
+WORDINGS = ("seat {number}", "seat number {number}", "player {number}", "number {number}", "{name}, seat {number}",
+            "{name}, seat number {number}")
 NAMES = ("Alice", "Bruno", "Chloe", "David", "Emma", "Felix", "Grace", "Hugo", "Iris", "Jules", "Karim", "Lena",
          "Marco", "Nina", "Oscar", "Paula", "Quentin", "Rosa", "Simon", "Tara")
 NOISY_ROOM_DB = 5.0
@@ -210,9 +212,9 @@ def english_scripts() -> list[Path]:
     return found
 
 
-def game_lines(paths: Sequence[Path], wording: str | None = None, names: bool = False) -> list[list[str]]:
+def game_lines(paths: Sequence[Path], wording: str | None = None) -> list[list[str]]:
     """Returns, per script, the lines its game says aloud as the speech engine gets them; with ``wording``, seats
-    said that way instead of the voice file's way; with ``names``, the table gives its players names."""
+    said that way instead of the voice file's way (a wording with a {name}: the table gives its players names)."""
     from narrator import practice
     from narrator.narration import VOICE
     from narrator.script import load_script
@@ -220,7 +222,11 @@ def game_lines(paths: Sequence[Path], wording: str | None = None, names: bool = 
 
     voice = load_voice("en")
     if wording is not None:
-        voice = dataclasses.replace(voice, seat_word=wording, seat_named=NAMED if names else voice.seat_named)
+        if "{name}" in wording:
+            voice = dataclasses.replace(voice, seat_named=wording)
+        else:
+            voice = dataclasses.replace(voice, seat_word=wording)
+    names = wording is not None and "{name}" in wording
     games = []
     # dry_run loads the language's voice itself: the bench hands it the one with the wording tried.
     with mock.patch.object(practice, "load_voice", lambda language: voice):
@@ -374,17 +380,23 @@ def load_seat_wording() -> str:
 
 
 def compare(args: argparse.Namespace, paths: Sequence[Path], model: Any, made: dict[str, Any]) -> None:
+    for wording in args.wordings:
+        try:
+            anchor(wording)
+            if "{number}" not in wording:
+                raise ValueError(f"{wording!r}: a seat wording says the seat's {{number}}")
+        except ValueError as exc:
+            raise SystemExit(str(exc)) from None
     where = seat_lines(paths, args.lines)
     print(f"{len(where)} lines that name a seat, of {len(paths)} English practice script(s); each said with every "
           f"wording by every backend, heard quiet and with pink noise at {NOISY_ROOM_DB:g} dB SNR", flush=True)
-    print(f"{'wording':26} {'backend':8} {'seats heard, quiet':>20} {'noisy':>16} {'WER quiet':>10} {'noisy':>7}")
-    trials = [(w, False) for w in WORDINGS] + [(NAMED, True)]
-    for wording, names in trials:
-        lines = [distinct(game_lines(paths, wording if not names else load_seat_wording(), names))[i] for i in where]
-        label = wording.format(number="two", name="Bruno") + (" (names)" if names else "")
+    print(f"{'wording':32} {'backend':8} {'seats heard, quiet':>20} {'noisy':>16} {'WER quiet':>10} {'noisy':>7}")
+    for wording in args.wordings:
+        lines = [distinct(game_lines(paths, wording))[i] for i in where]
+        label = wording.format(number="two", name="Bruno") + (" (names)" if "{name}" in wording else "")
         for backend, speaker in made.items():
             quiet, noisy = run(model, speaker, lines, anchor(wording), [None, NOISY_ROOM_DB])
-            print(f"{label:26} {backend:8} {share_text(quiet):>20} {share_text(noisy):>16} {wer(quiet):>10.1%} "
+            print(f"{label:32} {backend:8} {share_text(quiet):>20} {share_text(noisy):>16} {wer(quiet):>10.1%} "
                   f"{wer(noisy):>7.1%}", flush=True)
 
 
@@ -398,6 +410,9 @@ def main() -> int:
     parser.add_argument("--worst", type=int, default=5, help="how many of the worst lines to print per backend")
     parser.add_argument("--compare-seat-wording", action="store_true", help="measure seat wordings against each other")
     parser.add_argument("--lines", type=int, default=30, help="lines that name a seat, for --compare-seat-wording")
+    parser.add_argument("--wordings", nargs="+", default=WORDINGS, metavar="TEMPLATE",
+                        help="the seat wordings --compare-seat-wording tries ('seat {number}'; '{name}, seat {number}' "
+                             "for a table with names)")
     args = parser.parse_args()
     from narrator.errors import UserError
 

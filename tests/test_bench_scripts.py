@@ -50,6 +50,7 @@ def test_bench_voice_prints_the_word_error_rate_and_seats_heard_for_piper_and_es
 def test_bench_voice_compares_the_seat_wordings_quiet_and_noisy(tmp_path: Path) -> None:
     out = run_script("bench_voice.py", "--compare-seat-wording", "--lines", "1", "--scripts",
                      "examples/practice-en.yaml", home=tmp_path)
-    for wording in ("seat two", "seat number two", "player two", "number two", "Bruno, seat two (names)"):
+    for wording in ("seat two", "seat number two", "player two", "number two", "Bruno, seat two (names)",
+                    "Bruno, seat number two (names)"):
         for backend in ("piper", "pyttsx3"):
             assert re.search(rf"^{re.escape(wording)} +{backend} +\d+/\d+ = \d+% +\d+/\d+ = \d+%", out, re.M), out
