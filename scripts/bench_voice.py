@@ -16,7 +16,8 @@ numbers heard right (each "seat N" mention whose N came back in its place), and 
 to stand for a noisy room. --compare-seat-wording renders the lines that name a seat with each
 candidate wording (the voice file's "seat" template; one with a {name} is tried with the players named)
 and prints, per wording and backend, the seat numbers heard right in a quiet and in a noisy room (5 dB),
-and the word error rate. Piper samples noise as it speaks: its figures move a little from run to run. Needs: pip install 'werewolf-narrator[bench]'.
+and the word error rate. Piper samples noise as it speaks: its figures move a little from run to run.
+Needs: pip install 'werewolf-narrator[bench]'.
 """
 
 from __future__ import annotations
