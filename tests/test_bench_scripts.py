@@ -36,7 +36,7 @@ def test_bench_latency_and_startup_take_the_piper_voice(tmp_path: Path) -> None:
 
 
 def test_bench_voice_prints_the_word_error_rate_and_seats_heard_for_piper_and_espeak(tmp_path: Path) -> None:
-    # The first nine lines of the practice game: the ninth names a seat ("Seat four has been eliminated.").
+    # The first nine lines of the practice game: the ninth names a seat ("Seat number four has been eliminated.").
     out = run_script("bench_voice.py", "--scripts", "examples/practice-en.yaml", "--limit", "9", home=tmp_path)
     assert out.startswith("9 distinct lines"), out
     for backend in ("piper", "pyttsx3"):

@@ -17,7 +17,7 @@ def load_bench() -> ModuleType:
     spec = importlib.util.spec_from_file_location("bench_voice", ROOT / "scripts" / "bench_voice.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_voice", module)
+    sys.modules.setdefault("bench_voice", module)  # its dataclass looks its module up there
     spec.loader.exec_module(module)
     return module
 
