@@ -293,9 +293,10 @@ def test_the_cards_screens_say_what_they_ask_for(tmp_path: Path) -> None:
     text = screen.text
     assert screen.titles[:2] == ["Fortune Teller", "Simple Werewolf"]
     assert "Type your seat number, then Enter." in text and "Type your 2 seat numbers" in text
-    assert "[screen] There is no seat ninety-nine at this table." in text and "Seat ninety-nine" not in text
+    assert "[screen] There is no seat number ninety-nine at this table." in text
+    assert "Seat number ninety-nine" not in text
     assert "[screen] The same player is named twice." in text
-    assert "> Seat one?" in text and "> Seat two and seat three?" in text
+    assert "> Seat number one?" in text and "> Seat number two and seat number three?" in text
     assert speaker.said[:6] == [VOICE.text(key, values) for key, values in [
         ("deal.cards_intro", {}), ("notice.close_eyes", {}), ("identify.wake", {"role": "seer"}),
         ("identify.sleep", {"role": "seer"}), ("identify.wake", {"role": "werewolf"}),
@@ -320,7 +321,8 @@ def test_a_seat_entered_twice_is_settled_without_telling_whose_it_is(tmp_path: P
     identified(REAL, THIEF + ["6", "enter", "enter"] + WEREWOLF + HUNTER, tmp_path / "clean", clean, clean_said)
     mismatch = VOICE.text("identify.mismatch", {})
     round_one = clash.text[:clash.text.index(mismatch)]
-    as_if_free = clean.text[:len(round_one)].replace("Seat six?", "Seat one?").replace("  > 6\n", "  > 1\n")
+    as_if_free = clean.text[:len(round_one)].replace("Seat number six?", "Seat number one?")
+    as_if_free = as_if_free.replace("  > 6\n", "  > 1\n")
     assert round_one == as_if_free
     said = clash_said.said.index(mismatch)
     assert clash_said.said[:said] == clean_said.said[:said]

@@ -185,10 +185,10 @@ def test_table_lines_cover_every_seat_name_and_character_of_the_table() -> None:
     voice = load_voice("en")
     names = ("Ann", None, "Bob")
     lines = table_lines(voice, 3, names, ["witch", "werewolf"])
-    assert "The village eliminates Ann, seat one. Their card: Witch." in lines
-    assert "Seat two is the Sheriff." in lines
-    assert "Bob, seat three?" in lines  # the read-back of a day answer
-    assert not any("seat four" in line for line in lines)
+    assert "The village eliminates Ann, seat number one. Their card: Witch." in lines
+    assert "Seat number two is the Sheriff." in lines
+    assert "Bob, seat number three?" in lines  # the read-back of a day answer
+    assert not any("seat number four" in line for line in lines)
     assert not any("Their card: Hunter" in line for line in lines)
     assert table_lines(voice, 3) and not any("Their card" in line for line in table_lines(voice, 3))
 
