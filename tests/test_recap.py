@@ -76,7 +76,7 @@ def test_the_thief_s_card_is_shown_as_taken() -> None:
         else:
             game.answer(rng.choice(game.legal()) if call.needs_answer else None)
     recap = markdown(build_recap(game, load_voice("en")))
-    assert "- Seat one: Thief → Simple Werewolf." in recap
+    assert "- Seat number one: Thief → Simple Werewolf." in recap
     assert "In the centre: Simple Werewolf and Simple Villager." in recap
     assert "You are now" not in recap  # the Thief's screen line, said to him alone, is not the recap's
 
@@ -94,7 +94,7 @@ def test_a_sheriff_who_dies_and_names_his_successor_is_one_line_of_the_history(t
     _, printed = played(APP, keys, tmp_path)
     history = [line for line in printed[printed.index("## The Sheriff"):printed.index("## Eliminations")]
                .splitlines() if line.startswith("- ")]
-    assert history == ["- Before the first night: seat four becomes Sheriff.", "- Day 2: seat one becomes Sheriff."]
+    assert history == ["- Before the first night: seat number four becomes Sheriff.", "- Day 2: seat number one becomes Sheriff."]
 
 
 def test_a_roll_call_vote_is_told_voter_by_voter() -> None:
