@@ -57,6 +57,9 @@ def check_url(url: str) -> None:
     narrator.errors.UserError: ftp://example.org/voice.onnx: only https addresses are downloaded from \
 (http only from this machine, 127.0.0.1 or localhost)
     """
+    if not url.isascii() or not url.isprintable() or " " in url:
+        raise UserError(f"{url!r}: not an address that can be downloaded from (it holds spaces, control characters "
+                        "or letters beyond ASCII: %-encode them, and write the host name in punycode)")
     try:
         parts = urllib.parse.urlsplit(url)
         port = parts.port  # one out of range, or not a number, is found here rather than deep in urllib
@@ -192,13 +195,7 @@ def download(url: str, part: Path, name: str, limit: int, hosts: frozenset[str] 
     check_url(url)
     if limit <= 0:
         raise UserError(f"--size {limit}: a download's size is a positive number of bytes")
-    if part.is_symlink() or (part.exists() and not part.is_file()):
-        raise UserError(f"{part} is not a file (a partial download of {name} goes there): remove it and run the "
-                        "command again")
-    offset = part.stat().st_size if part.exists() else 0
-    if offset > limit:
-        part.unlink()  # not a beginning of the expected file: start over
-        offset = 0
+    offset = _resume_from(part, name, limit)
     if offset == limit:
         return
     request = urllib.request.Request(url, headers={"User-Agent": "werewolf-narrator"})
@@ -245,7 +242,8 @@ def download(url: str, part: Path, name: str, limit: int, hosts: frozenset[str] 
                             "the partial download was removed: free some space and run the command again") from None
         raise UserError(f"the download of {name} from {url} failed ({exc or type(exc).__name__}){_again(part)}") \
             from None
-    except http.client.HTTPException as exc:
+    except (http.client.HTTPException, ValueError) as exc:
+        # ValueError: what urllib and the socket raise for an address they cannot use (a host name's label too long)
         raise UserError(f"the download of {name} from {url} failed ({exc or type(exc).__name__}){_again(part)}") \
             from None
     if received > limit:
@@ -254,6 +252,21 @@ def download(url: str, part: Path, name: str, limit: int, hosts: frozenset[str] 
                         "there and the partial download removed")
     if total is not None and received < total:
         raise UserError(f"the download of {name} from {url} stopped after {received} of {total} bytes{_again(part)}")
+
+
+def _resume_from(part: Path, name: str, limit: int) -> int:
+    """Returns how many bytes of the download ``part`` already holds: 0 if none, or if they cannot be a beginning."""
+    try:
+        if part.is_symlink() or (part.exists() and not part.is_file()):
+            raise UserError(f"{part} is not a file (a partial download of {name} goes there): remove it and run the "
+                            "command again")
+        offset = part.stat().st_size if part.exists() else 0
+        if offset > limit:
+            part.unlink()  # not a beginning of the expected file: start over
+            offset = 0
+    except OSError as exc:
+        raise UserError(f"cannot download {name} into {part.parent}: {exc.strerror or exc}") from None
+    return offset
 
 
 def _open_part(part: Path, mode: str) -> BinaryIO:

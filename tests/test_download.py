@@ -271,19 +271,32 @@ def test_a_size_that_is_not_positive_is_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("url", ["http://[::1", "http://127.0.0.1:99999/f", "http://127.0.0.1:port/f",
-                                 "http://127.0.0.1:0/f", "https://", ""])
+                                 "http://127.0.0.1:0/f", "https://", "", "http://127.0.0.1/a b",
+                                 "http://127.0.0.1/f\r\nX-Header: y", "https://exämple.org/f", "https://127.0.0.1/\0"])
 def test_a_malformed_address_is_refused_with_a_message(url: str) -> None:
     with pytest.raises(UserError, match="not an address that can be downloaded from|only https addresses"):
         check_url(url)
 
 
-@pytest.mark.parametrize("url", ["http://[::1", "https://[zz]/m.zip", "http://127.0.0.1:99999/m.zip"])
-def test_models_fetch_with_a_malformed_url_says_so_without_an_internal_error(
-        url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_host_name_the_resolver_cannot_encode_is_a_failed_download_not_a_crash(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def resolver(address: tuple[str, int], *args: Any, **kwargs: Any) -> socket.socket:
+        return address[0].encode("idna")  # type: ignore[return-value]  # what the resolver does first
+
+    monkeypatch.setattr(socket, "create_connection", resolver)
+    with pytest.raises(UserError, match=r"the download of f from https://a\.\.b/f failed \(.*label empty or too long"):
+        download("https://a..b/f", tmp_path / "f.part", "f", 1000, progress=False)
+
+
+@pytest.mark.parametrize("command", ["models", "voices"])
+@pytest.mark.parametrize("url", ["http://[::1", "https://[zz]", "http://127.0.0.1:99999"])
+def test_fetch_with_a_malformed_url_says_so_without_an_internal_error(
+        command: str, url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    assert main(["models", "fetch", "en", "--url", url]) == 1
+    assert main([command, "fetch", "en", "--url", url]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"error: {url}: not an address that can be downloaded from"), err
+    assert err.startswith(f"error: {url}") and "not an address that can be downloaded from" in err, err
 
 
 def test_a_content_length_larger_than_what_comes_keeps_the_part_to_resume(tmp_path: Path, serve: Any) -> None:
