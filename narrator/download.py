@@ -180,6 +180,8 @@ def _try_lock(fd: int) -> bool:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         return False
+    except OSError:
+        return True  # a file system without locks (some network shares): the fetch goes on, as it did before locks
     return True
 
 
