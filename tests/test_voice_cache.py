@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import random
 import struct
 import threading
 from pathlib import Path
@@ -360,6 +361,7 @@ BAD_WAVS = {
     "cut short": wav_bytes(declared=4000),  # the header announces 4000 bytes of sound, 400 follow
     "no sound in it": wav_bytes(b""),
     "file does not start with RIFF id": b"not a sound at all",
+    "its chunk sizes do not add up": wav_bytes()[:36] + b"LIST" + struct.pack("<I", 10**9) + b"x" * 16,
 }
 
 
@@ -400,6 +402,31 @@ def test_many_bad_wavs_cost_one_warning(tmp_path: Path) -> None:
     cache = VoiceCache(tmp_path, warn=warnings.append)
     assert not any(cache.has(str(i)) for i in range(len(BAD_WAVS)))
     assert len(warnings) == 1 and not list(tmp_path.iterdir())
+
+
+def test_a_cache_file_changed_at_random_is_used_only_if_it_plays_and_never_crashes(tmp_path: Path) -> None:
+    rng = random.Random(14)
+    good = wav_bytes(bytes(range(256)) * 4)
+    used = 0
+    for _ in range(500):
+        data = bytearray(good)
+        for _ in range(rng.randint(1, 4)):  # bytes of the header changed, the file cut, bytes inserted
+            where, how = rng.randrange(len(data) + 1), rng.random()
+            if how < 0.6 and where < min(60, len(data)):
+                data[where] = rng.randrange(256)
+            elif how < 0.8:
+                del data[where:]
+            else:
+                data[where:where] = rng.randbytes(rng.randint(1, 8))
+        tmp_path.joinpath("k.wav").write_bytes(data)
+        VoiceCache(tmp_path, warn=lambda message: None).has("k")  # the header alone
+        tmp_path.joinpath("k.wav").write_bytes(data)
+        sound = VoiceCache(tmp_path, warn=lambda message: None).get("k")  # the whole file
+        if sound is not None:
+            used += 1
+            assert sound.rate in range(8000, 96001) and sound.width in (1, 2, 3, 4) and sound.channels in (1, 2)
+            assert sound.frames and len(sound.frames) % (sound.width * sound.channels) == 0
+    assert 0 < used < 250  # some changes leave a file that plays (a changed sample), most do not
 
 
 def test_voices_render_with_a_cache_that_cannot_be_written_fails_at_once(

@@ -198,7 +198,11 @@ def _opened(path: Path) -> Iterator[tuple[wave.Wave_read, int]]:
             raise wave.Error("not a regular file")
         if info.st_size > LARGEST:
             raise wave.Error(f"{info.st_size} bytes, larger than any line")
-        with wave.open(file) as wav:
+        try:
+            wav = wave.open(file)
+        except RuntimeError:  # what wave raises when a chunk's size sends it past the end (Chunk.seek)
+            raise wave.Error("its chunk sizes do not add up") from None
+        with wav:
             if wav.getnchannels() not in CHANNELS:
                 raise wave.Error(f"{wav.getnchannels()} channels")
             if wav.getframerate() not in RATES:
