@@ -319,6 +319,13 @@ def _render_voices(args: argparse.Namespace) -> int:
         voice_id, rate = config.voice, config.rate
         backend = "auto" if config.speaker == "console" else config.speaker
     speaker = rendering_speaker(backend, language, voice_id, rate, warn=_warn)
+    cache = speaker.cache
+    assert cache is not None
+    problem = cache.problem()
+    if problem:
+        speaker.close()
+        raise UserError(f"cannot write rendered lines to the voice cache {cache.folder} ({problem}): nothing was "
+                        "rendered; make that folder writable, or set XDG_CACHE_HOME to one that is")
     texts = list(lines_ahead(voice, seats, names, roles))
     todo = [text for text in texts if not speaker.cached(text)]
     rendered = failed = 0
@@ -327,6 +334,8 @@ def _render_voices(args: argparse.Namespace) -> int:
     try:
         with _render_progress(language, len(todo)) as advance:
             for text in todo:
+                if not cache.writable:
+                    break  # the disk refused a line (full?): rendering the rest would keep nothing
                 try:
                     speaker.sound(text)
                     rendered += 1
@@ -337,12 +346,14 @@ def _render_voices(args: argparse.Namespace) -> int:
                 advance((time.monotonic() - start) / (rendered + failed))
     finally:
         speaker.close()
-    assert speaker.cache is not None
+    if not cache.writable:
+        raise UserError(f"the voice cache {cache.folder} stopped taking rendered lines partway (see the warning "
+                        "above): free some space there and run the command again; the lines kept stay kept")
     where = f"{seats} seats" + (f", {len(set(roles))} characters" if roles else "")
     rate_note = f" ({(time.monotonic() - start) / (rendered + failed):.2f} s a line)" if rendered + failed else ""
     print(f"{language}: {len(texts)} lines ({where}) with {speaker.voice_name} [{speaker.voice_id}]: "
           f"{rendered} rendered, {reused} already there" + (f", {failed} failed" if failed else "")
-          + f", in {speaker.cache.folder}{rate_note}")
+          + f", in {cache.folder}{rate_note}")
     return 1 if failed else 0
 
 
