@@ -12,8 +12,10 @@ Debian packages pulseaudio, pulseaudio-utils and libasound2-plugins (scripts/set
 
 from __future__ import annotations
 
+import ctypes
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -115,7 +117,7 @@ class SoundCard:
             self._daemon = subprocess.Popen(
                 ["pulseaudio", "-n", "-F", str(folder / "daemon.pa"), "--daemonize=no", "--exit-idle-time=-1",
                  "--use-pid-file=no", "--disallow-module-loading", "--log-target=stderr"],
-                env=daemon_env, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+                env=daemon_env, stdin=subprocess.DEVNULL, stdout=log, stderr=log, preexec_fn=_die_with_parent)
         deadline = time.monotonic() + 15
         while subprocess.run(["pactl", "info"], env=self.client_env(), capture_output=True).returncode != 0:
             if self._daemon.poll() is not None or time.monotonic() > deadline:
@@ -147,6 +149,12 @@ class SoundCard:
             except subprocess.TimeoutExpired:
                 self._daemon.kill()
                 self._daemon.wait()
+
+
+def _die_with_parent() -> None:
+    """In the daemon's process before it starts: the kernel ends it when the process that started it ends, even
+    killed (PR_SET_PDEATHSIG), so no daemon outlives its tests."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
 
 
 def start(folder: Path | None = None) -> SoundCard:
