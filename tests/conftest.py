@@ -26,7 +26,7 @@ atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], True)
 
 @pytest.fixture(scope="session")
 def sound_card() -> Iterator[SoundCard]:
-    """A private PulseAudio daemon: a null sink as the loudspeaker, another's monitor as the microphone (tests/pulse.py).
+    """A private PulseAudio daemon: a null sink as the loudspeaker, another's monitor as the microphone (pulse.py).
 
     The tests that use it exercise the real output and input paths, so a machine that cannot start it fails them
     with the reason: scripts/setup.sh installs what it needs."""

@@ -54,8 +54,8 @@ class Recording:
         while not self.data:  # the sink runs even when idle: silence arrives at once
             if self._process.poll() is not None or time.monotonic() > deadline:
                 self.stop()
-                raise SoundCardError(f"parecord records nothing from {source}: "
-                                     f"{self._process.stderr.read().decode(errors='replace') if self._process.stderr else ''}")
+                why = self._process.stderr.read().decode(errors="replace") if self._process.stderr else ""
+                raise SoundCardError(f"parecord records nothing from {source}: {why}")
             time.sleep(0.01)
 
     def _read(self) -> None:
@@ -113,7 +113,7 @@ class SoundCard:
                       "PULSE_RUNTIME_PATH": str(folder / "run"), "PULSE_STATE_PATH": str(folder / "state")}
         self.log = folder / "daemon.log"
         with open(self.log, "wb") as log:
-            # -n: no system default.pa, only ours; never exits when idle; stays in the foreground, so it is ours to kill.
+            # -n: no system default.pa, only ours; never exits when idle; in the foreground, so it is ours to kill.
             self._daemon = subprocess.Popen(
                 ["pulseaudio", "-n", "-F", str(folder / "daemon.pa"), "--daemonize=no", "--exit-idle-time=-1",
                  "--use-pid-file=no", "--disallow-module-loading", "--log-target=stderr"],

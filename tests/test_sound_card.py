@@ -40,7 +40,6 @@ expect:
   winner: village
 """
 
-
 # Sound no one hears (about -54 dBFS): the last milliseconds of a line fade to this.
 QUIET = 64
 
@@ -62,7 +61,8 @@ def mismatch(recording: bytes, speech: array.array[int], start: int) -> str:
     heard = array.array("h", recording[2 * at:2 * (at + len(speech))])
     wrong = next(i for i, (a, b) in enumerate(zip(heard, speech)) if a != b) if heard != speech else len(heard)
     rest = find_whole(recording, speech[wrong:wrong + LOUDSPEAKER_RATE // 20].tobytes(), at + wrong)
-    return (f"heard from sample {at}, as said until {wrong / LOUDSPEAKER_RATE:.3f} s of {len(speech) / LOUDSPEAKER_RATE:.3f} s"
+    return (f"heard from sample {at}, as said until {wrong / LOUDSPEAKER_RATE:.3f} s "
+            f"of {len(speech) / LOUDSPEAKER_RATE:.3f} s"
             f" (heard {list(heard[wrong:wrong + 5])}, said {list(speech[wrong:wrong + 5])}); "
             + (f"what follows is heard {(rest - at - wrong) / LOUDSPEAKER_RATE:.3f} s later" if rest >= 0 else
                "what follows is never heard"))
