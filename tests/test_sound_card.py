@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Iterator
 
@@ -208,25 +209,28 @@ def test_a_spoken_answer_is_heard_through_the_microphone(on_sound_card: SoundCar
 
 def test_the_microphone_is_muted_while_the_narrator_speaks(on_sound_card: SoundCard, listener: VoskListener,
                                                            three: Path) -> None:
-    """An answer said into the microphone while a line plays is dropped (half-duplex); the same said after is heard."""
+    """A question is open when the narrator speaks: the line ends it, and an answer said into the microphone
+    while the line plays is dropped (half-duplex), in that question and the next; the same said after is heard."""
     speaker = Pyttsx3Speaker("en", None, None, cache=False)
     narrator = TableNarrator(load_voice("en"), PlainScreen(io.StringIO()), speaker)
     narrator.listener = listener
-    speaking = threading.Thread(target=narrator.line, args=("vote.call", VOICE))  # about 5 s of speech
-    recording = on_sound_card.record()
-    try:
-        speaking.start()
-        time.sleep(1.0)
-        assert speaking.is_alive()
-        on_sound_card.into_microphone(three)
-        assert speaking.is_alive(), "the answer was not said while the line played"
-        speaking.join(30)
-        assert listener.listen(SEATS, timeout=2) is None
-        player = threading.Timer(0.3, on_sound_card.into_microphone, [three])
-        player.start()
-        assert listener.listen(SEATS, timeout=10) == "셋"
-        player.join()
-    finally:
-        speaker.close()
-        heard = recording.stop()
+    with ThreadPoolExecutor(2) as threads:
+        recording = on_sound_card.record()
+        try:
+            question = threads.submit(listener.listen, SEATS, 20)
+            time.sleep(0.5)
+            speaking = threads.submit(narrator.line, "vote.call", VOICE)  # about 5 s of speech
+            time.sleep(1.0)
+            on_sound_card.into_microphone(three)
+            assert not speaking.done(), "the answer was not said while the line played"
+            speaking.result(30)
+            assert question.result(5) is None
+            assert listener.listen(SEATS, timeout=2) is None
+            player = threading.Timer(0.3, on_sound_card.into_microphone, [three])
+            player.start()
+            assert listener.listen(SEATS, timeout=10) == "셋"
+            player.join()
+        finally:
+            speaker.close()
+            heard = recording.stop()
     assert any(array.array("h", heard)), "the line was not played on the loudspeaker"
