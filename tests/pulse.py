@@ -87,6 +87,9 @@ class SoundCard:
         missing = [tool for tool in ("pulseaudio", "parecord", "paplay") if shutil.which(tool) is None]
         if missing:
             raise SoundCardError(f"{', '.join(missing)} not found: install {PACKAGES} (scripts/setup.sh does)")
+        if not any(Path("/usr/lib").glob("*alsa-lib/libasound_module_pcm_pulse.so")) and \
+                not any(Path("/usr/lib").glob("*/alsa-lib/libasound_module_pcm_pulse.so")):
+            raise SoundCardError(f"ALSA's PulseAudio plugin not found: install {PACKAGES} (scripts/setup.sh does)")
         if not ALSA_CONFIG.exists():
             raise SoundCardError(f"{ALSA_CONFIG} not found: ALSA's configuration is needed (libasound2-data)")
         for sub in ("run", "state", "home", "config"):
