@@ -31,6 +31,7 @@ import argparse
 import array
 import importlib
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -243,6 +244,7 @@ def main() -> int:
     finally:
         if card is not None:
             card.stop()
+            shutil.rmtree(card.folder, True)
 
 
 def bench(args: argparse.Namespace, parser: argparse.ArgumentParser, heard: bool) -> int:

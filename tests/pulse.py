@@ -103,7 +103,11 @@ class SoundCard:
             "sink_properties=device.description=Microphone\n"
             "set-default-sink loudspeaker\n"
             "set-default-source microphone.monitor\n")
-        (folder / "client.conf").write_text("autospawn = no\n")  # a client never starts a daemon of its own
+        # A client never starts a daemon of its own, and sends its sound over the socket: with shared memory
+        # (memfd), PulseAudio 16 aborted in the null sink ("imported_size >= length" in memblock.c, after
+        # "Cannot send block reference with non-registered memfd ID", its issue 824) under load, and the
+        # clients crashed with it.
+        (folder / "client.conf").write_text("autospawn = no\nenable-shm = no\nenable-memfd = no\n")
         (folder / "asound.conf").write_text("pcm.!default { type pulse }\nctl.!default { type pulse }\n")
         self.env = {
             "PULSE_SERVER": f"unix:{socket}",
@@ -119,7 +123,7 @@ class SoundCard:
             # -n: no system default.pa, only ours; never exits when idle; in the foreground, so it is ours to kill.
             self._daemon = subprocess.Popen(
                 ["pulseaudio", "-n", "-F", str(folder / "daemon.pa"), "--daemonize=no", "--exit-idle-time=-1",
-                 "--use-pid-file=no", "--disallow-module-loading", "--log-target=stderr"],
+                 "--use-pid-file=no", "--disallow-module-loading", "--disable-shm=yes", "--log-target=stderr"],
                 env=daemon_env, stdin=subprocess.DEVNULL, stdout=log, stderr=log, preexec_fn=_die_with_parent)
         deadline = time.monotonic() + 15
         while subprocess.run(["pactl", "info"], env=self.client_env(), capture_output=True).returncode != 0:
