@@ -131,9 +131,10 @@ def test_a_practice_game_reaches_the_loudspeaker_every_line_whole_in_order(sound
     line's lead-in may start under them: measured, the first line of a game on a loaded machine lost 46 ms of
     samples under 2 (of 32767).
 
-    A machine too busy to feed the sound card in time drops sound wherever it happens to be (measured: the tests
-    under nice on 2 cores at load 9, one game in three or four): up to three games are played, and the first
-    whole one passes. A clipped start or a cut end, which the narrator would make every time, fails all three."""
+    A machine too busy to feed the sound card in time drops sound wherever it happens to be (measured under nice
+    on 2 cores at load 9: one game in three or four, while the card still shared memory with its clients; none in
+    four at load 5 since): up to three games are played, and the first whole one passes. A clipped start or a cut
+    end, which the narrator would make every time, fails all three."""
     script = tmp_path / "short.yaml"
     script.write_text(SHORT_GAME)
     problems = []
