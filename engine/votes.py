@@ -30,10 +30,23 @@ def weight(game: "Game", voter: int) -> int:
     return w
 
 
-def count(game: "Game", ballots: dict[int, int | None]) -> Tally:
-    """Counts a roll call: plurality, the Sheriff double; a tie at the top is a tie.
+def voters(game: "Game") -> tuple[int, ...]:
+    """Returns, in seat order, the living whose ballot counts in the running vote: not a revealed Idiot, nor
+    one the Scapegoat left out or the Schoolteacher barred (all public). The keypad's roll call asks them."""
+    counted = []
+    for seat in game.living():
+        try:
+            if weight(game, seat) > 0:
+                counted.append(seat)
+        except IllegalAnswer:  # refusal.not_a_voter: this voter may not vote today
+            continue
+    return tuple(counted)
 
-    Abstentions (``None``) count for no one; no vote at all elects nobody.
+
+def totals(game: "Game", ballots: dict[int, int | None]) -> Counter[int]:
+    """Returns the votes each seat has from a roll call: the Sheriff double, the Raven's mark added.
+
+    Abstentions (``None``) count for no one.
     """
     votes: Counter[int] = Counter()
     for role in game.hooked["adds_votes"]:
@@ -42,6 +55,13 @@ def count(game: "Game", ballots: dict[int, int | None]) -> Tally:
         # A ballot that weighs nothing (a revealed Idiot's) counts for no one, not even as a lone vote.
         if target is not None and (w := weight(game, voter)) > 0:
             votes[target] += w
+    return votes
+
+
+def count(game: "Game", ballots: dict[int, int | None]) -> Tally:
+    """Counts a roll call: plurality, the Sheriff double; a tie at the top is a tie; no vote at all elects
+    nobody."""
+    votes = totals(game, ballots)
     if not votes:
         return Tally()
     top = max(votes.values())

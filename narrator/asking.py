@@ -9,12 +9,14 @@ with the engine before it is read back: one it refuses is never read back ("Seat
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any, Callable, Sequence
 
-from engine import Answer, Call, Game, IllegalAnswer, Kind
+from engine import Answer, Call, Game, IllegalAnswer, Kind, votes
 
+from .hint import command
 from .keypad import Keys
 from .narration import StepBack, eyes_closed, in_the_dark, wakes
 from .pacing import Pacing
@@ -27,8 +29,16 @@ KEYPAD = object()
 UNCHECKED = object()
 """What the deal's read-backs confirm (the seats of real cards): no answer of the game, nothing to check."""
 
+AGAIN = object()
+"""A roll call's ballot to ask again (a seat refused, repeat)."""
+
 ANNOUNCEMENTS = frozenset({"nightfall", "dawn", "growl"})
 """Calls that only announce: the narrator goes on at once."""
+
+YES_NO_READ_BACKS = {"infected_father": ("answer.infect", "answer.no_infect"),
+                     "noble": ("answer.pardon", "answer.no_pardon"),
+                     "stuttering_judge": ("answer.second_vote", "answer.no_second_vote")}
+"""How a yes or no is read back where it means something ("Infect seat three?"), rather than "Yes?"."""
 
 
 class Repeat(Exception):
@@ -77,11 +87,14 @@ class KeypadAnswers:
         self.clock = clock
         self.day = False
         self.check: Callable[[Answer], object] | None = None  # the running call's check, while it is answered
+        self.game: Game | None = None  # the running call's game, while it is answered (the roll call's voters)
         self.last_answered: Callable[[], str | None] = lambda: None  # the call of the last answer, for undo
         self.public_state: Callable[[], str] = lambda: ""
         self.voice_answers: Any = None  # narrator.hearing.VoiceAnswers, for the phases given in voice_phases
         self.voice_phases: frozenset[str] = frozenset()
         self.on_microphone_lost: Callable[[], None] = lambda: None
+        # The host menu's "show a seat its card": the narrator's, True once shown (False: no card known there).
+        self.card_again: Callable[[int], bool] = lambda seat: False
 
     # -- the Answers protocol ---------------------------------------------
 
@@ -90,12 +103,14 @@ class KeypadAnswers:
         if wakes(call) or eyes_closed(call):
             self.pacing.open(call.id, call)  # closed by the narrator before the sleep line (TableNarrator.end)
         self.check = game.check
+        self.game = game
         try:
             return self._answer(call)
         except Refused as refused:
             return refused.value
         finally:
             self.check = None
+            self.game = None
 
     def _answer(self, call: Call) -> Answer:
         if not call.live:
@@ -112,6 +127,9 @@ class KeypadAnswers:
             return self.rng.choice(call.options or call.seats)  # the Harvest's toss: how the box falls
         if (self.voice_answers is not None and call.phase.value in self.voice_phases
                 and not eyes_closed(call)):
+            if call.kind is Kind.VOTE:  # the keypad stays live while the table speaks: its keys (V) in sight
+                self.screen.prompt(self.text("prompt.vote"))
+                self.screen.keys(self.text("screen.keys_roll_call"))
             heard = self._by_voice(call)
             if heard is not KEYPAD:
                 return heard
@@ -160,15 +178,24 @@ class KeypadAnswers:
                 with self.pacing.held():
                     self.menu()
                 continue
+            if key == "other":
+                self.nothing_here()
+                continue
             return key
+
+    def nothing_here(self) -> None:
+        """A key that does nothing here: a short hint in the status line, gone with the next call."""
+        self.screen.notice(self.text("screen.wrong_key"), flash=True)
 
     def enter(self) -> None:
         """Waits for Enter outside the engine's calls (the deal's screens); Ctrl-C, the host menu and repeat
         work as in any call."""
+        self.screen.keys(self.text("screen.keys_wait"))
         while True:
             try:
                 if self._key() == "enter":
                     return
+                self.nothing_here()
             except Repeat:
                 self.repeat()
 
@@ -191,7 +218,7 @@ class KeypadAnswers:
         self.screen.prompt("")
 
     def menu(self) -> None:
-        """The host menu: undo further back, repeat, pause, the public state, end the game."""
+        """The host menu: undo further back, repeat, pause, the public state, end the game, show a seat its card."""
         self.screen.prompt(self.text("menu.title"))
         key = self.keys.read()
         if key == "1":
@@ -204,23 +231,56 @@ class KeypadAnswers:
             raise Repeat()
         elif key == "3":
             self.say("notice.paused", {})
+            self.screen.prompt("")  # the banner says how to go on
+            self.screen.paused(self.text("screen.paused"))
             while self.keys.read() != "enter":
                 pass
+            self.screen.paused("")
             self.say("notice.resumed", {})
         elif key == "4":
             self.screen.entry(self.public_state())
             while self.keys.read() != "enter":
                 pass
-        elif key == "5" and self._yes("menu.end_confirm"):
+        elif key == "5" and self._yes("menu.end_confirm", command=command()):
             raise HostStop()
+        elif key == "6":
+            seat = self._menu_seat()
+            if seat is not None and self.card_again(seat):
+                raise Repeat()  # the running call again: its screen, its prompt, those awake woken again
+            if seat is not None:
+                self.screen.entry(self.text("menu.no_card"))
+                while self.keys.read() != "enter":
+                    pass
         elif key == "interrupt":
             raise HostStop()
         self.screen.entry("")
         self.screen.prompt("")
 
-    def _number(self, prompt: str, allow_zero: bool, tie: bool = False) -> int | str:
-        """Reads a number typed digit by digit and closed with Enter ("tie" if the tie key is pressed)."""
+    def _menu_seat(self) -> int | None:
+        """Reads the seat the host menu shows its card: digits, then Enter; Backspace with nothing typed goes back."""
+        typed = ""
+        while True:
+            self.screen.prompt(self.text("menu.card_seat"))
+            self.screen.entry(typed)
+            key = self.keys.read()
+            if key == "interrupt":
+                raise HostStop()
+            if key is not None and key.isdigit() and len(typed) < 2:
+                typed += key
+            elif key == "back" and typed:
+                typed = typed[:-1]
+            elif key == "back" or (key == "enter" and not typed):
+                return None
+            elif key == "enter":
+                return int(typed)
+
+    def _number(self, prompt: str, allow_zero: bool, tie: bool = False, roll_call: bool = False) -> int | str:
+        """Reads a number typed digit by digit and closed with Enter ("tie" or "rollcall" if that key is pressed
+        where it may be)."""
         self.screen.prompt(prompt)
+        # The footer: the vote's keys (with V where the roll call may be entered), else a number's.
+        footer = "screen.keys_roll_call" if roll_call else "screen.keys_vote" if tie else "screen.keys_number"
+        self.screen.keys(self.text(footer))
         typed = ""
         while True:
             self.screen.entry(typed)
@@ -233,11 +293,15 @@ class KeypadAnswers:
                 raise Undo()
             elif key == "tie" and tie:
                 return "tie"
+            elif key == "rollcall" and roll_call:
+                return "rollcall"
             elif key == "enter" and typed:
                 number = int(typed)
                 if number or allow_zero:
                     return number
                 typed = ""
+            else:
+                self.nothing_here()
 
     def _legal(self, value: Answer) -> bool:
         """Returns whether the engine would take ``value`` for the running call (it changes nothing)."""
@@ -256,6 +320,7 @@ class KeypadAnswers:
             raise Refused(value)
         heard = self.text("answer.heard", answer=said)
         self.screen.prompt(self.text("prompt.keys"))
+        self.screen.keys(self.text("screen.keys_confirm"))
         self.screen.entry(heard)
         if self.day:
             self.say("answer.heard", {"answer": said})
@@ -269,13 +334,17 @@ class KeypadAnswers:
                 raise Undo()
 
     def _seat(self, optional: bool, prompt_key: str | None = None,
-              whole: Callable[[int | None], Answer] = lambda seat: seat) -> int | None:
-        """Reads a seat (0 for nobody when ``optional``); ``whole`` makes of it the answer the engine checks."""
+              whole: Callable[[int | None], Answer] = lambda seat: seat, poison: bool = False) -> int | None:
+        """Reads a seat (0 for nobody when ``optional``); ``whole`` makes of it the answer the engine checks; the
+        Witch's ``poison`` is read back as such ("Poison seat five?", "No poison?")."""
         while True:
             prompt = self.text(prompt_key or ("prompt.seat_or_none" if optional else "prompt.seat"))
             number = self._number(prompt, allow_zero=optional)
             assert isinstance(number, int)
-            said = self.text("answer.none") if number == 0 else self.voice.seat(number, self.names)
+            if poison:
+                said = self.text("answer.poison", seat=number) if number else self.text("answer.no_poison")
+            else:
+                said = self.text("answer.none") if number == 0 else self.voice.seat(number, self.names)
             if self._confirm(said, whole(number or None)):
                 return number or None
 
@@ -347,28 +416,60 @@ class KeypadAnswers:
                     return value
 
     def _debate(self) -> Answer:
-        """Waits for Enter or the end of the debate timer, warning a minute before."""
+        """Waits for Enter or the end of the debate timer, counting down on the screen, warning a minute before."""
         self.screen.prompt(self.text("prompt.done"))
-        end = self.clock() + self.debate_timer
-        warned = self.debate_timer <= 60
-        while True:
-            left = end - self.clock()
-            if not warned and left <= 60:
-                self.say("debate.warning", {})
-                warned = True
-            if left <= 0:
-                self.say("debate.over", {})
-                return None
-            wait = left - 60 if not warned else left
-            key = self.keys.read(timeout=max(wait, 0.0))
-            if key == "enter":
-                return None
-            if key == "repeat":
-                raise Repeat()
+        self.countdown(self.debate_timer, "screen.debate_left", warn=True, repeat=self.repeat)
+        return None
+
+    def countdown(self, seconds: int, key: str, warn: bool = False,
+                  repeat: Callable[[], None] | None = None) -> bool:
+        """Counts ``seconds`` down on the screen (the line ``key`` shows the time left), second by second, until
+        Enter (True) or the end (False); with ``warn``, says so a minute before and at the end. With ``repeat``,
+        the repeat key says the call again while the time runs on; the host menu's time is not counted."""
+        end = self.clock() + seconds
+        warned = not warn or seconds <= 60
+        self.screen.keys(self.text("screen.keys_timer" if repeat else "screen.keys_enter"))
+        try:
+            while True:
+                left = end - self.clock()
+                if not warned and left <= 60:
+                    self.say("debate.warning", {})
+                    warned = True
+                if left <= 0:
+                    if warn:
+                        self.say("debate.over", {})
+                    return False
+                whole = math.ceil(left)
+                self.screen.countdown(self.text(key, time=f"{whole // 60}:{whole % 60:02d}"), whole)
+                pressed = self.keys.read(timeout=max(left - (whole - 1), 0.01))  # woken at the next whole second
+                if pressed == "enter":
+                    return True
+                if pressed == "repeat" and repeat is not None:
+                    repeat()
+                elif pressed in ("interrupt", "menu"):
+                    held = self.clock()
+                    try:
+                        self._confirm_stop() if pressed == "interrupt" else self.menu()
+                    except Repeat:  # the menu's repeat: the call again, if there is one to say, and time runs on
+                        if repeat is not None:
+                            repeat()
+                    end += self.clock() - held  # the host's time (a pause) is not the table's
+                elif pressed is not None:
+                    self.nothing_here()
+        finally:
+            self.screen.countdown("", 0)
 
     def _vote(self, optional: bool, prompt: str = "prompt.vote") -> Answer:
+        """Reads the vote's result (a seat, 0 for nobody, the tie key then the tied seats) or, with the roll-call
+        key, every voter's ballot (not at the Sheriff's election)."""
+        roll_call = prompt == "prompt.vote" and self.game is not None
         while True:
-            key = self._number(self.text(prompt), allow_zero=optional, tie=True)
+            key = self._number(self.text(prompt), allow_zero=optional, tie=True, roll_call=roll_call)
+            if key == "rollcall":
+                ballots = self._roll_call()
+                if ballots is not None:
+                    return ballots
+                continue
             if key == "tie":
                 tied: list[int] = []
                 while True:
@@ -386,14 +487,98 @@ class KeypadAnswers:
             if self._confirm(said, key or None):
                 return key or None
 
+    def _roll_call(self) -> Answer:
+        """Asks each voter in seat order (by day, aloud) and reads their ballot: a seat, or 0 for nobody; undo
+        takes back the last ballot (with none, back to the result). The engine counts the whole roll call; its
+        tally is shown and read back before it counts. Returns ``{ballots: {voter: target}}``, or None to type
+        the result instead."""
+        assert self.game is not None
+        game = self.game
+        voters = votes.voters(game)
+        ballots: list[int | None] = []
+        while True:
+            try:
+                if len(ballots) == len(voters):
+                    cast = dict(zip(voters, ballots))
+                    if self._confirm(self._tally(game, cast), {"ballots": cast}):
+                        return {"ballots": cast}
+                    ballots.pop()  # Backspace: the last voter's ballot again
+                    continue
+                ballot = self._ballot(voters[len(ballots)], ballots, voters)
+            except Undo:
+                if not ballots:
+                    self.screen.entry("")
+                    return None
+                ballots.pop()
+                continue
+            if ballot is not AGAIN:
+                assert ballot is None or isinstance(ballot, int)
+                ballots.append(ballot)
+
+    def _ballot(self, voter: int, ballots: list[int | None], voters: Sequence[int]) -> int | None | object:
+        """Asks ``voter`` for their ballot; returns the seat, None for nobody, or AGAIN when it must be asked
+        again (a seat the engine refuses, said why; repeat)."""
+        if self.day:
+            self.say("roll_call.voter", {"seat": voter})
+        done = "  ".join(f"{v}→{b or 0}" for v, b in zip(voters, ballots))
+        try:
+            number = self._number(self.text("prompt.roll_call", seat=voter) + (f"  ({done})" if done else ""),
+                                  allow_zero=True)
+        except Repeat:
+            return AGAIN
+        assert isinstance(number, int)
+        if number == 0:
+            return None
+        try:  # a seat out of the vote (eliminated, not among the tied) is refused now, not after the last voter
+            assert self.check is not None
+            self.check({"ballots": {voter: number}})
+        except IllegalAnswer as error:
+            line = error.key if error.key in self.voice.lines else "refusal.shape"
+            if self.day and not error.secret:
+                self.say(line, dict(error.values))
+            else:
+                self.screen.entry(self.text(line, **error.values))
+            return AGAIN
+        return number
+
+    def _tally(self, game: Game, ballots: dict[int, int | None]) -> str:
+        """Returns the engine's count of ``ballots`` as read back: each seat's votes, most first, then the
+        result ("Seat three, four votes; seat five, two votes. Seat three is eliminated")."""
+        totals = votes.totals(game, ballots)
+        tally = votes.count(game, ballots)
+        said = ""
+        for seat, n in sorted(totals.items(), key=lambda item: (-item[1], item[0])):
+            if n > 0:  # each seat's votes appended to those before: the separator is the language's own
+                said = self.voice.text("tally.more" if said else "tally.votes", {"votes": said, "seat": seat,
+                                                                                 "count": n}, self.names, fragment=True)
+        if tally.tied:
+            result = self.text("answer.tie", seats=self.seat_words(tally.tied))
+        elif tally.seat is not None:
+            result = self.voice.text("tally.out", {"seat": tally.seat}, self.names, fragment=True)
+        else:
+            result = self.voice.text("tally.nobody", {}, self.names, fragment=True)
+        return self.text("tally.read", votes=said or self.voice.text("tally.empty", {}, fragment=True), result=result)
+
+    def _yes_no(self, call: Call) -> tuple[str, str]:
+        """Returns how yes and no are read back for ``call``: what they do, for the seat it is about (the victim
+        shown to the Infected Father, the condemned the Noble may pardon); else "yes" and "no"."""
+        keys = YES_NO_READ_BACKS.get(call.id)
+        shown = next((dict(f.values) for f in call.facts if f.key == "victim_shown"), None)
+        seat = shown.get("seat") if shown is not None else (call.seats[0] if len(call.seats) == 1 else None)
+        if keys is None or (seat is None and "{seat}" in self.voice.lines[keys[0]]):
+            return self.text("answer.yes"), self.text("answer.no")
+        return self.text(keys[0], seat=seat), self.text(keys[1], seat=seat)
+
     def _witch(self, call: Call) -> Answer:
         shown = next((dict(f.values) for f in call.facts if f.key == "victim_shown"), {})
         potions = shown.get("potions") or []
         assert isinstance(potions, list)
         heal = False
-        if "heal" in potions and shown.get("seat") is not None:
-            heal = self._choice("prompt.heal", {1: (True, self.text("answer.yes")),
-                                                0: (False, self.text("answer.no"))},
+        victim = shown.get("seat")
+        if "heal" in potions and victim is not None:
+            # Read back as what it does ("Save seat three?"), not "Yes?": the screen shows the victim to her alone.
+            heal = self._choice("prompt.heal", {1: (True, self.text("answer.heal_seat", seat=victim)),
+                                                0: (False, self.text("answer.no_heal", seat=victim))},
                                 whole=lambda value: {"heal": value, "poison": None}) is True
         poison = None
         if heal and shown.get("one_in_all"):
@@ -401,7 +586,7 @@ class KeypadAnswers:
         if "poison" in potions:
             try:
                 poison = self._seat(optional=True, prompt_key="prompt.poison",
-                                    whole=lambda seat: {"heal": heal, "poison": seat})
+                                    whole=lambda seat: {"heal": heal, "poison": seat}, poison=True)
             except Undo:
                 if "heal" in potions and shown.get("seat") is not None:
                     return self._witch(call)
@@ -415,8 +600,9 @@ class KeypadAnswers:
             if call.id == "debate" and self.debate_timer:
                 return self._debate()
             self.screen.prompt(self.text("prompt.done"))
+            self.screen.keys(self.text("screen.keys_wait"))
             while self._key() != "enter":
-                pass
+                self.nothing_here()
             return None
         if call.kind is Kind.ELECTION:
             return self._vote(False, "prompt.election")
@@ -427,8 +613,8 @@ class KeypadAnswers:
         if call.kind is Kind.SEATS:
             return self._seats(call.picks)
         if call.kind is Kind.YES_NO:
-            return self._choice("prompt.yes_no", {1: (True, self.text("answer.yes")),
-                                                  0: (False, self.text("answer.no"))})
+            yes, no = self._yes_no(call)
+            return self._choice("prompt.yes_no", {1: (True, yes), 0: (False, no)})
         if call.kind is Kind.SIDE:
             return self._choice("prompt.side", {1: ("village", self.text("answer.village")),
                                                 2: ("wolf", self.text("answer.wolf"))})

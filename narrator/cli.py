@@ -12,6 +12,7 @@ import dataclasses
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TextIO
 
@@ -49,6 +50,14 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
 
         speakers.append(WavDirSpeaker(Path(args.audio_dir), config.language, config.voice, config.rate,
                                       backend=config.speaker, warn=_warn))
+        if config.ambience:  # once, for the host to hear what the table will hear under the night
+            from .speak.ambience import night_loop
+
+            try:
+                night_loop().write(Path(args.audio_dir) / "ambience.wav")
+            except OSError as exc:
+                speakers[0].close()
+                raise UserError(f"{args.audio_dir}: cannot write ambience.wav there ({exc.strerror or exc})") from None
     if not args.silent:
         from .speak import make_speaker, prepare_table
 
@@ -75,7 +84,9 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
                               pace=args.pace)
     except KeyboardInterrupt:
         if journal is not None:
-            print(f"stopped; every answer so far is saved: werewolf-narrator resume {journal.path}", file=sys.stderr)
+            from .hint import resume_hint
+
+            print(f"stopped; every answer so far is saved; to go on:\n  {resume_hint(journal.path)}", file=sys.stderr)
         raise
     finally:
         for speaker in speakers:
@@ -90,6 +101,16 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
 def cmd_resume(args: argparse.Namespace) -> int:
     from .supervise import supervise, table_journal, wanted
 
+    if args.journal and args.last:
+        raise UsageError("resume takes a journal or --last, not both")
+    if not args.journal:
+        from .journal import default_folder
+        from .unfinished import choose
+
+        chosen = choose(Path(args.journal_dir) if args.journal_dir else default_folder(), args.last)
+        if chosen is None:
+            return 0
+        args.journal = str(chosen)
     if wanted() and table_journal(args.journal):
         resume = ["resume", *_table_options(args), "--", args.journal]
         return supervise(resume, Path(args.journal), resume)
@@ -184,7 +205,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         io = open_table(config, plain=args.plain, model=args.model, warn=_warn)
         play(config, io.keys, io.screen, io.speaker, seed=args.seed,
              journal_dir=Path(args.journal_dir) if args.journal_dir else None, listener=io.listener,
-             vocabulary=io.vocabulary, voice_log=voice_log,
+             vocabulary=io.vocabulary, voice_log=voice_log, ambience=io.ambience,
              journal_path=Path(args.journal_file) if args.journal_file else None)
     return 0
 
@@ -192,13 +213,17 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_voices(args: argparse.Namespace) -> int:
     from .speak import describe_voices
 
+    if args.action != "fetch" and (args.voice or args.url or args.sha256 or args.size is not None):
+        raise UsageError("--voice, --url, --sha256 and --size go with `voices fetch LANG`")
     if args.action == "render":
         return _render_voices(args)
     if args.action == "add":
         return _add_voice(args)
+    if args.action == "fetch":
+        return _fetch_voice(args)
     if args.language or args.config or args.file:
         raise UsageError("`voices` alone lists the voices; `voices render LANG [--config FILE]` renders a language; "
-                         "`voices add LANG FILE.onnx` installs a Piper voice")
+                         "`voices add LANG FILE.onnx` installs a Piper voice; `voices fetch LANG` downloads one")
     for entry in describe_voices():
         voice = entry.get("voice")
         why = f"; {entry['why']}" if entry.get("why") else ""
@@ -226,8 +251,38 @@ def _add_voice(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fetch_voice(args: argparse.Namespace) -> int:
+    """Downloads the official Piper voice of a language (or --voice NAME), checks it and installs it."""
+    from .speak.ahead import fixed_lines
+    from .speak.piper_backend import INSTALL
+    from .speak.voice_fetch import fetch_voice
+    from .voices import languages, load_voice
+
+    if not args.language or args.file or args.config:
+        raise UsageError("`voices fetch` needs a language: voices fetch LANG [--voice NAME] [--url URL]")
+    if args.language not in languages():
+        raise UserError(f"no voice file for {args.language!r}: the languages are {', '.join(languages())}")
+    sample = fixed_lines(load_voice(args.language))[0]
+    voice, how = fetch_voice(args.language, sample, args.voice, url=args.url, sha256=args.sha256, size=args.size)
+    if how == "already":
+        print(f"{args.language}: Piper voice {voice.name} is already installed in {voice.model.parent}")
+        return 0
+    print(f"{args.language}: Piper voice {voice.name} installed in {voice.model.parent}; tables in that language "
+          "now speak with it (speaker: auto or piper)")
+    if how == "unheard":
+        _warn(f"piper-tts is not installed, so the voice was checked against its checksums but not heard ({INSTALL})")
+    return 0
+
+
 class UsageError(Exception):
     """A mistake on the command line that argparse cannot see: exit status 2."""
+
+
+def _size(text: str) -> int:
+    """A download's size in bytes, as --size gives it: a positive whole number."""
+    if not text.isdigit() or int(text) == 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size in bytes (a positive whole number)")
+    return int(text)
 
 
 def _render_voices(args: argparse.Namespace) -> int:
@@ -265,13 +320,13 @@ def _render_voices(args: argparse.Namespace) -> int:
         backend = "auto" if config.speaker == "console" else config.speaker
     speaker = rendering_speaker(backend, language, voice_id, rate, warn=_warn)
     texts = list(lines_ahead(voice, seats, names, roles))
-    rendered = reused = failed = 0
-    progress = sys.stderr.isatty()
+    todo = [text for text in texts if not speaker.cached(text)]
+    rendered = failed = 0
+    reused = len(texts) - len(todo)
+    start = time.monotonic()
     try:
-        for i, text in enumerate(texts, start=1):
-            if speaker.cached(text):
-                reused += 1
-            else:
+        with _render_progress(language, len(todo)) as advance:
+            for text in todo:
                 try:
                     speaker.sound(text)
                     rendered += 1
@@ -279,18 +334,38 @@ def _render_voices(args: argparse.Namespace) -> int:
                     failed += 1
                     if failed == 1:
                         _warn(f"a line could not be rendered ({exc or type(exc).__name__}): {text}")
-            if progress and (i % 10 == 0 or i == len(texts)):
-                print(f"\rrendering {language}: {i}/{len(texts)}", end="", file=sys.stderr, flush=True)
+                advance((time.monotonic() - start) / (rendered + failed))
     finally:
         speaker.close()
-        if progress:
-            print(file=sys.stderr)
     assert speaker.cache is not None
     where = f"{seats} seats" + (f", {len(set(roles))} characters" if roles else "")
+    rate_note = f" ({(time.monotonic() - start) / (rendered + failed):.2f} s a line)" if rendered + failed else ""
     print(f"{language}: {len(texts)} lines ({where}) with {speaker.voice_name} [{speaker.voice_id}]: "
           f"{rendered} rendered, {reused} already there" + (f", {failed} failed" if failed else "")
-          + f", in {speaker.cache.folder}")
+          + f", in {speaker.cache.folder}{rate_note}")
     return 1 if failed else 0
+
+
+@contextlib.contextmanager
+def _render_progress(language: str, total: int) -> Iterator[Callable[[float], None]]:
+    """Shows, on a terminal, a progress bar of ``total`` lines to render with the time left and the seconds a
+    line; yields the function that moves it on by one line, given the seconds a line so far."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    if not console.is_terminal or not total:
+        yield lambda seconds: None
+        return
+    columns = (TextColumn(f"rendering {language}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[each]}"), TextColumn("time left"), TimeRemainingColumn())
+    with Progress(*columns, console=console) as progress:
+        task = progress.add_task("render", total=total, each="")
+
+        def advance(seconds: float) -> None:
+            progress.update(task, advance=1, each=f"{seconds:.2f} s a line")
+
+        yield advance
 
 
 # Seats whose lines `voices render` renders without a config: the classic preset's largest table.
@@ -317,7 +392,7 @@ def cmd_models(args: argparse.Namespace) -> int:
     if args.action == "list":
         print(run_models_list())
     else:
-        path = run_models_fetch(args.language, url=args.url, sha256=args.sha256)
+        path = run_models_fetch(args.language, url=args.url, sha256=args.sha256, size=args.size)
         print(f"installed at {path}")
     return 0
 
@@ -421,13 +496,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("script", help="the practice script (YAML, see spec/dry-run.md)")
     p.add_argument("--silent", action="store_true", help="print the lines instead of speaking them")
     p.add_argument("--report", metavar="FILE", help="write the game report (JSON) to FILE")
-    p.add_argument("--audio-dir", metavar="DIR", help="write every spoken line as a WAV file in DIR, in order")
+    p.add_argument("--audio-dir", metavar="DIR", help="write every spoken line as a WAV file in DIR, in order "
+                   "(and ambience.wav, the night ambience, when the table turns it on)")
     p.add_argument("--journal", dest="journal_file", metavar="FILE",
                    help="journal every answer to FILE, so that `resume FILE` goes on")
     p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS", help="wait after each line said")
     p.set_defaults(func=cmd_dry_run)
     p = sub.add_parser("resume", help="go on with a game (or a dry run) from its journal")
-    p.add_argument("journal", help="the journal a game or `dry-run --journal` wrote")
+    p.add_argument("journal", nargs="?",
+                   help="the journal a game or `dry-run --journal` wrote; without it, the unfinished games in the "
+                        "journal folder are listed to choose from")
+    p.add_argument("--last", action="store_true", help="go on with the most recently played unfinished game")
+    p.add_argument("--journal-dir", metavar="DIR", help="the journal folder to look in (default: where `play` writes)")
     p.add_argument("--silent", action="store_true", help="print the lines instead of speaking them")
     p.add_argument("--report", metavar="FILE", help="a dry run's report (JSON), of the whole game")
     p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS", help="wait after each line said")
@@ -452,20 +532,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--voice-log", metavar="FILE", help=VOICE_LOG_HELP)
     p.set_defaults(func=cmd_play)
     p = sub.add_parser("voices", help="which speech voice each language gets on this machine; "
-                       "`voices render LANG` renders its lines ahead; `voices add LANG FILE.onnx` installs a Piper voice",
+                       "`voices render LANG` renders its lines ahead; `voices add LANG FILE.onnx` installs a "
+                       "Piper voice, `voices fetch LANG` downloads one",
                        description="With no action: which speech voice each language gets on this machine, and why "
                        "(a Piper voice when one is installed for it and piper-tts is, else espeak-ng). "
                        "`voices render LANG [--config FILE]`: renders every line of LANG ahead into the voice "
                        "cache (the fixed lines, and every seat's lines for 18 seats, or for the table FILE "
                        "describes with its names and characters), so that no line waits for its voice. "
                        "`voices add LANG FILE.onnx`: installs a Piper voice you have (FILE.onnx.json beside it) "
-                       "for LANG, once it has loaded and said a line.")
-    p.add_argument("action", nargs="?", choices=("render", "add"),
-                   help="render: render the lines of LANG ahead; add: install a Piper voice for LANG")
+                       "for LANG, once it has loaded and said a line. "
+                       "`voices fetch LANG [--voice NAME]`: downloads LANG's Piper voice from the official "
+                       "repository (huggingface.co/rhasspy/piper-voices), checks its size and checksums, and "
+                       "installs it as `add` does; resumes a download cut short.")
+    p.add_argument("action", nargs="?", choices=("render", "add", "fetch"),
+                   help="render: render the lines of LANG ahead; add: install a Piper voice for LANG; "
+                        "fetch: download and install LANG's Piper voice")
     p.add_argument("language", nargs="?", metavar="LANG", help="en, fr or zh")
     p.add_argument("file", nargs="?", metavar="FILE.onnx", help="add: the Piper voice's model")
     p.add_argument("--config", metavar="FILE",
                    help="a table config (or a practice script): its seats, names, characters, voice and rate")
+    p.add_argument("--voice", metavar="NAME", help="fetch: another voice of the language than its default "
+                   "(part of its name, e.g. lessac)")
+    p.add_argument("--url", help="fetch: a mirror, the folder holding NAME.onnx and NAME.onnx.json")
+    p.add_argument("--sha256", help="fetch: the model's checksum to expect instead of the known one")
+    p.add_argument("--size", type=_size, metavar="BYTES", help="fetch: with --sha256, the model's size in bytes "
+                   "(the download never goes past it)")
     p.set_defaults(func=cmd_voices)
     p = sub.add_parser("understand", help="show how the narrator understands recognised text, as JSON lines")
     p.add_argument("--lang", required=True, help="en, fr or zh")
@@ -485,6 +576,8 @@ def build_parser() -> argparse.ArgumentParser:
     fetch.add_argument("language", help="en, fr or zh (or a model's name)")
     fetch.add_argument("--url", help="another address to download it from (a mirror)")
     fetch.add_argument("--sha256", help="the checksum to expect instead of the known one")
+    fetch.add_argument("--size", type=_size, metavar="BYTES",
+                       help="with --sha256, the file's size in bytes (the download never goes past it)")
     p.set_defaults(func=cmd_models)
     p = sub.add_parser("devices", help="the sound input and output devices, and which are chosen")
     p.add_argument("config", nargs="?", help="a table config, to show the devices it chooses")

@@ -1,9 +1,11 @@
 """The keypad: any keyboard or USB numeric keypad, read key by key in a real terminal.
 
-Keys are read as names: the digits, ``enter``, ``back`` (change), ``undo``, ``repeat``,
-``tie``, ``menu`` (the host menu) and ``interrupt`` (Ctrl-C). A numeric keypad has every one of them: Enter, the digits,
-``-`` to change, ``/`` to undo, ``.`` to repeat, ``+`` for a tie and ``*`` for the menu. SIGTERM and SIGHUP (a
-shutdown, the terminal window closed) stop the game at the next key read, as the host's confirmed Ctrl-C does.
+Keys are read as names: the digits, ``enter``, ``back`` (change), ``undo``, ``repeat``, ``tie``, ``rollcall`` (V: the
+vote counted voter by voter), ``menu`` (the host menu), ``interrupt`` (Ctrl-C) and ``other`` (any other printable
+key: it does nothing, the narrator says which work). A numeric keypad has every one of them but the roll call: Enter,
+the digits, ``-`` to change, ``/`` to undo, ``.`` to repeat, ``+`` for a tie and ``*`` for the menu. SIGTERM and
+SIGHUP (a shutdown, the terminal window closed) stop the game at the next key read, as the host's confirmed Ctrl-C
+does.
 """
 
 from __future__ import annotations
@@ -14,12 +16,15 @@ import signal
 import sys
 from typing import Any, Iterable, Protocol
 
+from .hint import command
+
 KEYMAP = {
     "\r": "enter", "\n": "enter",
     "\x7f": "back", "\x08": "back", "-": "back",
     "u": "undo", "U": "undo", "/": "undo",
     "r": "repeat", "R": "repeat", ".": "repeat",
     "t": "tie", "T": "tie", "+": "tie",
+    "v": "rollcall", "V": "rollcall",
     "*": "menu", "m": "menu", "M": "menu",
     "y": "1", "Y": "1", "n": "0", "N": "0",
 }
@@ -69,7 +74,7 @@ class TerminalKeys:
 
         self.fd = sys.stdin.fileno() if fd is None else fd
         if not os.isatty(self.fd):
-            raise OSError("the keypad needs a terminal: run werewolf-narrator play in a terminal window")
+            raise OSError(f"the keypad needs a terminal: run {command()} play in a terminal window")
         self._saved: list[Any] | None = termios.tcgetattr(self.fd)
         tty.setcbreak(self.fd)
         # Ctrl-C becomes the key "interrupt", read like any other, so that the narrator can ask the host
@@ -117,6 +122,8 @@ class TerminalKeys:
                 return char
             if char in KEYMAP:
                 return KEYMAP[char]
+            if char.isprintable():
+                return "other"  # a key with no use at the table: the narrator hints at the keys that work
 
     def close(self) -> None:
         import termios

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol, TextIO
+from typing import TYPE_CHECKING, Protocol, Sequence, TextIO
+
+from .circle import SeatView
 
 if TYPE_CHECKING:
-    from rich.console import Group
+    from rich.console import Group, RenderableType
+    from rich.text import Text
 
 
 class Screen(Protocol):
@@ -36,6 +39,25 @@ class Screen(Protocol):
     def status(self, text: str) -> None:
         """Shows the public state (day or night, who is alive, the Sheriff)."""
 
+    def seating(self, seats: Sequence[SeatView]) -> None:
+        """Shows the seating circle: every seat as the whole table may see it (narrator.circle)."""
+
+    def eyes(self, open_: bool, text: str) -> None:
+        """Shows whether the table's eyes are open, as the narrator last asked, in a large banner."""
+
+    def paused(self, text: str) -> None:
+        """Shows the pause banner (``text``) over the eyes banner; "" ends the pause."""
+
+    def countdown(self, text: str, left: int) -> None:
+        """Shows a running timer (the debate, last words), ``left`` seconds to go; "" takes it away."""
+
+    def notice(self, text: str, flash: bool = False) -> None:
+        """Shows a line for the host in the status line: a warning (it stays), or with ``flash`` a passing hint (a
+        repeat, a key that does nothing here), shown over the warning until the call ends."""
+
+    def keys(self, text: str) -> None:
+        """Shows the keys that work now, in the footer."""
+
     def clear(self) -> None:
         """Clears the call's secrets, prompt and entry (its call is over)."""
 
@@ -54,6 +76,20 @@ class ScreenState:
     entry: str = ""
     status: str = ""
     log: list[str] = field(default_factory=list)
+    keys: str = ""  # the keys that work now: the running call's (a call not awaiting any shows none)
+
+
+@dataclass
+class TableState:
+    """What stays on the screen from call to call: the circle, the banners, the timer, the host's lines."""
+
+    seats: tuple[SeatView, ...] = ()
+    eyes_open: bool = True
+    eyes: str = ""
+    paused: str = ""
+    countdown: str = ""
+    notice: str = ""
+    flash: str = ""
 
 
 NOT_A_TERMINAL = ("(the screen's secrets, prompts and read-backs are shown only on a terminal: "
@@ -78,6 +114,7 @@ class PlainScreen:
         self.held: list[str] = []  # those said while the alternate screen showed: for the main screen too
         self.private = False  # the alternate screen shows the running call
         self.told = False
+        self.seats_line = ""
 
     def _print(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -135,6 +172,38 @@ class PlainScreen:
     def status(self, text: str) -> None:
         self.state.status = text
 
+    def _tell(self, text: str) -> None:
+        """Prints a public line for the host on a terminal only, so that a pipe or a log gets the lines said alone."""
+        if not self.terminal:
+            return
+        if self.private:
+            self.held.append(text)
+        self._print(text)
+
+    def seating(self, seats: Sequence[SeatView]) -> None:
+        line = " · ".join(seat.label() for seat in seats)  # the circle as one line, printed when it changes
+        if line != self.seats_line:
+            self.seats_line = line
+            self._tell(line)
+
+    def eyes(self, open_: bool, text: str) -> None:
+        pass  # the lines said already tell the eyes, one a line
+
+    def paused(self, text: str) -> None:
+        if text:
+            self._tell(text)
+
+    def countdown(self, text: str, left: int) -> None:
+        if text and left % 30 == 0:  # every half minute: a log of every second would bury the lines said
+            self._tell(text)
+
+    def notice(self, text: str, flash: bool = False) -> None:
+        if text:
+            self._tell(text)
+
+    def keys(self, text: str) -> None:
+        pass  # the prompt says what to type
+
     def clear(self) -> None:
         self._leave()
         self.state.secrets.clear()
@@ -151,16 +220,101 @@ def _isatty(out: TextIO) -> bool:
         return False
 
 
-class RichScreen:
-    """A full-screen view with rich: the call, its secrets, the prompt and entry, the public state."""
+BANNER_STYLES = {"closed": "bold white on dark_blue", "open": "bold black on yellow", "paused": "bold white on red"}
+"""The eyes banner's colours: closed, open, and the pause over either."""
 
-    def __init__(self, keys_help: str) -> None:
+
+def _seat_text(seat: SeatView, width: int) -> "Text":
+    """A seat's label, shortened to ``width`` cells: dim when out, bold when it bears a mark or a card shown."""
+    from rich.text import Text
+
+    style = "dim" if not seat.alive else "bold yellow" if seat.marks or seat.card else ""
+    text = Text(seat.label(), style=style)
+    text.truncate(width, overflow="ellipsis")
+    return text
+
+
+def _labels_width(seats: Sequence[SeatView], cap: int) -> int:
+    from rich.cells import cell_len
+
+    return min(cap, max(cell_len(seat.label()) for seat in seats))
+
+
+def draw_circle(seats: Sequence[SeatView], width: int, height: int) -> list["Text"]:
+    """Draws the seats clockwise from seat 1 at the top, on an ellipse when ``width`` × ``height`` holds them without
+    a label touching another, else in rows in seat order (labels shortened to fit); at most ``height`` lines."""
+    if not seats or height <= 0 or width <= 0:
+        return []
+    widest = _labels_width(seats, width)
+    for cap in (widest, 16, 12, 9):
+        if cap <= widest:
+            drawn = _ellipse(seats, width, height, cap)
+            if drawn is not None:
+                return drawn
+    return _rows(seats, width, height, widest)
+
+
+def _ellipse(seats: Sequence[SeatView], width: int, height: int, cap: int) -> list["Text"] | None:
+    import math
+
+    from rich.text import Text
+
+    count = len(seats)
+    # Tall enough to hold the seats (half on each side), rounder on a wide screen, never more than the room.
+    rows = min(height, max(count // 2 + 3, min(width // 8, count + 3)))
+    if rows < 5:
+        return None
+    radius_x, radius_y = (width - cap) / 2 - 1, (rows - 1) / 2
+    placed: dict[int, list[tuple[int, Text]]] = {}
+    for i, seat in enumerate(seats):
+        angle = 2 * math.pi * i / count
+        label = _seat_text(seat, cap)
+        x = round(width / 2 + radius_x * math.sin(angle) - label.cell_len / 2)
+        x = max(0, min(width - label.cell_len, x))
+        # Rounded half up, with room for the float's error: seats facing each other share a line.
+        placed.setdefault(math.floor(radius_y - radius_y * math.cos(angle) + 0.5 + 1e-9), []).append((x, label))
+    lines = []
+    for y in range(rows):
+        line, end = Text(), -1
+        for x, label in sorted(placed.get(y, []), key=lambda p: p[0]):
+            if x <= end:
+                return None  # two labels would touch: too many seats for this ellipse
+            line.append(" " * (x - line.cell_len))
+            line.append_text(label)
+            end = x + label.cell_len
+        lines.append(line)
+    return lines
+
+
+def _rows(seats: Sequence[SeatView], width: int, height: int, widest: int) -> list["Text"]:
+    from rich.text import Text
+
+    cell = max(4, widest)
+    while cell > 4 and -(-len(seats) // max(1, (width + 2) // (cell + 2))) > height:
+        cell -= 1  # shorter labels, more to a row, until the rows fit the height
+    per_row = max(1, (width + 2) // (cell + 2))
+    lines = []
+    for start in range(0, len(seats), per_row):
+        line = Text()
+        for seat in seats[start:start + per_row]:
+            label = _seat_text(seat, cell)
+            line.append_text(label)
+            line.append(" " * (cell + 2 - label.cell_len))
+        lines.append(line)
+    return lines[:height]
+
+
+class RichScreen:
+    """A full-screen view with rich: the eyes banner, the call (its secrets, prompt, entry, timer), the seating
+    circle, the lines said, the host's status line and the keys that work now, fitted to the terminal's size."""
+
+    def __init__(self) -> None:
         from rich.console import Console
         from rich.live import Live
 
         self.console = Console()
         self.state = ScreenState()
-        self.keys_help = keys_help
+        self.table = TableState()
         self.live = Live(self._render(), console=self.console, screen=True, auto_refresh=False,
                          redirect_stdout=False, redirect_stderr=False)
         self.live.start()
@@ -170,25 +324,45 @@ class RichScreen:
         from rich.panel import Panel
         from rich.text import Text
 
-        s = self.state
+        width, height = self.console.size
+        s, t = self.state, self.table
         parts: list[Text] = [Text(s.spoken, style="bold")]
         if s.secrets:
-            parts.append(Text(""))
             parts += [Text("  " + line, style="bold yellow") for line in s.secrets]
         if s.prompt:
-            parts += [Text(""), Text(s.prompt, style="cyan")]
+            parts.append(Text(s.prompt, style="cyan"))
         if s.entry:
             parts.append(Text("> " + s.entry, style="bold green"))
-        parts += [Text(""), Text(s.status, style="dim")]
-        log = [Text(line, style="dim") for line in s.log[-6:]]
-        return Group(Panel(Group(*parts), title=s.title or "werewolf-narrator", subtitle=self.keys_help),
-                     *log)
-
+        if t.countdown:
+            parts.append(Text(t.countdown, style="bold magenta", justify="center"))
+        if s.status and not t.seats:
+            parts.append(Text(s.status, style="dim"))
+        banner_text, kind = (t.paused, "paused") if t.paused else (t.eyes, "open" if t.eyes_open else "closed")
+        tall = height >= 30  # room for a three-line banner and a line between the circle and the log
+        shown: list[RenderableType] = []
+        if banner_text:
+            bar = Text(banner_text, style=BANNER_STYLES[kind])
+            bar.align("center", width)
+            pad = [Text(" " * width, style=BANNER_STYLES[kind])] if tall else []
+            shown += [*pad, bar, *pad]
+        shown.append(Panel(Group(*parts), title=s.title or "werewolf-narrator"))
+        options = self.console.options.update(width=width)
+        used = sum(len(self.console.render_lines(r, options, pad=False)) for r in shown)
+        room = height - used - 2  # the status line and the footer stay at the bottom
+        gap = 1 if tall else 0
+        circle = draw_circle(t.seats, width, room - gap)
+        left = min(6, room - len(circle) - gap)
+        log = [Text(line, style="dim", overflow="ellipsis", no_wrap=True) for line in s.log[-left:]] if left > 0 else []
+        body: list[RenderableType] = [*circle, *[Text("")] * max(0, room - len(circle) - len(log)), *log]
+        footer = Text(s.keys, style="reverse", overflow="ellipsis", no_wrap=True)
+        notice = Text(t.flash or t.notice, style="bold yellow", overflow="ellipsis", no_wrap=True)
+        return Group(*shown, *body, notice, footer)
     def _refresh(self) -> None:
         self.live.update(self._render(), refresh=True)
 
     def show_call(self, title: str, spoken: str) -> None:
         self.state = ScreenState(title=title, spoken=spoken, status=self.state.status, log=self.state.log)
+        self.table.flash = ""
         self._refresh()
 
     def secret(self, text: str) -> None:
@@ -213,9 +387,37 @@ class RichScreen:
         self.state.status = text
         self._refresh()
 
+    def seating(self, seats: Sequence[SeatView]) -> None:
+        self.table.seats = tuple(seats)
+        self._refresh()
+
+    def eyes(self, open_: bool, text: str) -> None:
+        self.table.eyes_open, self.table.eyes = open_, text
+        self._refresh()
+
+    def paused(self, text: str) -> None:
+        self.table.paused = text
+        self._refresh()
+
+    def countdown(self, text: str, left: int) -> None:
+        self.table.countdown = text
+        self._refresh()
+
+    def notice(self, text: str, flash: bool = False) -> None:
+        if flash:
+            self.table.flash = text
+        else:
+            self.table.notice = text
+        self._refresh()
+
+    def keys(self, text: str) -> None:
+        self.state.keys = text
+        self._refresh()
+
     def clear(self) -> None:
         self.state.secrets.clear()
-        self.state.prompt = self.state.entry = ""
+        self.state.prompt = self.state.entry = self.state.keys = ""
+        self.table.flash = ""
         self._refresh()
 
     def close(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import string
 from dataclasses import dataclass
@@ -14,9 +15,12 @@ from .yamlfile import Document, YamlError, load
 VOICES_DIR = Path(__file__).resolve().parent.parent / "voices"
 
 # Lines only ever shown on the screen, never said: they keep their numbers as digits (read, and typed on a keypad).
-SCREEN_ONLY = ("screen.", "prompt.", "identify.prompt_", "menu.", "summary.", "deal.app_show", "deal.app_hidden")
+SCREEN_ONLY = ("screen.", "prompt.", "identify.prompt_", "menu.", "summary.", "recap.", "deal.app_show",
+               "deal.app_hidden")
 # Where a sentence has just ended in a template: a value filled in here begins a sentence.
 SENTENCE_END = re.compile(r"[.!?…]\s+$")
+# Where a template goes on with a word after a placeholder (not a mark, nor the line's end).
+WORD_NEXT = re.compile(r"\s*\w")
 
 
 def said_aloud(key: str) -> bool:
@@ -51,6 +55,12 @@ class Voice:
     words: Mapping[str, str]
     causes: Mapping[str, str]
     speech: tuple[tuple[str, str], ...]
+    named_roles: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """Character names with the article the rulebook gives them ("the Witch", "Cupido"; « la Sorcière »): the
+    ``{the_role}`` of "You are {the_role}"."""
+    named_close: str = ""
+    """What closes a named seat when its sentence goes on ("Ann, seat two, is the Sheriff"): the name and seat
+    are heard as one, before the verb."""
 
     def seat(self, number: int, names: Sequence[str | None] = ()) -> str:
         """Returns how seat ``number`` is said ("seat seven", or "Ann, seat seven" with names)."""
@@ -83,10 +93,14 @@ class Voice:
         return self.roles.get(role, role)
 
     def text(self, key: str, values: Mapping[str, object] | None = None,
-             names: Sequence[str | None] = ()) -> str:
+             names: Sequence[str | None] = (), fragment: bool = False) -> str:
         """Returns the line ``key`` with its placeholders filled: seats, lists of seats and roles said; in a line
-        that may be said, numbers as words (``{count}`` as a count); a value that begins a sentence capitalised."""
+        that may be said, numbers as words (``{count}`` as a count); a value that begins a sentence capitalised.
+        A count of one takes the line's singular, ``<key>_one``, where the language has one ("one player"). A
+        ``fragment`` (a piece of a longer line, as each seat's votes in a tally) keeps its first letter as it is."""
         template = self.lines[key]
+        if values and values.get("count") == 1 and f"{key}_one" in self.lines:
+            template = self.lines[f"{key}_one"]
         filled: dict[str, str] = {}
         for name, value in (values or {}).items():
             if name in ("seat",) and isinstance(value, int):
@@ -95,6 +109,8 @@ class Voice:
                 filled[name] = self.join([self.seat(int(s), names) for s in value])
             elif name in ("role", "first", "second") and isinstance(value, str):
                 filled[name] = self.role(value)
+                if name == "role":
+                    filled["the_role"] = self.named_roles.get(value, filled[name])
             elif name == "cause" and isinstance(value, str):
                 filled[name] = self.causes.get(value, value)
             elif isinstance(value, bool):
@@ -103,8 +119,13 @@ class Voice:
                 filled[name] = self.number(value, count=name == "count")
             else:
                 filled[name] = str(value)
+        parsed = list(string.Formatter().parse(template))
+        for (_, field, _, _), (after, _, _, _) in zip(parsed, parsed[1:] + [("", None, None, None)]):
+            if field in ("seat", "seats") and field in filled and WORD_NEXT.match(after) and self._named_last(
+                    values, field, names):
+                filled[field] += self.named_close  # "Bruno, joueur deux, devient Capitaine"
         if self.sentence_case:
-            for before, field, _, _ in string.Formatter().parse(template):
+            for before, field, _, _ in parsed:
                 if field in filled and before and SENTENCE_END.search(before):
                     filled[field] = filled[field][:1].upper() + filled[field][1:]
         try:
@@ -112,9 +133,17 @@ class Voice:
         except KeyError as missing:  # never a raw "{number}" said or shown: the caller forgot a value
             raise UnfilledLine(f"the line {key!r} ({self.language}) needs the value {missing.args[0]!r}; "
                                f"given: {', '.join(sorted(filled)) or 'none'}") from None
-        if self.sentence_case:  # a line may open with a seat or a word of a template: "Seat four has been..."
+        if self.sentence_case and not fragment:  # a line may open with a seat or a template's word: "Seat four..."
             text = text[:1].upper() + text[1:]
         return text
+
+
+    @staticmethod
+    def _named_last(values: Mapping[str, object] | None, field: str, names: Sequence[str | None]) -> bool:
+        """Returns whether the seat filled in ``field`` (the last one, for a list) is said with its name."""
+        value = (values or {}).get(field)
+        last = value[-1] if isinstance(value, (list, tuple)) and value else value
+        return isinstance(last, int) and 0 < last <= len(names) and bool(names[last - 1])
 
 
 class UnfilledLine(Exception):
@@ -177,4 +206,6 @@ def load_voice(language: str) -> Voice:
         words={"yes": str(data["yes_word"]), "no": str(data["no_word"])},
         causes=_strings(str(path), data.get("causes", {}), "causes"),
         speech=_pairs(str(path), data.get("speech") or []),
+        named_roles=_strings(str(path), data.get("named_roles") or {}, "named_roles"),
+        named_close=str(data.get("named_close", "")),
     )

@@ -58,7 +58,7 @@ def keys_for(call: Call, value: Any) -> list[str]:
     return seat(value)
 
 
-TMUX_KEYS = {"enter": "Enter", "back": "BSpace", "undo": "u", "repeat": "r", "tie": "t", "menu": "m"}
+TMUX_KEYS = {"enter": "Enter", "back": "BSpace", "undo": "u", "repeat": "r", "tie": "t", "rollcall": "v", "menu": "m"}
 """How tmux send-keys names each key."""
 
 

@@ -142,6 +142,8 @@ def test_an_unknown_house_rule_is_named_with_a_suggestion(tmp_path: Path) -> Non
     ("call_floor", "90", "0 to 60"),
     ("call_floor", "true", "0 to 60"),
     ("debate_timer", "soon", "seconds"),
+    ("last_words", "soon", "seconds, 0 to 600"),
+    ("last_words", "900", "seconds, 0 to 600"),
     ("inputs", "keypad", "keypad"),
     ("inputs", "{night: [[keypad]]}", "keypad"),
     ("white_werewolf_interval", "zero", "1 to 10"),

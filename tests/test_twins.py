@@ -20,10 +20,25 @@ from narrator.cli import main
 from narrator.config import TableConfig, load_config
 from narrator.journal import Journal, read_journal
 from narrator.keypad import ScriptedKeys
-from narrator.play import play
+from narrator.narration import CLOSE_EYES, OPEN_EYES
+from narrator.play import TableNarrator, play
 from narrator.screen import PlainScreen
 from narrator.voices import load_voice
-from twins import CLOSED, Moment, Played, Twin, plan, play_twin, screen_differences, voice_difference
+from twins import (
+    CLOSED,
+    EYES,
+    SEATS,
+    Moment,
+    Played,
+    Twin,
+    comparable,
+    first_difference,
+    plan,
+    play_twin,
+    screen_differences,
+    stretches,
+    voice_difference,
+)
 
 # -- the four pairs the issue names, at a table dealt by the app ----------------------------------------
 
@@ -229,11 +244,82 @@ def test_twin_games_say_the_same_lines_in_the_same_order(pair: str) -> None:
 
 
 @pytest.mark.parametrize("pair", sorted(PAIRS))
+def test_twin_games_render_the_same_lines_ahead_in_the_same_order(pair: str) -> None:
+    """Issue 12: the lines rendered first (a line not ready is said in another voice) are the same, in the same
+    order and at the same moment, in both twins."""
+    one, other = played(pair)
+    assert len(one.ahead) > 5 and all(texts for _, texts in one.ahead)  # asked at every call
+    at = first_difference(one.ahead, other.ahead)
+    assert at is None, f"rendered ahead differently after line {one.ahead[min(at, len(one.ahead) - 1)][0]}"
+
+
+def test_at_each_call_its_own_lines_are_rendered_first_then_the_next_calls() -> None:
+    one, _ = played("seer_living_or_dead")
+    keys = [key for key, _ in one.voice]
+    for call, after in (("seer", "werewolves"), ("werewolves", "witch")):
+        at = keys.index(f"{call}.wake")
+        texts = next(texts for said, texts in one.ahead if said == at)
+        spoken = load_voice("en").spoken
+        assert texts[0] == spoken(one.voice[at][1])
+        assert texts.index(spoken(one.voice[keys.index(f"{after}.wake")][1])) < 6
+
+
+def test_the_harness_tells_apart_twins_that_render_ahead_by_a_secret(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A narrator that rendered the Seer's seat's lines first would be told apart: the test above can fail."""
+    def by_the_seers_seat(narrator: TableNarrator, call: Any) -> None:
+        if narrator.game is not None:
+            narrator.speaker.prepare([f"Seat {seat}" for seat in narrator.game.holders("seer")])
+
+    monkeypatch.setattr(TableNarrator, "render_ahead", by_the_seers_seat)
+    one, other = NAMED["seer_living_or_dead"]
+    assert first_difference(play_twin(one).ahead, play_twin(other).ahead) is not None
+
+
+@pytest.mark.parametrize("pair", sorted(PAIRS))
 def test_twin_games_show_the_same_screen_while_nobody_holds_the_secret(pair: str) -> None:
     """Issue 11: while every eye is closed (and by day), the screen is the same in both twins."""
     one, other = played(pair)
     differences = screen_differences(one, other)
     assert not differences, "\n".join(differences)
+
+
+@pytest.mark.parametrize("pair", sorted(NAMED))
+def test_the_seating_circle_and_the_eyes_banner_are_among_the_screens_twins_show_alike(pair: str) -> None:
+    """Issue 13: every screen compared while nobody holds the secret carries the whole circle and the banner,
+    some of them with every eye closed: a circle that showed a secret there would part the twins."""
+    one, other = played(pair)
+    compared = comparable(one, other)
+    views = [view for said in compared for view in stretches(one)[said][1]]
+    assert views and all(len(view[SEATS]) == 9 and view[EYES] for view in views)
+    assert any(stretches(one)[said][0] == CLOSED for said in compared)
+
+
+def test_a_circle_that_showed_the_living_players_cards_would_part_the_twins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The harness catches a leaking circle: shown the cards of the living, the Seer's twins (seat 3 or seat 7)
+    differ while every eye is closed."""
+    import narrator.play
+    from narrator.circle import SeatView
+
+    def leaking(voice: Any, seats: int, names: Any = (), game: Any = None) -> list[SeatView]:
+        return [SeatView(n, None, True, game.card(n) if game else None) for n in range(1, seats + 1)]
+
+    monkeypatch.setattr(narrator.play, "seating", leaking)
+    one, other = (play_twin(twin) for twin in NAMED["seer_living_or_dead"])
+    assert screen_differences(one, other)
+
+
+@pytest.mark.parametrize("pair", sorted(PAIRS))
+def test_twin_games_steer_the_night_ambience_alike(pair: str) -> None:
+    """Issue 12: the ambience starts, ducks, comes back and stops after the same lines in both twins; it starts
+    with a line that closes the table's eyes (nightfall) and stops with one that opens them (the dawn)."""
+    one, other = played(pair)
+    assert one.ambience == other.ambience
+    events = [event for event, _ in one.ambience]
+    assert events.count("duck") == events.count("unduck") == len(one.voice)
+    starts = [one.voice[said][0] for event, said in one.ambience if event == "start"]
+    stops = [one.voice[said][0] for event, said in one.ambience if event == "stop"]
+    assert starts and set(starts) <= CLOSE_EYES
+    assert stops and set(stops) <= OPEN_EYES
 
 
 @pytest.mark.parametrize("language", ["fr", "zh"])
@@ -265,7 +351,7 @@ def test_the_harness_sees_a_screen_that_differs_while_every_eye_is_closed() -> N
     def game(secret: str, left: str) -> Played:
         moments = [Moment(1, CLOSED, 0, ("night",)), Moment(2, "awake", 0, ("night", secret)),
                    Moment(3, CLOSED, 0, ("night", left))]
-        return Played(voice, moments, [])
+        return Played(voice, moments, [], [])
 
     assert not screen_differences(game("seat 2: werewolf", ""), game("seat 2: villager", ""))
     assert screen_differences(game("seat 2: werewolf", "seat 2: werewolf"), game("seat 2: villager", ""))

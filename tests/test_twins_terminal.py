@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from test_twins import NAMED, TABLE
 
+from narrator.voices import load_voice
 from tmux import Tmux
 from twins import Moment, Played, Twin, comparable, play_twin, voice_difference
 
@@ -155,6 +156,10 @@ def test_named_twins_in_a_real_terminal(tmp_path_factory: pytest.TempPathFactory
     assert not difference, difference
     read = [said for said in comparable(one.model, other.model) if said in one.panes and said in other.panes]
     assert read, "no screen read at a rest while nobody holds the secret"
+    # Issue 13: what is compared holds the eyes banner and the seating circle (its seat 9 among the others).
+    voice = load_voice(language)
+    banners = (voice.text("screen.eyes_closed"), voice.text("screen.eyes_open"))
+    assert all(any(b in one.panes[said] for b in banners) and " 9" in one.panes[said] for said in read)
     differences = [f"after {said} lines the screens differ:\n{one.panes[said]}\n{other.panes[said]}"
                    for said in read if one.panes[said] != other.panes[said]]
     assert not differences, "\n\n".join(differences)

@@ -58,10 +58,8 @@ def speaker_with(folder: Path, warnings: list[str], language: str = "en", rate: 
 
 
 def wait_ahead(speaker: Pyttsx3Speaker) -> None:
-    """Waits until every line queued ahead is rendered: a job queued after them runs after them."""
-    renderer: Any = speaker._renderer
-    inner = renderer.inner if isinstance(renderer, Counting) else renderer
-    inner.submit(lambda: None).result(120)
+    """Waits until every line queued ahead is rendered."""
+    assert speaker.wait_ahead(120)
 
 
 def test_the_cache_key_changes_with_backend_engine_voice_rate_and_text() -> None:
@@ -151,7 +149,9 @@ def test_lines_rendered_ahead_are_said_without_rendering(tmp_path: Path) -> None
     assert speaker.prepare(lines) == 2
     wait_ahead(speaker)
     assert all(speaker.cached(line) for line in lines[:2])
-    assert speaker.prepare(lines) == 0  # all there already
+    speaker.prepare(lines)  # all there already: nothing is rendered again
+    wait_ahead(speaker)
+    assert len(list(tmp_path.glob("*.wav"))) == 2
     speaker.say("Seat eight, wake up.")
     assert counting.rendered == [] and not warnings
 
@@ -288,8 +288,8 @@ def test_a_line_to_be_said_now_goes_before_the_lines_rendered_ahead(tmp_path: Pa
     assert speaker.prepare(ahead) == 10
     said = threading.Thread(target=speaker.say, args=("The village wakes up.",))
     said.start()
-    for _ in range(6000):  # until the line to say now is queued, behind the ten lines ahead
-        if inner._jobs.qsize() >= 11:
+    for _ in range(6000):  # until the line to say now is queued, beside the lines ahead
+        if inner._jobs.qsize() >= 2:
             break
         threading.Event().wait(0.01)
     gate.set()
@@ -312,3 +312,17 @@ def test_the_cache_keeps_lines_on_the_disk_and_the_last_ones_said_in_memory(tmp_
     assert list(cache._memory) == ["b", "c"]
     assert not list(tmp_path.glob(".*.part"))  # written whole, then renamed
     assert cache.get("missing") is None and not cache.has("missing")
+
+
+@needs_engine
+def test_voices_render_shows_a_progress_bar_with_the_time_left_and_the_seconds_a_line(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")  # rich draws its bar as on a terminal
+    monkeypatch.setenv("COLUMNS", "120")
+    assert main(["voices", "render", "en", "--config", str(EXAMPLES / "practice-en.yaml")]) == 0
+    captured = capsys.readouterr()
+    assert "rendering en" in captured.err and "time left" in captured.err
+    assert " s a line" in captured.err and "━" in captured.err
+    summary = captured.out.strip().splitlines()[-1]
+    assert " rendered, 0 already there" in summary and summary.endswith(" s a line)")

@@ -150,7 +150,7 @@ def test_a_value_after_a_sentence_end_is_capitalised() -> None:
     assert load_voice("en").text("death.scapegoat_hidden", {"seat": 7}) == \
         "A tie: the Scapegoat pays for it. Seat seven is eliminated."
     assert load_voice("fr").text("death.scapegoat_hidden", {"seat": 3}, ("", "", "éva")) == \
-        "Égalité : le Bouc émissaire en fait les frais. Éva, joueur trois quitte la partie."
+        "Égalité : le Bouc émissaire en fait les frais. Éva, joueur trois, quitte la partie."
     assert load_voice("zh").text("death.scapegoat_hidden", {"seat": 1}, ("ann",)) == "平票：替罪羊代为受死。ann（一号）出局了。"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import time
 from pathlib import Path
@@ -17,7 +18,9 @@ class Tmux:
     """
 
     def __init__(self, name: str, joined: bool = False) -> None:
-        self.base = ["tmux", "-L", name]
+        # The server's socket is named after the process too: two test runs at once (pytest's temporary folders
+        # have the same names in each) must not share a server.
+        self.base = ["tmux", "-L", f"{name}-{os.getpid()}"]
         self.target = name
         self.joined = joined
 

@@ -16,6 +16,11 @@ hold their secret. What the harness compares, and why:
   pausing. The screens of each stretch between two lines said are compared as a sequence of distinct
   states. Not compared: moments when a character is awake (the Seer sees her look, the Witch the victim,
   the werewolves whom they chose), and the deal (each player sees their own card).
+- **The night ambience**: when it starts, stops, ducks and comes back, counted in lines said (it follows
+  the lines, so twins that sound alike must steer it alike).
+- **The lines rendered ahead**: what the speaker is asked to render first, in order, and after which line
+  said: a line not rendered in time is said in another voice (espeak-ng for Piper), so the order must not
+  depend on a secret either.
 - **Not compared**: how long anything takes (pauses and answer times are narrator/pacing's tests).
 """
 
@@ -27,15 +32,16 @@ import json
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from engine import Answer, Call, Deal, Game, Phase, deal_cards
 from keystrokes import after, keys_for
+from narrator.circle import SeatView
 from narrator.config import TableConfig
 from narrator.keypad import ScriptedKeys
 from narrator.narration import eyes_closed, wakes
 from narrator.play import play
-from narrator.screen import ScreenState
+from narrator.screen import ScreenState, TableState
 from narrator.voices import load_voice
 
 CLOSED, OPEN, AWAKE = "closed", "open", "awake"
@@ -150,14 +156,16 @@ def eyes_after(key: str, eyes: str, live: Callable[[], bool]) -> str:
 
 class Timeline:
     """What a game said and showed, moment by moment: the voice log ``play`` writes, its speaker, its
-    screen's state, its keys and its pauses all report here."""
+    screen's state, its keys, its pauses and its night ambience all report here."""
 
     def __init__(self, live: Sequence[bool], spoken: Callable[[str], str]) -> None:
         self.voice: list[tuple[str, str]] = []
+        self.ahead: list[tuple[int, list[str]]] = []  # (lines said so far, the lines asked to render first)
         self.moments: list[Moment] = []
         self.eyes = OPEN
         self.view: tuple[Any, ...] = ()
         self.keys = 0
+        self.ambience: list[tuple[str, int]] = []  # (start, stop, duck or unduck; lines said before it)
         self._live = iter(live)
         self._logged: list[tuple[str, str]] = []
         self._spoken = spoken
@@ -181,6 +189,10 @@ class Timeline:
         self.voice.append((key, logged))
         self.eyes = eyes_after(key, self.eyes, lambda: next(self._live, True))
 
+    def prepare(self, texts: Iterable[str]) -> int:
+        self.ahead.append((len(self.voice), list(texts)))
+        return len(self.ahead[-1][1])
+
     def close(self) -> None:
         pass
 
@@ -190,6 +202,23 @@ class Timeline:
     def pause(self, seconds: float) -> None:
         self.moment("pause")
 
+    # the night ambience (play's ambience)
+    def start(self) -> None:
+        self.ambience.append(("start", len(self.voice)))
+
+    def stop(self) -> None:
+        self.ambience.append(("stop", len(self.voice)))
+
+    def duck(self) -> None:
+        self.ambience.append(("duck", len(self.voice)))
+
+    def unduck(self) -> None:
+        self.ambience.append(("unduck", len(self.voice)))
+
+
+SEATS, EYES = 7, 9
+"""Where a screen's view (WatchedScreen) holds the seating circle and the eyes banner's text."""
+
 
 class WatchedScreen:
     """A screen that keeps what a full screen (RichScreen) would show, and reports each change."""
@@ -197,13 +226,17 @@ class WatchedScreen:
     def __init__(self, timeline: Timeline) -> None:
         self.timeline = timeline
         self.state = ScreenState()
+        self.table = TableState()
 
     def _changed(self) -> None:
-        s = self.state
-        self.timeline.view = (s.title, s.spoken, tuple(s.secrets), s.prompt, s.entry, s.status, tuple(s.log[-6:]))
+        s, t = self.state, self.table
+        # The seating circle, the banners, the timer and the host's lines are compared with the rest.
+        self.timeline.view = (s.title, s.spoken, tuple(s.secrets), s.prompt, s.entry, s.status, tuple(s.log[-6:]),
+                              t.seats, t.eyes_open, t.eyes, t.paused, t.countdown, t.notice, t.flash, s.keys)
 
     def show_call(self, title: str, spoken: str) -> None:
         self.state = ScreenState(title=title, spoken=spoken, status=self.state.status, log=self.state.log)
+        self.table.flash = ""
         self._changed()
 
     def secret(self, text: str) -> None:
@@ -230,7 +263,35 @@ class WatchedScreen:
 
     def clear(self) -> None:
         self.state.secrets.clear()
-        self.state.prompt = self.state.entry = ""
+        self.state.prompt = self.state.entry = self.state.keys = ""
+        self.table.flash = ""
+        self._changed()
+
+    def seating(self, seats: Sequence[SeatView]) -> None:
+        self.table.seats = tuple(seats)
+        self._changed()
+
+    def eyes(self, open_: bool, text: str) -> None:
+        self.table.eyes_open, self.table.eyes = open_, text
+        self._changed()
+
+    def paused(self, text: str) -> None:
+        self.table.paused = text
+        self._changed()
+
+    def countdown(self, text: str, left: int) -> None:
+        self.table.countdown = text
+        self._changed()
+
+    def notice(self, text: str, flash: bool = False) -> None:
+        if flash:
+            self.table.flash = text
+        else:
+            self.table.notice = text
+        self._changed()
+
+    def keys(self, text: str) -> None:
+        self.state.keys = text
         self._changed()
 
     def close(self) -> None:
@@ -252,11 +313,14 @@ class WatchedKeys(ScriptedKeys):
 
 @dataclass(frozen=True)
 class Played:
-    """A twin played at the keypad: its voice (key and text of every line said) and its moments."""
+    """A twin played at the keypad: its voice (key and text of every line said), its moments, and how it steered
+    the night ambience."""
 
     voice: list[tuple[str, str]]
     moments: list[Moment]
     keys: list[str]
+    ahead: list[tuple[int, list[str]]] = field(default_factory=list)
+    ambience: list[tuple[str, int]] = field(default_factory=list)
 
 
 def play_twin(twin: Twin, language: str | None = None) -> Played:
@@ -269,13 +333,13 @@ def play_twin(twin: Twin, language: str | None = None) -> Played:
         try:
             play(config, WatchedKeys(planned.keys, timeline), WatchedScreen(timeline), timeline, seed=twin.seed,
                  journal_dir=Path(folder), sleep=timeline.pause, out=io.StringIO(), deal=twin.deal,
-                 voice_log=timeline)  # type: ignore[arg-type]
+                 voice_log=timeline, ambience=timeline)  # type: ignore[arg-type]
         except EOFError:
             pass  # the keys ran out: the game waits at its horizon
         else:
             raise AssertionError("the game ended before its horizon, keys left over")
     assert timeline.keys == len(planned.keys) + 1, "the game stopped before its horizon"
-    return Played(timeline.voice, timeline.moments, planned.keys)
+    return Played(timeline.voice, timeline.moments, planned.keys, ahead=timeline.ahead, ambience=timeline.ambience)
 
 
 def first_difference(a: Sequence[Any], b: Sequence[Any]) -> int | None:

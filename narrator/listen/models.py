@@ -2,38 +2,26 @@
 
 A model lives in the user's data folder (``$XDG_DATA_HOME/werewolf-narrator/models/NAME``), or
 wherever ``--model DIR`` says. Fetching downloads the official zip with a progress bar, resumes a
-download cut short, checks the SHA-256 of the whole file, and unpacks it safely and atomically.
+download cut short, never writes more than its recorded size, checks the SHA-256 of the whole file,
+and unpacks it safely and atomically (the download itself is narrator/download.py's).
 """
 
 from __future__ import annotations
 
-import hashlib
-import http.client
 import os
 import shutil
 import tempfile
-import urllib.error
-import urllib.request
 import zipfile
-from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO, TypedDict
+from typing import TypedDict
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    DownloadColumn,
-    Progress,
-    TextColumn,
-    TimeRemainingColumn,
-    TransferSpeedColumn,
-)
-
+from ..download import download, verify
 from ..errors import UserError
+from ..hint import command
 
-CHUNK = 64 * 1024
-TIMEOUT = 30.0  # seconds without a byte before a download counts as stalled
+# The models come straight from alphacephei.com: a redirect elsewhere is refused (see narrator/download.py).
+HOSTS = frozenset({"alphacephei.com"})
 
 
 @dataclass(frozen=True)
@@ -154,18 +142,19 @@ def no_model_message(language: str) -> str:
     'no speech model for fr: play goes on with the keypad; to speak the answers, run werewolf-narrator models fetch fr'
     """
     if any(model.language == language for model in MODELS):
-        how = f"run werewolf-narrator models fetch {language}"
+        how = f"run {command()} models fetch {language}"
     else:
         how = "give a vosk model with --model DIR"
     return f"no speech model for {language}: play goes on with the keypad; to speak the answers, {how}"
 
 
 def fetch(language_or_name: str, folder: Path | None = None, url: str | None = None, sha256: str | None = None,
-          progress: bool = True) -> Path:
+          progress: bool = True, size: int | None = None) -> Path:
     """Downloads, checks and installs a model; returns its folder (at once if it is installed already).
 
-    The download goes to ``folder/NAME.zip.part`` and resumes from there when run again. ``url``
-    fetches the same file from a mirror; ``sha256`` overrides the recorded checksum.
+    The download goes to ``folder/NAME.zip.part`` and resumes from there when run again, never past
+    the recorded size (or ``size``). ``url`` fetches the same file from a mirror; ``sha256``
+    overrides the recorded checksum.
     """
     model = find(language_or_name)
     folder = folder or data_folder()
@@ -178,84 +167,11 @@ def fetch(language_or_name: str, folder: Path | None = None, url: str | None = N
         raise UserError(f"cannot create the models folder {folder}: {exc.strerror or exc}") from None
     part = folder / f"{model.name}.zip.part"
     source = url or model.url
-    _download(source, part, model.name, progress)
-    expected = (sha256 or model.sha256).lower()
-    actual = _sha256(part)
-    if actual != expected:
-        part.unlink()
-        raise UserError(f"the download of {model.name} from {source} does not match its checksum (SHA-256 {actual}, "
-                        f"expected {expected}): it was deleted and nothing was installed")
+    download(source, part, model.name, size or model.size, HOSTS, progress)
+    verify(part, model.name, source, sha256 or model.sha256)
     _unpack(part, folder, target)
     part.unlink()
     return target
-
-
-def _download(url: str, part: Path, name: str, progress: bool) -> None:
-    """Fetches ``url`` into ``part``, continuing what ``part`` already holds when the server allows it."""
-    offset = part.stat().st_size if part.exists() else 0
-    request = urllib.request.Request(url, headers={"User-Agent": "werewolf-narrator"})
-    if offset:
-        request.add_header("Range", f"bytes={offset}-")
-    try:
-        with ExitStack() as stack:
-            try:
-                response = stack.enter_context(urllib.request.urlopen(request, timeout=TIMEOUT))
-            except urllib.error.HTTPError as exc:
-                if exc.code == 416 and offset:
-                    return  # the range starts at the end: the file had all arrived, the checksum will tell
-                raise
-            resumed = response.status == 206 and response.headers.get("Content-Range", "").startswith(
-                f"bytes {offset}-")
-            if not resumed:
-                offset = 0  # the server sent the whole file: start the part over
-            length = response.headers.get("Content-Length")
-            total = offset + int(length) if length and length.isdigit() else None
-            out = stack.enter_context(part.open("ab" if resumed else "wb"))
-            received = _copy(response, out, name, offset, total, progress)
-    except urllib.error.HTTPError as exc:
-        raise UserError(f"could not download {name} from {url}: the server answered {exc.code} {exc.reason}"
-                        f"{_again(part)}") from None
-    except urllib.error.URLError as exc:
-        raise UserError(f"could not download {name} from {url}: {exc.reason}{_again(part)}") from None
-    except (OSError, http.client.HTTPException) as exc:
-        raise UserError(f"the download of {name} from {url} failed ({exc or type(exc).__name__}){_again(part)}") \
-            from None
-    if total is not None and received < total:
-        raise UserError(f"the download of {name} from {url} stopped after {received} of {total} bytes{_again(part)}")
-
-
-def _again(part: Path) -> str:
-    """Says what running the command again will do with the partial download."""
-    kept = part.stat().st_size if part.exists() else 0
-    if kept:
-        return f"; run the command again to resume ({part} keeps the {kept} bytes that arrived)"
-    return "; run the command again to retry"
-
-
-def _copy(response: http.client.HTTPResponse, out: BinaryIO, name: str, done: int, total: int | None,
-          progress: bool) -> int:
-    """Copies the response into ``out``, with a progress bar on stderr if asked; returns the bytes now in ``out``."""
-    with ExitStack() as stack:
-        bar = None
-        if progress:
-            bar = stack.enter_context(Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-                                               TransferSpeedColumn(), TimeRemainingColumn(),
-                                               console=Console(stderr=True)))
-            task = bar.add_task(name, total=total, completed=done)
-        while chunk := response.read(CHUNK):
-            out.write(chunk)
-            done += len(chunk)
-            if bar is not None:
-                bar.advance(task, len(chunk))
-    return done
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as file:
-        while chunk := file.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def _unpack(archive: Path, folder: Path, target: Path) -> None:
@@ -316,12 +232,12 @@ def run_models_list(folder: Path | None = None) -> str:
     lines = [f"speech models (installed in {folder or data_folder()}):"]
     for entry in list_models(folder):
         where = f"installed: {entry['path']}" if entry["installed"] else \
-            f"not installed (werewolf-narrator models fetch {entry['language']})"
+            f"not installed ({command()} models fetch {entry['language']})"
         lines.append(f"  {entry['language']:<3} {entry['name']:<28} {entry['size_mb']:>5.1f} MB  {where}")
     return "\n".join(lines)
 
 
 def run_models_fetch(language: str, folder: Path | None = None, url: str | None = None,
-                     sha256: str | None = None) -> Path:
+                     sha256: str | None = None, size: int | None = None) -> Path:
     """Runs ``werewolf-narrator models fetch LANG``: downloads with a progress bar and installs; returns the folder."""
-    return fetch(language, folder, url=url, sha256=sha256, progress=True)
+    return fetch(language, folder, url=url, sha256=sha256, progress=True, size=size)

@@ -10,7 +10,8 @@ from typing import Any, Callable, Protocol, Sequence
 
 from ..voices import languages, load_voice
 from .ahead import fixed_lines, lines_ahead, table_lines
-from .audio import output_problem
+from .ambience import NightAmbience, SoundDeviceOutput
+from .audio import Sound, output_problem
 from .cache import VoiceCache, default_folder
 from .console import ConsoleSpeaker, print_to_stderr
 from .piper_backend import PiperSpeaker, choose_piper_voice, piper_problem
@@ -27,7 +28,7 @@ from .wavdir import WavDirSpeaker
 
 __all__ = ["BACKENDS", "ConsoleSpeaker", "PiperSpeaker", "Pyttsx3Speaker", "RenderedSpeaker", "Speaker", "SpeechUnavailable", "VoiceCache", "VoiceInfo",
            "WavDirSpeaker", "default_folder", "describe_voices", "fixed_lines", "lines_ahead", "make_speaker",
-           "prepare_table", "print_to_stderr", "rendering_speaker", "table_lines"]
+           "open_ambience", "prepare_table", "print_to_stderr", "rendering_speaker", "table_lines"]
 
 BACKENDS = ("auto", "piper", "pyttsx3", "console")
 
@@ -59,11 +60,13 @@ def rendering_speaker(backend: str, language: str, voice: str | None = None, rat
 
 
 def make_speaker(backend: str, language: str, voice: str | None = None, rate: int | None = None,
-                 device: str | int | None = None, warn: Callable[[str], None] = print_to_stderr) -> Speaker:
+                 device: str | int | None = None, warn: Callable[[str], None] = print_to_stderr,
+                 sink: Callable[[Sound], None] | None = None) -> Speaker:
     """Returns the speaker ``backend`` names ('piper', 'pyttsx3', 'console', or 'auto': see rendering_speaker).
 
     Without a speech engine, a voice for ``language`` or a sound output, it returns the console,
-    after one warning that says what is missing and what to install.
+    after one warning that says what is missing and what to install. A ``sink`` plays the lines instead of
+    a stream of their own (the night ambience's mix).
     """
     if backend not in BACKENDS:
         raise ValueError(f"unknown speech backend {backend!r}; one of {', '.join(BACKENDS)}")
@@ -72,7 +75,7 @@ def make_speaker(backend: str, language: str, voice: str | None = None, rate: in
     problems = []
     speaker = None
     try:
-        speaker = rendering_speaker(backend, language, voice, rate, device, warn=warn)
+        speaker = rendering_speaker(backend, language, voice, rate, device, warn=warn, sink=sink)
     except SpeechUnavailable as exc:
         problems.append(str(exc))
     missing = output_problem(device)
@@ -84,6 +87,20 @@ def make_speaker(backend: str, language: str, voice: str | None = None, rate: in
         speaker.close()
     warn(f"{'; '.join(problems)}: the narrator's lines are printed instead")
     return ConsoleSpeaker()
+
+
+def open_ambience(device: str | int | None = None,
+                  warn: Callable[[str], None] = print_to_stderr) -> NightAmbience | None:
+    """Returns the night ambience playing (silent until the eyes close) on ``device``, or None: without a sound
+    output, silently (make_speaker's warning says why the lines are printed); if its stream cannot open, after
+    a warning (the lines are then said without it)."""
+    if output_problem(device) is not None:
+        return None
+    try:
+        return NightAmbience(SoundDeviceOutput(device))
+    except Exception as exc:  # PortAudio's errors, a device that went away since it was checked
+        warn(f"the night ambience cannot play ({exc or type(exc).__name__}): the lines are said without it")
+        return None
 
 
 def prepare_table(speaker: Any, language: str, seats: int, names: Sequence[str | None] = (),

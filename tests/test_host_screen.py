@@ -1,0 +1,282 @@
+"""Issue 13: the seating circle (what the whole table may know of every seat, drawn to fit the terminal), the timers
+the host sees (the debate's countdown, last words), and the host's lines (a repeat, a key that does nothing, the keys
+that work now)."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import pytest
+from rich.cells import cell_len
+
+from engine import Deal, Game, Phase, Rules, Table, deal_cards
+from engine.types import Kind
+from keystrokes import Recorder, after, keys_for
+from narrator.asking import KeypadAnswers
+from narrator.circle import SeatView, seating
+from narrator.config import TableConfig
+from narrator.play import play
+from narrator.screen import PlainScreen, draw_circle
+from narrator.voices import load_voice
+
+VOICE = load_voice("en")
+NAMES = ("Ann", "Bruno", None, "David", "Emma", "Farid")
+DECK = ("werewolf", "seer", "witch", "idiot", "cupid", "villager")
+
+
+def six(deck: tuple[str, ...] = DECK, **rules: object) -> Game:
+    return Game(Table(6, DECK, Rules(**rules)), Deal(deck, ()))  # type: ignore[arg-type]
+
+
+def test_every_seat_shows_its_name_or_its_number_alone() -> None:
+    shown = [seat.label() for seat in seating(VOICE, 6, NAMES, six())]
+    assert shown == ["1 Ann", "2 Bruno", "3", "4 David", "5 Emma", "6 Farid"]
+
+
+def test_before_the_game_the_circle_shows_the_seats_and_names_only() -> None:
+    assert seating(VOICE, 3, ("Ann",)) == [SeatView(1, "Ann", True), SeatView(2, None, True), SeatView(3, None, True)]
+
+
+def test_an_eliminated_seat_shows_its_card_only_when_the_table_reveals_cards() -> None:
+    for reveal, card in ((True, "Witch"), (False, None)):
+        game = six(reveal_roles=reveal)
+        game.players[2].alive = False
+        game.eliminated.append(_out(3, "witch"))
+        view = seating(VOICE, 6, NAMES, game)[2]
+        assert (view.alive, view.card) == (False, card)
+        assert view.label() == ("3 ✝ Witch" if reveal else "3 ✝")
+
+
+def _out(seat: int, card: str):  # type: ignore[no-untyped-def]
+    from engine.types import Elimination
+
+    return Elimination(seat, card, Phase.DAY, 1, "vote")
+
+
+def test_the_sheriff_a_revealed_idiot_and_a_building_token_are_public_marks() -> None:
+    game = six()
+    game.sheriff = 2
+    game.mark(4, "revealed")
+    game.tokens[5] = "vagabond"
+    views = seating(VOICE, 6, NAMES, game)
+    assert views[1].marks == ("Sheriff",)
+    assert (views[3].card, views[3].label()) == ("Idiot", "4 David (Idiot)")
+    assert views[4].marks == ("Vagabond",)
+
+
+def test_the_ravens_mark_is_shown_by_day_only() -> None:
+    game = six()
+    game.links["raven"] = (5,)
+    game.phase = Phase.NIGHT
+    assert seating(VOICE, 6, NAMES, game)[4].marks == ()
+    game.phase = Phase.DAY
+    assert seating(VOICE, 6, NAMES, game)[4].marks == ("Raven's mark",)
+
+
+def test_no_secret_shows_two_deals_with_the_same_public_state_show_the_same_circle() -> None:
+    """The lovers, the living's cards, the night's choices, secret marks: none changes the circle."""
+    one = six()
+    other = six(("seer", "werewolf", "cupid", "villager", "witch", "idiot"))
+    other.links["lovers"] = (1, 2)
+    other.mark(3, "infected")
+    other.mark(6, "charmed")
+    other.tonight["werewolves"] = 4
+    other.phase = one.phase = Phase.NIGHT
+    assert seating(VOICE, 6, NAMES, one) == seating(VOICE, 6, NAMES, other)
+
+
+@pytest.mark.parametrize("seats", [6, 12, 18, 47])
+@pytest.mark.parametrize("width, height", [(80, 9), (80, 14), (200, 40)])
+def test_the_circle_fits_its_room_and_shows_every_seat_once(seats: int, width: int, height: int) -> None:
+    views = [SeatView(n, f"Player{n:02d}", n % 4 != 0, "Werewolf" if n % 4 == 0 else None,
+                      ("Sheriff",) if n == 1 else ()) for n in range(1, seats + 1)]
+    lines = draw_circle(views, width, height)
+    assert len(lines) <= height
+    assert all(cell_len(line.plain) <= width for line in lines)
+    numbers = [word for line in lines for word in line.plain.split() if word.isdigit()]
+    assert sorted(map(int, numbers)) == list(range(1, seats + 1))
+
+
+def test_twelve_seats_on_a_wide_enough_screen_sit_on_an_ellipse_seat_one_at_the_top() -> None:
+    lines = [line.plain for line in draw_circle(seating(VOICE, 12, NAMES * 2), 80, 12)]
+    assert lines[0].strip() == "1 Ann"
+    assert lines[-1].strip() == "7 Ann"  # across the table
+    left, right = lines[len(lines) // 2].split()[:2], lines[len(lines) // 2].split()[-2:]
+    assert left[0] == "10" and right[0] == "4"
+
+
+# -- the timers -------------------------------------------------------------------------------------------------
+
+
+class Clocked:
+    """Keys pressed at given times of a clock that only runs while the narrator waits for a key."""
+
+    def __init__(self, presses: list[tuple[float, str]]) -> None:
+        self.now = 0.0
+        self.presses = presses
+
+    def clock(self) -> float:
+        return self.now
+
+    def read(self, timeout: float | None = None) -> str | None:
+        if self.presses and (timeout is None or self.presses[0][0] <= self.now + timeout):
+            at, key = self.presses.pop(0)
+            self.now = max(self.now, at)
+            return key
+        assert timeout is not None, "a key was awaited for ever"
+        self.now += timeout
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+class Timed(PlainScreen):
+    """Remembers every countdown shown, the pause banner, the host's status lines and footers."""
+
+    def __init__(self) -> None:
+        super().__init__(io.StringIO(), terminal=False)
+        self.shown: list[str] = []
+        self.pauses: list[str] = []
+        self.notices: list[str] = []
+        self.footers: list[str] = []
+
+    def notice(self, text: str, flash: bool = False) -> None:
+        self.notices.append(text)
+
+    def keys(self, text: str) -> None:
+        self.footers.append(text)
+
+    def countdown(self, text: str, left: int) -> None:
+        self.shown.append(text)
+
+    def paused(self, text: str) -> None:
+        self.pauses.append(text)
+
+
+def timed(presses: list[tuple[float, str]]) -> tuple[KeypadAnswers, Timed, list[str]]:
+    keys, screen, said = Clocked(presses), Timed(), []
+    answers = KeypadAnswers(keys, screen, VOICE, say=lambda key, values: said.append(key), repeat=lambda: None,
+                            clock=keys.clock, debate_timer=62)
+    return answers, screen, said
+
+
+def test_the_debate_counts_down_each_second_and_warns_a_minute_before() -> None:
+    answers, screen, said = timed([])
+    assert answers.countdown(62, "screen.debate_left", warn=True) is False
+    assert screen.shown[:3] == ["Debate: 1:02 left", "Debate: 1:01 left", "Debate: 1:00 left"]
+    assert screen.shown[-2:] == ["Debate: 0:01 left", ""]  # gone when it is over
+    assert len(screen.shown) == 63
+    assert said == ["debate.warning", "debate.over"]
+
+
+def test_a_repeat_during_the_debate_says_the_call_again_and_the_time_runs_on() -> None:
+    keys, screen, said, repeated = Clocked([(10.5, "repeat"), (20.5, "menu"), (20.5, "2")]), Timed(), [], []
+    answers = KeypadAnswers(keys, screen, VOICE, say=lambda key, values: said.append(key),
+                            repeat=lambda: repeated.append(keys.now), clock=keys.clock)
+    answers.countdown(62, "screen.debate_left", warn=True, repeat=lambda: repeated.append(keys.now))
+    assert repeated == [10.5, 20.5]
+    assert keys.now == 62.0 and said == ["debate.warning", "debate.over"]
+
+
+def test_enter_ends_the_last_words_sooner_and_they_warn_of_nothing() -> None:
+    answers, screen, said = timed([(4.5, "enter")])
+    assert answers.countdown(30, "screen.last_words_left") is True
+    assert screen.shown == [f"Last words: 0:{s} left" for s in range(30, 25, -1)] + [""]
+    assert said == []
+
+
+def test_a_pause_shows_its_banner_and_holds_the_countdown() -> None:
+    answers, screen, said = timed([(2.5, "menu"), (2.5, "3"), (100.0, "enter")])
+    answers.countdown(5, "screen.debate_left", warn=True)
+    assert screen.pauses == ["PAUSED · Enter: go on", ""]
+    after_pause = screen.shown[screen.shown.index("Debate: 0:03 left") + 1]
+    assert after_pause == "Debate: 0:03 left"  # the 97.5 s paused did not count: 2.5 s were still left
+    assert said == ["notice.paused", "notice.resumed", "debate.over"]
+
+
+def test_a_player_voted_out_is_given_last_words_when_the_table_wants_them(tmp_path: Path) -> None:
+    table = Table(6, DECK, Rules(sheriff=False))
+    config = TableConfig("en", table, names=NAMES, pause=(0.0, 0.0), call_floor=0.0, last_words=30)
+    seed = 12  # a game where the village votes two players out
+
+    game = Game(table, deal_cards(table, seed))
+    keys, rng, voted_out = ["enter"] * 3 * 6, random.Random(seed), 0
+    while not game.over:
+        call = game.call
+        assert call is not None
+        value = rng.choice(game.legal()) if call.needs_answer else None
+        keys += keys_for(call, value)
+        step = game.answer(value)
+        keys += after(step)
+        if call.kind is Kind.VOTE and not game.over and any(
+                f.key == "death" and f.values.get("cause") == "vote" for f in step.facts):
+            keys.append("enter")  # the last words ended sooner
+            voted_out += 1
+    assert voted_out, "this seed's game must vote someone out before its end"
+    speaker = Recorder()
+    play(config, Clocked([(0.0, k) for k in keys]), PlainScreen(io.StringIO()), speaker, seed=seed,
+         journal_dir=tmp_path, sleep=lambda s: None, out=io.StringIO())
+    words = [line for line in speaker.said if "you may say your last words" in line]
+    assert len(words) == voted_out
+
+
+# -- the host's lines -------------------------------------------------------------------------------------------
+
+
+def test_a_key_that_does_nothing_here_flashes_a_hint_and_the_answer_goes_on() -> None:
+    answers, screen, said = timed([(0.0, "other"), (0.0, "tie"), (0.0, "4"), (0.0, "enter"), (0.0, "enter")])
+    assert answers._seat(optional=False) == 4
+    hint = VOICE.text("screen.wrong_key")
+    assert screen.notices == [hint, hint]  # an unknown key, then the tie key where no tie may be typed
+
+
+def test_the_deal_shows_only_the_keys_that_work_there_in_the_tables_language() -> None:
+    for language in ("en", "fr", "zh"):
+        voice = load_voice(language)
+        keys, screen = Clocked([(0.0, "enter")]), Timed()
+        KeypadAnswers(keys, screen, voice, say=lambda key, values: None, repeat=lambda: None).enter()
+        assert screen.footers == [voice.text("screen.keys_wait")]
+    assert "U" not in VOICE.text("screen.keys_wait") and "T" not in VOICE.text("screen.keys_wait")
+
+
+def test_a_repeat_leaves_a_trace_on_the_screen() -> None:
+    from narrator.narration import VOICE as SAID
+    from narrator.play import TableNarrator
+
+    screen = Timed()
+    narrator = TableNarrator(VOICE, screen, Recorder())
+    narrator.line("debate.call", SAID)
+    narrator.repeat()
+    assert screen.notices == [VOICE.text("screen.repeated", {"text": VOICE.text("debate.call")})]
+
+
+def test_the_keypad_reads_a_key_it_has_no_use_for_as_other() -> None:
+    import os
+
+    from narrator.keypad import TerminalKeys
+
+    primary, terminal = os.openpty()
+    try:
+        keys = TerminalKeys(terminal)
+        os.write(primary, b"hx5")
+        assert [keys.read(1), keys.read(1), keys.read(1)] == ["other", "other", "5"]
+        keys.close()
+    finally:
+        os.close(primary)
+        os.close(terminal)
+
+
+def test_the_plain_screen_prints_the_circle_as_one_line_when_it_changes_and_only_on_a_terminal() -> None:
+    for terminal in (True, False):
+        out = io.StringIO()
+        screen = PlainScreen(out, terminal=terminal)
+        game = six()
+        screen.seating(seating(VOICE, 6, NAMES, game))
+        screen.seating(seating(VOICE, 6, NAMES, game))
+        game.sheriff = 1
+        screen.seating(seating(VOICE, 6, NAMES, game))
+        assert out.getvalue().splitlines() == (["1 Ann · 2 Bruno · 3 · 4 David · 5 Emma · 6 Farid",
+                                     "1 Ann [Sheriff] · 2 Bruno · 3 · 4 David · 5 Emma · 6 Farid"] if terminal else [])

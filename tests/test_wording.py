@@ -1,0 +1,125 @@
+"""Lines worded as the rulebook words them (issue 13): each fix rendered in the three languages."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from engine import ROLES
+from helpers import Printed, drive, new_game
+from narrator.asking import KeypadAnswers
+from narrator.keypad import ScriptedKeys
+from narrator.voices import load_voice
+
+NAMES = ("Ann", "Bruno", "Chloé")
+
+
+@pytest.mark.parametrize(("language", "role", "shown"), [
+    ("en", "cupid", "You are Cupido."), ("en", "witch", "You are the Witch."),
+    ("en", "werewolf", "You are a Simple Werewolf."),
+    ("fr", "witch", "Vous êtes la Sorcière."), ("fr", "cupid", "Vous êtes Cupidon."),
+    ("fr", "elder", "Vous êtes l’Ancien."), ("fr", "hunter", "Vous êtes le Chasseur."),
+    ("zh", "witch", "你是女巫。"), ("zh", "cupid", "你是丘比特。"),
+])
+def test_a_player_is_told_their_character_with_the_rulebooks_article(language: str, role: str, shown: str) -> None:
+    """"You are the Cupido" and « Vous êtes Sorcière » were wrong: the name takes the article the rulebook gives
+    it (Cupido, Cupidon: none; a card of which the village has several: "a")."""
+    assert load_voice(language).text("deal.app_show", {"role": role}).startswith(shown)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_every_character_has_its_name_with_an_article(language: str) -> None:
+    """Every character of the rules (the buildings' and the Sheriff too) is named with its article in en and
+    fr: none falls back to the bare name in "You are …"."""
+    voice = load_voice(language)
+    assert set(voice.named_roles) == set(voice.roles) >= set(ROLES) | {"sheriff"}
+    assert all(voice.named_roles[r].endswith(voice.roles[r]) for r in voice.named_roles)
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", "Bruno, seat two, is the Sheriff."),
+    ("fr", "Bruno, joueur deux, devient Capitaine."),
+    ("zh", "Bruno（二号）当选警长。"),
+])
+def test_a_named_seat_is_heard_as_one_before_its_verb(language: str, said: str) -> None:
+    """« Bruno, joueur deux devient Capitaine » read "joueur deux" as the subject: the name and its seat are
+    closed as one unit before the verb; a seat that ends its sentence, or one without a name, is unchanged."""
+    voice = load_voice(language)
+    assert voice.text("sheriff.elected", {"seat": 2}, NAMES) == said
+    assert voice.text("sheriff.elected", {"seat": 2}) == voice.text("sheriff.elected", {"seat": 2}, (None, None))
+    assert ",," not in voice.text("death.vote_hidden", {"seat": 2}, NAMES)
+    assert not voice.text("sheriff_tiebreak.call", {"seats": [1, 2]}, NAMES).endswith(",.")
+
+
+def test_the_ravens_mark_names_the_house_of_a_named_seat_whole() -> None:
+    """The same fault in another line: "before Chloé, seat three's house" split the unit with a possessive."""
+    assert load_voice("en").text("raven.marked", {"seat": 3}, NAMES).startswith(
+        "The Raven's mark stands before the house of Chloé, seat three: two votes")
+
+
+@pytest.mark.parametrize(("language", "must", "may"), [
+    ("en", "eliminate another player", " may "), ("fr", "éliminez un autre joueur", "pouvez"),
+    ("zh", "你必须开枪", "可以"),
+])
+def test_the_hunter_is_told_he_must_shoot(language: str, must: str, may: str) -> None:
+    """Rulings: "whatever the cause of his elimination, he shoots immediately"; the engine refuses a pass, so
+    the call never says he may (「你可以开枪」 did)."""
+    line = load_voice(language).text("hunter.call")
+    assert must in line and may not in line
+
+
+@pytest.mark.parametrize(("language", "heal", "keep", "no_poison"), [
+    ("en", "Save seat two?", "Do not save seat two?", "No poison?"),
+    ("fr", "Sauver joueur deux ?", "Ne pas sauver joueur deux ?", "Pas de poison ?"),
+    ("zh", "救二号？", "不救二号？", "不使用毒药？"),
+])
+def test_the_witchs_heal_is_read_back_as_saving_the_victim(language: str, heal: str, keep: str,
+                                                            no_poison: str) -> None:
+    """The Witch's heal was read back "Yes?": it is read back as what it does, for the victim shown to her,
+    "Save seat two?" (Backspace, then "Do not save seat two?"), and her poison for nobody as "No poison?"."""
+    game = new_game(["werewolf", "villager", "witch", "villager", "villager", "werewolf"])
+    drive(game, ("werewolves", 2))
+    assert game.call is not None and game.call.id == "witch"
+    shown = io.StringIO()
+    keys = ["1", "enter", "back", "0", "enter", "enter", "0", "enter", "enter"]
+    answers = KeypadAnswers(ScriptedKeys(keys), Printed(shown), load_voice(language), say=lambda k, v: None,
+                            repeat=lambda: None)
+    assert answers.answer(game.call, game) == {"heal": False, "poison": None}
+    text = shown.getvalue().replace("\xa0", " ")  # the screen keeps French spaces before ? unbroken
+    assert heal in text and keep in text and no_poison in text
+    assert load_voice(language).text("answer.yes") + "?" not in text.replace("？", "?")
+
+
+@pytest.mark.parametrize(("language", "one", "two"), [
+    ("en", "Designate one player.", "Designate two players."),
+    ("fr", "Désignez un joueur.", "Désignez deux joueurs."),
+    ("zh", "请选择一名玩家。", "请选择两名玩家。"),
+])
+def test_a_count_of_one_is_said_in_the_singular(language: str, one: str, two: str) -> None:
+    """"Designate one players": a count of one takes the line's singular (the Piper with one player left to
+    charm); the counts map says the number ("one", « un », 一)."""
+    voice = load_voice(language)
+    assert voice.text("refusal.count", {"count": 1}) == one
+    assert voice.text("refusal.count", {"count": 2}) == two
+    assert voice.text("prompt.seats", {"count": 1}) == voice.text("prompt.seats_one")
+
+
+@pytest.mark.parametrize(("language", "infect", "spare"), [
+    ("en", "Infect seat two?", "Do not infect seat two?"),
+    ("fr", "Infecter joueur deux ?", "Ne pas infecter joueur deux ?"),
+    ("zh", "感染二号？", "不感染二号？"),
+])
+def test_the_infected_fathers_answer_is_read_back_as_infecting_the_victim(language: str, infect: str,
+                                                                          spare: str) -> None:
+    """The Witch's fault in another line: the Infected Father's yes was read back "Yes?" too; it reads back
+    what it does to the victim the screen shows him."""
+    game = new_game(["infected_father", "villager", "werewolf", "villager", "villager", "villager"])
+    drive(game, ("werewolves", 2))
+    assert game.call is not None and game.call.id == "infected_father"
+    shown = io.StringIO()
+    answers = KeypadAnswers(ScriptedKeys(["1", "enter", "back", "0", "enter", "enter"]), Printed(shown),
+                            load_voice(language), say=lambda k, v: None, repeat=lambda: None)
+    assert answers.answer(game.call, game) is False
+    text = shown.getvalue().replace("\xa0", " ")
+    assert infect in text and spare in text
