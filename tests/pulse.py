@@ -60,7 +60,7 @@ class Recording:
 
     def _read(self) -> None:
         assert self._process.stdout is not None
-        while chunk := self._process.stdout.read1(4096):
+        while chunk := os.read(self._process.stdout.fileno(), 4096):
             self.data.extend(chunk)
             self.arrivals.append((time.perf_counter(), len(self.data)))
 
@@ -129,12 +129,21 @@ class SoundCard:
                 ["pulseaudio", "-n", "-F", str(folder / "daemon.pa"), "--daemonize=no", "--exit-idle-time=-1",
                  "--use-pid-file=no", "--disallow-module-loading", "--disable-shm=yes", "--log-target=stderr"],
                 env=daemon_env, stdin=subprocess.DEVNULL, stdout=log, stderr=log, preexec_fn=_die_with_parent)
+        self._room: subprocess.Popen[bytes] | None = None
         deadline = time.monotonic() + 15
         while subprocess.run(["pactl", "info"], env=self.client_env(), capture_output=True).returncode != 0:
             if self._daemon.poll() is not None or time.monotonic() > deadline:
                 self.stop()
                 raise SoundCardError(f"PulseAudio did not start: {self.log.read_text(errors='replace').strip()}")
             time.sleep(0.05)
+        # The quiet room: silence played into the microphone all along, at a low latency. Without a stream, the
+        # null sink renders two seconds at a time, and the microphone delivered nothing for two seconds (the
+        # listener took it for lost) or lost the start of a sound.
+        with open(os.devnull, "wb") as quiet, open("/dev/zero", "rb") as zeros:
+            self._room = subprocess.Popen(
+                ["pacat", "--playback", "--device=microphone", "--raw", "--format=s16le",
+                 f"--rate={MICROPHONE_RATE}", "--channels=1", "--latency-msec=10"],
+                stdin=zeros, stdout=quiet, stderr=quiet, env=self.client_env(), preexec_fn=_die_with_parent)
 
     def client_env(self, base: dict[str, str] | None = None) -> dict[str, str]:
         """Returns ``base`` (default: this process's environment) with the sound card's variables."""
@@ -153,6 +162,9 @@ class SoundCard:
 
     def stop(self) -> None:
         """Kills the daemon; stopping again does nothing."""
+        if self._room is not None and self._room.poll() is None:
+            self._room.terminate()
+            self._room.wait(10)
         if self._daemon.poll() is None:
             self._daemon.terminate()
             try:

@@ -198,14 +198,23 @@ def listener(on_sound_card: SoundCard, model: VoskModel) -> Iterator[VoskListene
     listening.close()
 
 
+def answer(card: SoundCard, listener: VoskListener, wav: Path) -> list[str | None]:
+    """Says ``wav`` into the microphone while a question is open, twice if the first is missed; returns what was
+    heard. (espeak-ng's Korean is heard right 28 times in 30 at best with this grammar: speech.md.)"""
+    heard: list[str | None] = []
+    while len(heard) < 2 and "셋" not in heard:
+        player = threading.Timer(0.3, card.into_microphone, [wav])
+        player.start()
+        try:
+            heard.append(listener.listen(SEATS, timeout=10))
+        finally:
+            player.join()
+    return heard
+
+
 def test_a_spoken_answer_is_heard_through_the_microphone(on_sound_card: SoundCard, listener: VoskListener,
                                                           three: Path) -> None:
-    player = threading.Timer(0.3, on_sound_card.into_microphone, [three])
-    player.start()
-    try:
-        assert listener.listen(SEATS, timeout=10) == "셋"
-    finally:
-        player.join()
+    assert "셋" in answer(on_sound_card, listener, three)
 
 
 def test_the_microphone_is_muted_while_the_narrator_speaks(on_sound_card: SoundCard, listener: VoskListener,
@@ -227,10 +236,7 @@ def test_the_microphone_is_muted_while_the_narrator_speaks(on_sound_card: SoundC
             speaking.result(30)
             assert question.result(5) is None
             assert listener.listen(SEATS, timeout=2) is None
-            player = threading.Timer(0.3, on_sound_card.into_microphone, [three])
-            player.start()
-            assert listener.listen(SEATS, timeout=10) == "셋"
-            player.join()
+            assert "셋" in answer(on_sound_card, listener, three)
         finally:
             speaker.close()
             heard = recording.stop()
