@@ -13,6 +13,10 @@ from typing import Any
 
 # sounddevice's name for the sample format of each WAV sample width (8-bit WAV is unsigned).
 _DTYPES = {1: "uint8", 2: "int16", 3: "int24", 4: "int32"}
+# Seconds of sound the output buffer holds. A line is written whole at once, so a deep buffer delays nothing (its
+# first frame plays as soon as it is written) and rides out a busy CPU: with PortAudio's default through
+# PulseAudio (35 ms) a loaded machine broke lines mid-word [measured with tests/pulse.py's sound card].
+OUTPUT_LATENCY = 0.2
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,9 @@ def play(sound: Sound, device: str | int | None = None) -> None:
     """Plays ``sound`` on ``device`` and returns once it has been heard."""
     sd = load_sounddevice()
     with sd.RawOutputStream(samplerate=sound.rate, channels=sound.channels, dtype=_DTYPES[sound.width],
-                            device=device_arg(device)) as stream:
+                            device=device_arg(device), latency=OUTPUT_LATENCY) as stream:
         stream.write(sound.frames)
-    # Leaving the block stops the stream, and PortAudio's stop waits for the queued buffers to play.
+        # Stopping the stream may drop what is still buffered (through PulseAudio's ALSA plugin it drops up to
+        # the whole buffer: the end of the line): what it drops is this silence, written once the line is.
+        frames = math.ceil(stream.latency * sound.rate)
+        stream.write((b"\x80" if sound.width == 1 else bytes(sound.width)) * (frames * sound.channels))
