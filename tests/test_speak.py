@@ -5,6 +5,7 @@ from __future__ import annotations
 import array
 import io
 import math
+import subprocess
 import sys
 import threading
 import time
@@ -429,3 +430,18 @@ def test_chinese_is_said_with_tones_not_spelt_as_english() -> None:
         pytest.fail("espeak-ng's cmn-latn-pinyin voice is missing: scripts/setup.sh installs espeak-ng with it")
     assert choose_voice(voices, "zh") is not None
     assert choose_voice(voices, "zh").languages == ("cmn-latn-pinyin",)  # type: ignore[union-attr]
+
+
+def test_alsas_own_messages_never_reach_the_terminal() -> None:
+    # alsa-lib prints "ALSA lib pcm.c:…: underrun occurred" on stderr, across the full-screen view; once sounddevice
+    # is loaded the narrator's handler swallows them. An unknown PCM makes ALSA print one for sure.
+    probe = ("import ctypes, sys\n"
+             "from narrator.speak.audio import load_sounddevice\n"
+             "if sys.argv[1] == 'quiet':\n"
+             "    load_sounddevice()\n"
+             "pcm = ctypes.c_void_p()\n"
+             "print(ctypes.CDLL('libasound.so.2').snd_pcm_open(ctypes.byref(pcm), b'no-such-pcm', 0, 0))\n")
+    loud = subprocess.run([sys.executable, "-c", probe, "loud"], capture_output=True, text=True, check=True)
+    quiet = subprocess.run([sys.executable, "-c", probe, "quiet"], capture_output=True, text=True, check=True)
+    assert "ALSA lib" in loud.stderr and "no-such-pcm" in loud.stderr  # the control: ALSA does print
+    assert quiet.stderr == "" and quiet.stdout.strip() == loud.stdout.strip()
