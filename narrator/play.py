@@ -48,6 +48,10 @@ class SpeakerLike:
     def close(self) -> None: ...
 
 
+# Lines said in answer to the table, not by the call: "repeat" says the call again, not "The game goes on."
+NOT_REPEATED = ("notice.", "answer.", "refusal.", "debate.warning", "debate.over", "roll_call.")
+
+
 class TableNarrator(Narrator):
     """The narrator at a real table: voice lines to the loudspeaker and the screen's log, secret lines
     to the screen while their call runs; remembers a call's opening lines to repeat them.
@@ -109,7 +113,8 @@ class TableNarrator(Narrator):
                     self.ambience.start()  # under the line that closes the eyes, ducked like any other
                 elif self.eyes_open and not was_open:
                     self.ambience.stop()
-            self.opening.append(line)
+            if not line.key.startswith(NOT_REPEATED):
+                self.opening.append(line)
             self.screen.public(line.text)
             self._say(line)
         else:
