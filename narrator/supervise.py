@@ -8,7 +8,6 @@ neither the engine nor rich: whatever the game does, the supervisor must stay up
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -44,9 +43,11 @@ def wanted(environ: dict[str, str] | None = None) -> bool:
 
 def table_journal(path: str) -> bool:
     """Returns whether ``path`` is the journal of a game at the table (not a dry run's); resume reports the rest."""
+    from .journal import parse_line  # read as `resume` reads it: a CRLF or stray bytes are not a crash here
+
     try:
         with open(path, "rb") as file:
-            header = json.loads(file.readline())
+            header = parse_line(file.readline().removesuffix(b"\n"))
     except (OSError, ValueError):
         return False
     return isinstance(header, dict) and header.get("kind") == "play"
