@@ -36,7 +36,7 @@ import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable
 
 from .errors import UserError
 
@@ -173,14 +173,18 @@ def _private_folder(folder: Path) -> list[Path]:
             missing.mkdir()
         except FileExistsError:
             if not missing.is_dir():  # is_dir() is False for a file in the way, and for a link to nowhere
-                raise UserError(f"{missing}: not a folder; the game's journal cannot be written in it") from None
+                raise UserError(f"{missing}: not a folder: cannot write the game's journal in it") from None
             continue
         except OSError as exc:
-            raise UserError(f"{missing}: cannot make the journal's folder ({exc.strerror or exc})") from None
+            raise UserError(f"{missing}: cannot write the game's journal: its folder cannot be made "
+                            f"({exc.strerror or exc})") from None
         made.append(missing)
+    private = list(made)
+    if folder not in made and _is_default(folder):
+        private.append(folder)  # ours, made before journals were private
     try:
-        for private in made if folder in made or not _is_default(folder) else [*made, folder]:
-            private.chmod(PRIVATE_FOLDER)  # not left to the umask: 0700 whatever it is (as XDG asks of new folders)
+        for made_private in private:
+            made_private.chmod(PRIVATE_FOLDER)  # not left to the umask: 0700 whatever it is (as XDG asks)
     except OSError as exc:
         raise UserError(f"{folder}: cannot make the journal's folder private ({exc.strerror or exc})") from None
     return made
@@ -229,6 +233,8 @@ def _open_private(path: Path, new: bool) -> int:
         except BlockingIOError:
             raise UserError(f"{path}: this game is open in another werewolf-narrator right now (its journal is "
                             "locked); a game has one narrator at a time: stop the other one first") from None
+        except OSError:
+            pass  # a file system without locks (some network ones): the game goes on, one writer at a time as before
         if stat.S_IMODE(os.fstat(fd).st_mode) != PRIVATE_FILE:
             try:
                 os.fchmod(fd, PRIVATE_FILE)  # a new one whatever the umask; an older journal made private too
@@ -300,6 +306,16 @@ def whole_lines(raw: bytes) -> list[bytes]:
     return lines
 
 
+def open_regular(path: str) -> BinaryIO:
+    """Opens a file to read, never waiting on a FIFO or a device at its path; raises OSError for what is not a
+    regular file."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file")
+    return open(fd, "rb")
+
+
 def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
     """Reads a journal: its header and its answers (undos applied); a torn last line is ignored.
 
@@ -308,10 +324,13 @@ def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
     with "over", its winner.
     """
     try:
-        raw = Path(path).read_bytes()
+        with open_regular(path) as file:
+            raw = file.read()
     except FileNotFoundError:
         raise UserError(f"{path}: no such journal") from None
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read the journal ({exc.strerror or exc})") from None
+    except ValueError as exc:  # a NUL in the path
         raise UserError(f"{path}: cannot read the journal ({exc})") from None
     lines = whole_lines(raw)
     if not lines:

@@ -43,10 +43,10 @@ def wanted(environ: dict[str, str] | None = None) -> bool:
 
 def table_journal(path: str) -> bool:
     """Returns whether ``path`` is the journal of a game at the table (not a dry run's); resume reports the rest."""
-    from .journal import parse_line  # read as `resume` reads it: a CRLF or stray bytes are not a crash here
+    from .journal import open_regular, parse_line  # as `resume` reads it: no crash on a CRLF, no hang on a FIFO
 
     try:
-        with open(path, "rb") as file:
+        with open_regular(path) as file:
             header = parse_line(file.readline().removesuffix(b"\n"))
     except (OSError, ValueError):
         return False

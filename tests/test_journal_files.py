@@ -244,6 +244,16 @@ def test_the_supervisor_reads_a_journals_header_as_resume_does(tmp_path: Path, f
     assert table_journal(str(journal)) == first.startswith(b'{"werewolf-narrator": 1, "kind": "play"}')
 
 
+def test_a_fifo_at_the_journal_path_is_refused_at_once_never_waited_on(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """`resume FIFO` (and the supervisor's look at it) would wait forever for a writer: refused at once."""
+    fifo = tmp_path / "game.jsonl"
+    os.mkfifo(fifo)
+    assert not table_journal(str(fifo))
+    err = refused(["resume", str(fifo), "--silent"], capsys)
+    assert f"{fifo}: cannot read the journal (" in err and "not a regular file" in err, err
+
+
 # -- empty names on the command line -------------------------------------------------------------
 
 @pytest.mark.parametrize("args", [["dry-run", "x.yaml", "--journal", ""], ["dry-run", "x.yaml", "--report", ""],
