@@ -119,26 +119,38 @@ def cmd_resume(args: argparse.Namespace) -> int:
     from .journal import Journal, read_journal
     from .script import load_script
 
-    header, entries = read_journal(args.journal)
-    if header.get("kind") == "dry-run":
-        from .practice import script_fingerprint
+    read_journal(args.journal)  # a journal indeed: nothing is cut from a file that is not one
+    journal = Journal(Path(args.journal))  # locked: the same game resumed twice at once stops here
+    with contextlib.closing(journal):
+        # Read again now that no one else writes it: a resume that ended meanwhile may have added to it.
+        header, entries = read_journal(args.journal)
+        if header.get("kind") == "dry-run":
+            from .practice import script_fingerprint
 
-        if args.voice_log:
-            raise UsageError("--voice-log is for a game at the table; a dry run prints its lines (--report lists them)")
-        script_path = str(header.get("script"))
-        script, _ = load_script(script_path)
-        if script_fingerprint(script) != header.get("sha256"):
-            raise UserError(f"{args.journal}: its practice script {script_path} was changed since; "
-                            "start the dry run again")
-        args.script, args.audio_dir = script_path, None
-        return cmd_dry_run(args, entries, args.journal, Journal(Path(args.journal)))
-    if header.get("kind") == "play":
-        from .play import resume_play
+            if args.voice_log:
+                raise UsageError("--voice-log is for a game at the table; a dry run prints its lines "
+                                 "(--report lists them)")
+            script_path = str(header.get("script"))
+            script, _ = load_script(script_path)
+            if script_fingerprint(script) != header.get("sha256"):
+                raise UserError(f"{args.journal}: its practice script {script_path} was changed since; "
+                                "start the dry run again")
+            args.script, args.audio_dir = script_path, None
+            return cmd_dry_run(args, entries, args.journal, journal)
+        if header.get("kind") == "play":
+            from .play import resume_play
 
-        with _voice_log(args.voice_log) as voice_log:
-            resume_play(args, header, entries, warn=_warn, voice_log=voice_log)
-        return 0
-    raise UserError(f"{args.journal}:1: a journal of an unknown kind of game ({shown(header.get('kind'))})")
+            with _voice_log(args.voice_log) as voice_log:
+                resume_play(args, header, entries, warn=_warn, voice_log=voice_log, journal=journal)
+            return 0
+        raise UserError(f"{args.journal}:1: a journal of an unknown kind of game ({shown(header.get('kind'))})")
+
+
+def _file_name(value: str) -> str:
+    """An argparse type: a file or folder name, never empty (an empty one would be silently ignored)."""
+    if not value:
+        raise argparse.ArgumentTypeError("an empty name (give the file or folder meant)")
+    return value
 
 
 def _write_report(path: str, data: dict[str, Any]) -> None:
@@ -201,10 +213,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         config = STARTER
     if args.speaker:
         config = dataclasses.replace(config, speaker=args.speaker)
+    from .journal import open_to_others
+
+    folder = Path(args.journal_dir) if args.journal_dir else None
+    chosen = open_to_others(folder) if folder else None  # a file named with --journal is private (0600) alone
     with _voice_log(args.voice_log) as voice_log:
-        io = open_table(config, plain=args.plain, model=args.model, warn=_warn)
+        io = open_table(config, plain=args.plain, model=args.model, warn=_warn, warnings=[chosen] if chosen else [])
         play(config, io.keys, io.screen, io.speaker, seed=args.seed,
-             journal_dir=Path(args.journal_dir) if args.journal_dir else None, listener=io.listener,
+             journal_dir=folder, listener=io.listener,
              vocabulary=io.vocabulary, voice_log=voice_log, ambience=io.ambience,
              journal_path=Path(args.journal_file) if args.journal_file else None)
     return 0
@@ -506,21 +522,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("dry-run", help="play a practice script through the narrator and report the game")
     p.add_argument("script", help="the practice script (YAML, see spec/dry-run.md)")
     p.add_argument("--silent", action="store_true", help="print the lines instead of speaking them")
-    p.add_argument("--report", metavar="FILE", help="write the game report (JSON) to FILE")
+    p.add_argument("--report", type=_file_name, metavar="FILE", help="write the game report (JSON) to FILE")
     p.add_argument("--audio-dir", metavar="DIR", help="write every spoken line as a WAV file in DIR, in order "
                    "(and ambience.wav, the night ambience, when the table turns it on)")
-    p.add_argument("--journal", dest="journal_file", metavar="FILE",
+    p.add_argument("--journal", dest="journal_file", type=_file_name, metavar="FILE",
                    help="journal every answer to FILE, so that `resume FILE` goes on")
     p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS", help="wait after each line said")
     p.set_defaults(func=cmd_dry_run)
     p = sub.add_parser("resume", help="go on with a game (or a dry run) from its journal")
-    p.add_argument("journal", nargs="?",
+    p.add_argument("journal", nargs="?", type=_file_name,
                    help="the journal a game or `dry-run --journal` wrote; without it, the unfinished games in the "
                         "journal folder are listed to choose from")
     p.add_argument("--last", action="store_true", help="go on with the most recently played unfinished game")
-    p.add_argument("--journal-dir", metavar="DIR", help="the journal folder to look in (default: where `play` writes)")
+    p.add_argument("--journal-dir", type=_file_name, metavar="DIR",
+                   help="the journal folder to look in (default: where `play` writes)")
     p.add_argument("--silent", action="store_true", help="print the lines instead of speaking them")
-    p.add_argument("--report", metavar="FILE", help="a dry run's report (JSON), of the whole game")
+    p.add_argument("--report", type=_file_name, metavar="FILE", help="a dry run's report (JSON), of the whole game")
     p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS", help="wait after each line said")
     p.add_argument("--speaker", choices=SPEAKERS, help="a game's speaker, instead of its own")
     p.add_argument("--plain", action="store_true",
@@ -533,8 +550,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("config", nargs="?", help="the table config (YAML); see examples/")
     p.add_argument("--speaker", choices=SPEAKERS, help="override the config's speaker")
     p.add_argument("--seed", type=int, help="the shuffle's seed (to deal the same cards again)")
-    p.add_argument("--journal-dir", metavar="DIR", help="where the game's journal is written")
-    p.add_argument("--journal", dest="journal_file", metavar="FILE",
+    p.add_argument("--journal-dir", type=_file_name, metavar="DIR", help="where the game's journal is written")
+    p.add_argument("--journal", dest="journal_file", type=_file_name, metavar="FILE",
                    help="the game's journal: a new file; default: a new file in the journal folder")
     p.add_argument("--plain", action="store_true",
                    help="print the screen line by line instead of full-screen (a call's secrets in the terminal's "

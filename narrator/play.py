@@ -578,10 +578,10 @@ class TableIO:
 
 
 def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Callable[[str], None],
-               listener_factory: ListenerFactory | None = None) -> TableIO:
+               listener_factory: ListenerFactory | None = None, warnings: Sequence[str] = ()) -> TableIO:
     """Opens the keypad, the loudspeaker (or the console), the screen, the night ambience if the table wants it
     (and a loudspeaker says the lines: with the console there is none, and no other warning) and, if the table
-    wants it, the microphone.
+    wants it, the microphone. ``warnings`` found before (the journal's folder open to others) are told as its own.
 
     The speech model loads in the background (it takes seconds): the first lines need not wait for it.
     """
@@ -594,7 +594,7 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
     except OSError as exc:
         raise UserError(str(exc)) from None
     full_screen = sys.stdout.isatty() and not plain
-    warnings: list[str] = []
+    told_before: list[str] = []
     opened: list[Screen] = []
 
     def told(message: str) -> None:
@@ -603,8 +603,11 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
         if opened:
             opened[0].notice(message)
             return
-        warnings.append(message)
+        told_before.append(message)
         warn(message)
+
+    for message in warnings:
+        told(message)
 
     ambience = open_ambience(config.device, told) if config.ambience and config.speaker != "console" else None
     speaker = make_speaker(config.speaker, config.language, config.voice, config.rate, config.device, warn=told,
@@ -630,14 +633,15 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
     prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck)
     screen: Screen = RichScreen() if full_screen else PlainScreen()
     if full_screen:
-        screen.notice(" · ".join(warnings))
+        screen.notice(" · ".join(told_before))
         opened.append(screen)
     return TableIO(keys, screen, speaker, listener, vocabulary, ambience)
 
 
 def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], warn: Callable[[str], None],
-                voice_log: TextIO | None = None) -> Game:
-    """Goes on with a journaled game at the table, from the call where it stopped."""
+                voice_log: TextIO | None = None, journal: Journal | None = None) -> Game:
+    """Goes on with a journaled game at the table, from the call where it stopped; ``journal`` is its journal
+    already open (and locked), or None to open it here."""
     where = f"{args.journal}:1"
     config = config_from_dict(header.get("config") or {}, where)
     if args.speaker:
@@ -647,7 +651,7 @@ def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], war
         seed = int(header["seed"])
     except (KeyError, TypeError, ValueError):
         raise UserError(f"{where}: the journal's deal is damaged") from None
-    journal = Journal(Path(args.journal))
+    journal = journal or Journal(Path(args.journal))
     try:
         io = open_table(config, plain=args.plain, model=args.model, warn=warn)
     except BaseException:
