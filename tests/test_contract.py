@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from engine import Answer, Call, Fact, Game, Phase, Table, deal_cards
 from engine.calls import declared_calls, declared_facts
 from narrator import voices
+from narrator.cli import main
 from narrator.errors import UserError
 from narrator.script import load_script
 from narrator.voices import load_voice
@@ -79,22 +80,40 @@ def test_every_call_and_fact_of_the_practice_games_keeps_to_the_declaration(path
     assert play_checked(Game(script.config.table, script.deal), answer) == []
 
 
-def test_a_voice_file_lacking_a_declared_line_is_refused_at_start_up(tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    """A voice file without the Seer's wake line fails when it is loaded, before any game, naming the language,
-    the line and the character."""
+def lacking(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str, line: str) -> None:
+    """Puts copies of the voice files in ``tmp_path``, the ``language`` one without ``line``, and reads them."""
     for path in voices.VOICES_DIR.glob("*.yaml"):
         shutil.copy(path, tmp_path / path.name)
-    text = (tmp_path / "fr.yaml").read_text(encoding="utf-8")
-    lacking = re.sub(r"(?m)^  seer\.wake: .*\n", "", text)
-    assert lacking != text
-    (tmp_path / "fr.yaml").write_text(lacking, encoding="utf-8")
+    text = (tmp_path / f"{language}.yaml").read_text(encoding="utf-8")
+    cut = re.sub(rf"(?m)^  {re.escape(line)}: .*\n", "", text)
+    assert cut != text
+    (tmp_path / f"{language}.yaml").write_text(cut, encoding="utf-8")
     monkeypatch.setattr(voices, "VOICES_DIR", tmp_path)
+
+
+def test_a_voice_file_lacking_a_declared_line_is_refused_when_loaded(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A voice file without the Seer's wake line fails when it is loaded, naming the file, the language, the line
+    and the character; the others, whole, load."""
+    lacking(tmp_path, monkeypatch, "fr", "seer.wake")
     with pytest.raises(UserError) as refused:
         load_voice("fr")
     message = str(refused.value)
     assert "'fr'" in message and "'seer.wake'" in message and "Voyante" in message and "fr.yaml" in message
-    load_voice("en")  # the others, whole, load
+    load_voice("en")
+
+
+def test_a_game_with_a_voice_file_lacking_a_line_stops_before_its_first_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A French practice game whose voice file lacks the Piper's sleep line (no Piper at that table) stops at once with
+    the message and exit status 1, not mid-game with a KeyError: no line said, no report written."""
+    lacking(tmp_path, monkeypatch, "fr", "piper.sleep")
+    report = tmp_path / "report.json"
+    game = Path(__file__).resolve().parent / "games" / "actor_gypsy_crier_fr.yaml"
+    assert main(["dry-run", str(game), "--report", str(report)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and not report.exists()
+    assert err.startswith("error: ") and "'piper.sleep'" in err and "Joueur de Flûte" in err and "Traceback" not in err
 
 
 def test_a_character_owns_its_facts_and_calls() -> None:
