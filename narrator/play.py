@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
 from engine import Answer, Call, Deal, Game, Phase, Rules, Step, Table, deal_cards
+from engine.crier import crier as town_crier
 from engine.table import deal_buildings
 
 from .asking import KeypadAnswers
@@ -134,9 +135,9 @@ class TableNarrator(Narrator):
         text = self.voice.text("screen.alive", {"seats": alive})
         if self.game.sheriff:
             text += " · " + self.voice.text("screen.sheriff", {"number": self.game.sheriff})
-        crier = self.game.links.get("town_crier")  # public: named aloud by the Sheriff
-        if crier and self.game.alive(crier[0]):
-            text += " · " + self.voice.text("screen.town_crier", {"number": crier[0]})
+        crier = town_crier(self.game)  # public: named aloud by the Sheriff
+        if crier is not None and self.game.alive(crier):
+            text += " · " + self.voice.text("screen.town_crier", {"number": crier})
         return text
 
     def go_live(self, call: Call) -> None:
