@@ -7,6 +7,8 @@ from collections import Counter
 from dataclasses import KW_ONLY, dataclass, field
 from typing import Sequence
 
+from .order import INTERVALS
+
 MIN_SEATS = 6
 MAX_SEATS = 47
 
@@ -101,8 +103,8 @@ class Rules:
     votes_may_be_skipped: bool = True
     skip_idle_calls: bool = False
     big_bad_wolf_loses_power: bool = True
-    white_werewolf_interval: int = 2
-    sisters_interval: int = 0
+    white_werewolf_interval: int = INTERVALS["white_werewolf_interval"]
+    sisters_interval: int = INTERVALS["sisters_interval"]
     elder_lives: int = 2
     elder_revenge: bool = True
     idiot_dies_with_elder: bool = False
@@ -113,7 +115,7 @@ class Rules:
 
     def intervals(self) -> dict[str, int]:
         """Returns the intervals of the call order's entries made every N nights (see engine.order)."""
-        return {"white_werewolf_interval": self.white_werewolf_interval, "sisters_interval": self.sisters_interval}
+        return {name: getattr(self, name) for name in INTERVALS}
     town_crier: bool = False
     # The variants of the Chinese article (engine/variants.py), by name, sorted: a tuple, so that the rules
     # stay hashable and a journal's list reads back the same.
