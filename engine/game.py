@@ -44,6 +44,20 @@ def _checked_deck(seats: int, deck: tuple[str, ...], chosen: tuple[str, ...]) ->
     return check_deck(seats, deck, chosen) if chosen else check_deck(seats, deck)
 
 
+
+def kept_after_undo(answered: Sequence[bool]) -> int | None:
+    """Returns how many of a game's journal entries stay when the host takes back the last answer: the last
+    entry that was an answer goes, with the confirmations after it; None when there is no answer to take back.
+    Game.undo and the journal read from disk (narrator.journal) both take back what this says.
+
+    >>> kept_after_undo([True, False, True, False, False]), kept_after_undo([False, False])
+    (2, None)
+    """
+    keep = len(answered)
+    while keep and not answered[keep - 1]:
+        keep -= 1
+    return keep - 1 if keep else None
+
 class GameOver(Exception):
     """Raised inside the flow the instant a side has won (the Angel needs no further step)."""
 
@@ -260,12 +274,10 @@ class Game:
 
     def undo(self) -> bool:
         """Takes back the last answer that was not a mere confirmation, by replay; False if none."""
-        keep = len(self.journal)
-        while keep and not self._answered[keep - 1]:
-            keep -= 1
-        if not keep:
+        keep = kept_after_undo(self._answered)
+        if keep is None:
             return False
-        self.__init__(self.table, self.deal, self.journal[: keep - 1])  # type: ignore[misc]
+        self.__init__(self.table, self.deal, self.journal[:keep])  # type: ignore[misc]
         return True
 
     def _advance(self, value: object, first: bool = False) -> None:

@@ -25,7 +25,8 @@ class When(str, Enum):
 
 
 INTERVALS = {"white_werewolf_interval": 2, "sisters_interval": 0}
-"""The Rules fields that set an entry's interval (When.NTH, When.LATER_NTH), with the rulebook's values."""
+"""The Rules fields that set an entry's interval (When.NTH, When.LATER_NTH), with the rulebook's values: the
+defaults of those fields (engine.table.Rules takes them from here)."""
 
 
 @dataclass(frozen=True)

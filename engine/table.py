@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import KW_ONLY, dataclass, field
-from typing import Sequence
+from dataclasses import KW_ONLY, dataclass, field, fields
+from typing import Sequence, TypeVar
+
+from .order import INTERVALS, PROFILES
+
+T = TypeVar("T")
 
 MIN_SEATS = 6
 MAX_SEATS = 47
@@ -58,69 +62,109 @@ def preset(name: str, seats: int) -> tuple[str, ...]:
     return tuple(deck)
 
 
+def _rule(default: T, help: str, *, choices: Sequence[T] = (), bounds: tuple[int, int] | None = None) -> T:
+    """Declares a house rule: a Rules field with its default, what it changes (``help``: the README's words,
+    `code` in backquotes) and the values it takes (``choices``, or whole numbers within ``bounds``; a true or false
+    field takes either). The table config, `check --help` and the README's table all read this declaration."""
+    return field(default=default, metadata={"help": help, "choices": tuple(choices), "bounds": bounds})
+
+
 @dataclass(frozen=True)
 class Rules:
     """The house rules a table may change; each default is the rulebook's.
 
-    ``profile``: the call order (see engine.order). ``sheriff``: elect a Sheriff
-    before night 1. ``call_dead``: call eliminated or powerless characters
-    anyway, answer ignored (fair play). ``reveal_roles``: a player's card is
-    revealed when eliminated. ``sisters_wake``: the Two Sisters (and Three
-    Brothers) wake again on even nights. The others are house rules from the
-    seeds: ``witch_potions`` 1 is the French rules' one-potion Witch (one potion
-    in all, heal or poison); ``hunter_shoots_when_poisoned`` False is the Chinese
-    rules' Hunter; ``town_crier``: the Sheriff names a Town Crier (New Moon event
-    cards; needs ``sheriff``); the rest say what they change.
+    Each field declares itself with ``_rule``: what it changes is its help. Rulings taken where the seeds are
+    silent: a vote may end with nobody by default, as rulings.md lets the table report; an infected Piper keeps
+    no power by default, as his own paragraph in the Best Of says ("he becomes a Simple Werewolf"), over the
+    Infected Father's general "they keep their night power"; the White Werewolf at interval 1 wakes on night 1
+    too; a revealed Idiot who dies with the Elder dies of "elder".
     """
 
-    profile: str = "bestof"
-    sheriff: bool = True
-    call_dead: bool = True
-    reveal_roles: bool = True
-    sisters_wake: bool = False
-    witch_potions: int = 2
-    hunter_shoots_when_poisoned: bool = True
-    fox_loses_power_on_miss: bool = True
-    cupid_wins_with_lovers: bool = False
-    guard_same_twice: bool = False
-    guard_protects_little_girl: bool = False
-    thief_must_take_werewolf: bool = True
-    werewolves_may_eat_werewolves: bool = False
-    # The Sheriff, votes, calls and characters' house rules (issue 6). ``sheriff_elected``: "start" (before
-    # night 1) or "first_day" (on the first day, before its vote). ``votes_may_be_skipped`` False: the
-    # village must eliminate someone (nobody only after a second tie). ``skip_idle_calls``: every call with
-    # nothing to do is skipped, the dead's (as call_dead False) and those where passing is all that is left.
-    # ``sisters_interval`` 0 follows ``sisters_wake`` (2 when on). The rest say what they change.
-    # Rulings taken where the seeds are silent: a vote may end with nobody by default, as rulings.md lets the
-    # table report; an infected Piper keeps no power by default, as his own paragraph in the Best Of says ("he
-    # becomes a Simple Werewolf"), over the Infected Father's general "they keep their night power"; the White
-    # Werewolf at interval 1 wakes on night 1 too; a revealed Idiot who dies with the Elder dies of "elder".
-    sheriff_elected: str = "start"
-    sheriff_double_vote: bool = True
-    sheriff_breaks_ties: bool = True
-    votes_may_be_skipped: bool = True
-    skip_idle_calls: bool = False
-    big_bad_wolf_loses_power: bool = True
-    white_werewolf_interval: int = 2
-    sisters_interval: int = 0
-    elder_lives: int = 2
-    elder_revenge: bool = True
-    idiot_dies_with_elder: bool = False
-    infected_bear_tamer_growls: bool = True
-    wolf_hound_random: bool = False
-    piper_charms: int = 2
-    piper_keeps_power_if_infected: bool = False
-
-    def intervals(self) -> dict[str, int]:
-        """Returns the intervals of the call order's entries made every N nights (see engine.order)."""
-        return {"white_werewolf_interval": self.white_werewolf_interval, "sisters_interval": self.sisters_interval}
-    town_crier: bool = False
+    sheriff: bool = _rule(True, "elect a Sheriff (see `sheriff_elected`)")
+    call_dead: bool = _rule(True, "call eliminated or powerless characters anyway, with the same words, their "
+                                  "answer ignored")
+    reveal_roles: bool = _rule(True, "reveal an eliminated player's card")
+    sisters_wake: bool = _rule(False, "the Two Sisters (and the Three Brothers) wake again on even nights (as "
+                                      "`sisters_interval: 2`)")
+    profile: str = _rule("bestof", "the call order: `bestof` (the Best Of rulebook's) or `pact` (the Chinese "
+                                   "article's complete order, with every expansion: the Fox follows the Seer, the "
+                                   "lovers wake after the Fox)", choices=tuple(PROFILES))
+    witch_potions: int = _rule(2, "the Witch's potions: `1` is the French rules' one-potion Witch (one potion in all, "
+                                  "heal or poison)", choices=(1, 2))
+    hunter_shoots_when_poisoned: bool = _rule(True, "the Hunter shoots even when poisoned (`false`: the Chinese "
+                                                    "rules)")
+    fox_loses_power_on_miss: bool = _rule(True, "the Fox loses his power when he finds no werewolf")
+    cupid_wins_with_lovers: bool = _rule(False, "Cupid also wins when his lovers of mixed sides win")
+    guard_same_twice: bool = _rule(False, "the Guard may protect the same player two nights running")
+    guard_protects_little_girl: bool = _rule(False, "the Guard's protection covers the Little Girl")
+    thief_must_take_werewolf: bool = _rule(True, "shown two werewolf cards, the Thief must take one")
+    werewolves_may_eat_werewolves: bool = _rule(False, "the werewolves may devour one of their own")
+    # The Sheriff, votes, calls and characters' house rules (issue 6).
+    sheriff_elected: str = _rule("start", "when the Sheriff is elected: `start` (before the first night) or "
+                                          "`first_day` (on the first day, after the night's news, before the vote)",
+                                 choices=("start", "first_day"))
+    sheriff_double_vote: bool = _rule(True, "the Sheriff's vote counts double")
+    sheriff_breaks_ties: bool = _rule(True, "the Sheriff chooses among the tied (`false`: a second vote among the "
+                                            "tied)")
+    votes_may_be_skipped: bool = _rule(True, "a vote may end with nobody eliminated (`false`: null, or a roll call "
+                                             "of abstentions, is refused; a second tie still eliminates nobody)")
+    skip_idle_calls: bool = _rule(False, "skip every call with nothing to do: for the dead and powerless (as "
+                                         "`call_dead: false`), and where passing is all the rules allow (the White "
+                                         "Werewolf with no other werewolf, the Witch with no potion she may use); "
+                                         "it gives secrets away")
+    big_bad_wolf_loses_power: bool = _rule(True, "the Big Bad Wolf loses his second victim once a member of the "
+                                                 "werewolf team is eliminated")
+    white_werewolf_interval: int = _rule(INTERVALS["white_werewolf_interval"],
+                                         "the White Werewolf wakes every N nights; 1: every night", bounds=(1, 10))
+    sisters_interval: int = _rule(INTERVALS["sisters_interval"],
+                                  "the Two Sisters and the Three Brothers wake again every N nights; 0: never, or "
+                                  "every 2 with `sisters_wake`", bounds=(0, 10))
+    elder_lives: int = _rule(2, "the werewolf attacks it takes to kill the Elder", bounds=(1, 5))
+    elder_revenge: bool = _rule(True, "killed by the village, the Elder takes the villagers' special powers")
+    idiot_dies_with_elder: bool = _rule(False, "a revealed Village Idiot dies when the Elder's penalty strikes (the "
+                                               "Chinese article's option)")
+    infected_bear_tamer_growls: bool = _rule(True, "an infected Bear Tamer's bear growls every morning (`false`: "
+                                                   "only for a werewolf neighbour)")
+    wolf_hound_random: bool = _rule(False, "the Wolf Hound's side is drawn by the program, not chosen; he reads it "
+                                           "on the screen (in a practice script, his answer is the draw)")
+    piper_charms: int = _rule(2, "the players the Piper charms each night", bounds=(1, 3))
+    piper_keeps_power_if_infected: bool = _rule(False, "an infected Piper still charms (his goal is lost all the "
+                                                       "same; the rulebook: he becomes a simple werewolf)")
+    town_crier: bool = _rule(False, "the Sheriff names a Town Crier, who announces the New Moon's event cards "
+                                    "(needs `sheriff`)")
     # The variants of the Chinese article (engine/variants.py), by name, sorted: a tuple, so that the rules
-    # stay hashable and a journal's list reads back the same.
-    variants: tuple[str, ...] = ()
+    # stay hashable and a journal's list reads back the same. Which names exist is engine.variants' business.
+    variants: tuple[str, ...] = _rule((), "the Chinese article's variants to play (see Variants)")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "variants", tuple(sorted(self.variants)))
+
+    def intervals(self) -> dict[str, int]:
+        """Returns the intervals of the call order's entries made every N nights (see engine.order)."""
+        return {name: getattr(self, name) for name in INTERVALS}
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """A house rule as Rules declares it: its name, its type (bool, int, str or tuple), its default, what it
+    changes, and the values it takes (``choices``; or whole numbers within ``bounds``)."""
+
+    name: str
+    kind: type
+    default: object
+    help: str
+    choices: tuple[object, ...] = ()
+    bounds: tuple[int, int] | None = None
+
+
+def house_rules() -> tuple[HouseRule, ...]:
+    """Returns every house rule, in the order Rules declares them.
+
+    >>> [(r.kind, r.default, r.bounds) for r in house_rules() if r.name == "elder_lives"]
+    [(<class 'int'>, 2, (1, 5))]
+    """
+    return tuple(HouseRule(f.name, type(f.default), f.default, f.metadata["help"], f.metadata["choices"],
+                           f.metadata["bounds"]) for f in fields(Rules))
 
 
 @dataclass(frozen=True)

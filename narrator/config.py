@@ -12,7 +12,6 @@ from engine import (
     MAX_SEATS,
     MIN_SEATS,
     PRESETS,
-    PROFILES,
     ROLES,
     Rules,
     Table,
@@ -22,7 +21,7 @@ from engine import (
 )
 from engine.answers import shown
 from engine.roles.actor import LENDABLE
-from engine.table import check_extras
+from engine.table import HouseRule, check_extras, house_rules
 from engine.variants import INCOMPATIBLE, VARIANTS
 from engine.village import TOKENS, check_buildings
 
@@ -33,62 +32,22 @@ from .yamlfile import Document, YamlError, load
 # The speech backends a table may ask for (narrator.speak.BACKENDS).
 SPEAKERS = ("auto", "piper", "pyttsx3", "console")
 
-KEYS: dict[str, str] = {
+_TABLE_KEYS: dict[str, str] = {
     "language": "the narrator's language: one of the voice files (en, fr, zh)",
     "seats": f"the number of players ({MIN_SEATS} to {MAX_SEATS}), or a list of their names, clockwise from seat 1",
     "deck": "a list of character ids, one card a player (plus the Thief's two centre cards)",
     "preset": "a deck preset for the number of seats: " + ", ".join(sorted(PRESETS)),
     "deal": "app (the program shuffles and deals) or cards (real cards are dealt)",
-    "sheriff": "true or false: elect a Sheriff, when sheriff_elected says (default true)",
-    "call_dead": "true or false: call eliminated or powerless characters anyway, for fair play (default true)",
-    "reveal_roles": "true or false: reveal an eliminated player's card (default true)",
-    "sisters_wake": "true or false: the Two Sisters (and the Three Brothers) wake again on even nights, as "
-                    "sisters_interval: 2 (default false)",
-    "profile": "the call order: " + ", ".join(sorted(PROFILES)) + " (default bestof)",
-    "witch_potions": "2, or 1 for the French rules' one-potion Witch (one potion in all, heal or poison; default 2)",
-    "hunter_shoots_when_poisoned": "true or false: the Hunter shoots even when poisoned (false: the Chinese "
-                                   "rules; default true)",
-    "fox_loses_power_on_miss": "true or false: the Fox loses his power when he finds no werewolf (default true)",
-    "cupid_wins_with_lovers": "true or false: Cupid wins with lovers of mixed sides (default false)",
-    "guard_same_twice": "true or false: the Guard may protect the same player two nights running (default false)",
-    "guard_protects_little_girl": "true or false: the Guard's protection covers the Little Girl (default false)",
-    "thief_must_take_werewolf": "true or false: shown two werewolf cards, the Thief must take one (default true)",
-    "werewolves_may_eat_werewolves": "true or false: the werewolves may devour one of their own (default false)",
-    # The Sheriff, votes, calls and characters' house rules (issue 6).
-    "sheriff_elected": "start or first_day: when the Sheriff is elected, before the first night or on the first "
-                       "day before its vote (default start)",
-    "sheriff_double_vote": "true or false: the Sheriff's vote counts double (default true)",
-    "sheriff_breaks_ties": "true or false: the Sheriff chooses among the tied (false: a run-off among the "
-                           "tied; default true)",
-    "votes_may_be_skipped": "true or false: a vote may end with nobody eliminated (false: the village must name "
-                            "someone, except after a second tie; default true)",
-    "skip_idle_calls": "true or false: skip every call with nothing to do, for the dead and for those who could "
-                       "only pass (it gives secrets away; default false)",
-    "big_bad_wolf_loses_power": "true or false: the Big Bad Wolf loses his second victim once a werewolf is "
-                                "eliminated (default true)",
-    "white_werewolf_interval": "a number of nights, 1 to 10: the White Werewolf wakes every that many nights "
-                               "(default 2: nights 2, 4, 6...)",
-    "sisters_interval": "a number of nights, 0 to 10: the Two Sisters and the Three Brothers wake again every that "
-                        "many nights (0: never, or every 2 with sisters_wake; default 0)",
-    "elder_lives": "a number, 1 to 5: the werewolf attacks it takes to kill the Elder (default 2)",
-    "elder_revenge": "true or false: killed by the village, the Elder takes the villagers' special powers "
-                     "(default true)",
-    "idiot_dies_with_elder": "true or false: a revealed Village Idiot dies when the Elder's penalty strikes "
-                             "(the Chinese article's option; default false)",
-    "infected_bear_tamer_growls": "true or false: an infected Bear Tamer's bear growls every morning (false: only "
-                                  "for a werewolf neighbour; default true)",
-    "wolf_hound_random": "true or false: the Wolf Hound's side is drawn at random instead of chosen (default false)",
-    "piper_charms": "a number, 1 to 3: the players the Piper charms each night (default 2)",
-    "piper_keeps_power_if_infected": "true or false: an infected Piper still charms, his goal lost all the same "
-                                     "(default false: he becomes a simple werewolf)",
+}
+"""The table's own keys, before the house rules (engine.Rules declares those, with their help)."""
+
+_MORE_KEYS: dict[str, str] = {
     "groups": "the Prejudiced Manipulator's two public groups: two lists of seats that hold every seat once, "
               "e.g. [[1, 2, 3, 4], [5, 6, 7, 8]] (needed when he is in the deck; default: none)",
     "actor_cards": "with the Actor in the deck: the 3 face-up cards in the middle, character ids not in the deck, "
                    "from " + ", ".join(LENDABLE) + " (no default: the Actor needs them)",
     "seance_cards": "the questions of the Gypsy's 5 séance cards, in the table's language: a list of 5 lists of "
                     "texts (default: none; the narrator then names the card and the question by number)",
-    "town_crier": "true or false: the Sheriff names a Town Crier who announces the New Moon's event cards "
-                  "(needs sheriff; default false)",
     "buildings": "the Village's building tokens: a list of ids (" + ", ".join(TOKENS) + ") dealt at random, "
                  "one a seat at most, and announced aloud; or {seat: token} to give them yourself (default: none)",
     "speaker": "auto, piper, pyttsx3 or console: how lines are said (default auto: a Piper voice if one is installed "
@@ -110,22 +69,56 @@ KEYS: dict[str, str] = {
     "inputs": "which inputs answer, per phase: keypad and/or voice, e.g. {night: [keypad], day: [keypad, voice]}",
     "model": "the folder of the speech recognition model (default: the one `models fetch` installed for the language)",
     "microphone": "the microphone: its number or part of its name (see `werewolf-narrator devices`)",
-    # -- the variants of the Chinese article (engine/variants.py) --
-    "variants": "a list of the Chinese article's variants to play: " + ", ".join(VARIANTS) + " (default none)",
 }
+"""The keys after the house rules: what the table adds to its deck, then how the narrator speaks and hears."""
+
+_LIST_RULES = {"variants": VARIANTS}
+"""The house rules that are lists, with the names they take (read by _variants: some cannot go together)."""
+
+
+def _shown_value(value: object) -> str:
+    """Returns a house rule's value as a table config writes it: true, 2, bestof; none for an empty list."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return ", ".join(value) if value else "none"
+    return str(value)
+
+
+def rule_expects(rule: HouseRule) -> str:
+    """Returns what a house rule's value must be: true or false, one of its choices, or a number within its
+    bounds (a list rule says it in its help line)."""
+    if rule.kind is bool:
+        return "true or false"
+    if rule.choices:
+        return " or ".join(_shown_value(c) for c in rule.choices)
+    assert rule.bounds is not None, f"Rules.{rule.name}: a number rule declares its bounds"
+    return f"a number, {rule.bounds[0]} to {rule.bounds[1]}"
+
+
+def rule_help(rule: HouseRule) -> str:
+    """Returns a house rule's line of `check --help` (and of a message for a bad value): what it expects, what it
+    changes, its default."""
+    what = rule.help.replace("`", "")
+    if rule.name in _LIST_RULES:
+        return f"a list of {what}: {', '.join(_LIST_RULES[rule.name])} (default {_shown_value(rule.default)})"
+    return f"{rule_expects(rule)}: {what} (default {_shown_value(rule.default)})"
+
+
+def readme_row(rule: HouseRule) -> str:
+    """Returns a house rule's row of the README's table of config keys (Markdown): key, meaning, default."""
+    if rule.bounds is not None:
+        values = f" ({rule.bounds[0]} to {rule.bounds[1]})"
+    elif rule.name in _LIST_RULES:
+        values = ": " + ", ".join(f"`{name}`" for name in _LIST_RULES[rule.name])
+    else:
+        values = ""
+    default = f"`{_shown_value(rule.default)}`" if rule.default != () else "none"
+    return f"| `{rule.name}` | {rule.help}{values} | {default} |"
+
+
+KEYS: dict[str, str] = {**_TABLE_KEYS, **{rule.name: rule_help(rule) for rule in house_rules()}, **_MORE_KEYS}
 """Every key of a table config, with what it expects."""
-
-RULE_KEYS = ("sheriff", "call_dead", "reveal_roles", "sisters_wake", "hunter_shoots_when_poisoned",
-             "fox_loses_power_on_miss", "cupid_wins_with_lovers", "guard_same_twice", "guard_protects_little_girl",
-             "thief_must_take_werewolf", "werewolves_may_eat_werewolves",
-             "sheriff_double_vote", "sheriff_breaks_ties", "votes_may_be_skipped", "skip_idle_calls",
-             "big_bad_wolf_loses_power", "elder_revenge", "idiot_dies_with_elder", "infected_bear_tamer_growls",
-             "wolf_hound_random", "piper_keeps_power_if_infected", "town_crier")
-"""The house rules that are true or false (engine.Rules fields of the same names)."""
-
-NUMBER_RULES = {"white_werewolf_interval": (1, 10), "sisters_interval": (0, 10), "elder_lives": (1, 5),
-                "piper_charms": (1, 3)}
-"""The house rules that are whole numbers, with their bounds (engine.Rules fields of the same names)."""
 
 
 @dataclass(frozen=True)
@@ -222,234 +215,280 @@ def control_character(text: str) -> str:
 
 def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Findings,
                seats_from_deal: int | None = None, deal_where: str = "") -> TableConfig | None:
-    """Checks a table config mapping; records every problem in ``found``; returns the config if it is sound."""
-    where = doc.where(*prefix)
+    """Checks a table config mapping; records every problem in ``found``; returns the config if it is sound.
+
+    ``seats_from_deal``: a practice script's deal says how many players there are (``deal_where``: its place)."""
     if not isinstance(data, dict):
-        found.errors.append(f"{where}: a table config is a mapping of keys ({', '.join(KEYS)})")
+        found.errors.append(f"{doc.where(*prefix)}: a table config is a mapping of keys ({', '.join(KEYS)})")
         return None
-
-    def at(key: str) -> str:
-        return doc.where(*prefix, key)
-
-    def bad(key: str, got: object) -> None:
-        found.errors.append(f"{at(key)}: {key}: expected {KEYS[key]}; got {shown(got)}")
-
     for key in data:
         if key not in KEYS:
             found.errors.append(f"{doc.where(*prefix, key)}: unknown key {shown(key)}{closest(key, list(KEYS))} "
                                 f"(`check --help` lists all {len(KEYS)})")
-    start = len(found.errors)
+    return _Reader(data, doc, prefix, found).table(seats_from_deal, deal_where)
 
-    language = data.get("language", "en")
-    if not isinstance(language, str) or language not in languages():
-        found.errors.append(f"{at('language')}: language: no voice file for {shown(language)}; "
-                            f"languages: {', '.join(languages())}")
 
-    names: tuple[str | None, ...] = ()
-    seats: int | None = None
-    raw_seats = data.get("seats")
-    if isinstance(raw_seats, bool):
-        bad("seats", raw_seats)
-    elif isinstance(raw_seats, int):
-        seats = raw_seats
-    elif isinstance(raw_seats, list):
-        if all(isinstance(n, (str, int)) and not isinstance(n, bool) for n in raw_seats):
-            names = tuple(str(n) for n in raw_seats)
-            seats = len(names)
-            for seat, name in enumerate(raw_seats, start=1):
-                control = control_character(str(name))
-                if control:
-                    found.errors.append(f"{doc.where(*prefix, 'seats', seat - 1)}: seats: seat {seat}'s name "
-                                        f"{shown(name)} holds {control}; a name is plain text, shown on the "
-                                        "screen and said aloud")
-        else:
-            bad("seats", raw_seats)
-    elif raw_seats is not None:
-        bad("seats", raw_seats)
-    if seats is not None and not MIN_SEATS <= seats <= MAX_SEATS:
-        found.errors.append(f"{at('seats')}: seats: a table has {MIN_SEATS} to {MAX_SEATS} players, not {shown(seats)}")
-        seats = None
-    if seats_from_deal is not None:
-        if seats is not None and seats != seats_from_deal:
-            found.errors.append(f"{at('seats')}: seats: {seats} seats, but the deal has {seats_from_deal}")
-        seats = seats_from_deal
-        raw_deck = data.get("deck")
-        if isinstance(raw_deck, list) and "seats" not in data:
+@dataclass
+class _Reader:
+    """Reads one table config mapping, key by key, recording every problem in ``found`` with its place."""
+
+    data: dict[str, Any]
+    doc: Document
+    prefix: tuple[object, ...]
+    found: Findings
+
+    def at(self, key: str, *more: object) -> str:
+        """Returns the place of a key (or of an item of its value) in the file."""
+        return self.doc.where(*self.prefix, key, *more)
+
+    def bad(self, key: str, got: object) -> None:
+        """Records a value that is not what ``key`` expects."""
+        self.found.errors.append(f"{self.at(key)}: {key}: expected {KEYS[key]}; got {shown(got)}")
+
+    def table(self, seats_from_deal: int | None, deal_where: str) -> TableConfig | None:
+        """Reads every key, then checks the whole table; returns the config if it is sound."""
+        data, found = self.data, self.found
+        start = len(found.errors)
+        language = data.get("language", "en")
+        if not isinstance(language, str) or language not in languages():
+            found.errors.append(f"{self.at('language')}: language: no voice file for {shown(language)}; "
+                                f"languages: {', '.join(languages())}")
+        names, seats = self.seats()
+        if seats_from_deal is not None:
+            if seats is not None and seats != seats_from_deal:
+                found.errors.append(f"{self.at('seats')}: seats: {seats} seats, but the deal has {seats_from_deal}")
+            seats = seats_from_deal
+            if not self.deck_fits_deal(seats_from_deal, deal_where):
+                return None
+        deck, seats = self.deck(seats, seats_from_deal)
+        deal = data.get("deal", "app")
+        if deal not in ("app", "cards"):
+            self.bad("deal", deal)
+        rules = self.house_rules()
+        groups = read_groups(data.get("groups"))
+        if groups is None:
+            self.bad("groups", data.get("groups"))
+            groups = ()
+        speech = self.speech()
+        pacing = self.pacing()
+        hearing = self.hearing()
+        actor_cards, seance_cards = self.cards()
+        tokens, given = _buildings(data.get("buildings"), self.at("buildings"), seats, found)
+        if deck is not None and seats is not None and len(found.errors) == start:
+            self.check_deck(seats, deck, groups, rules.get("variants", ()))
+        if len(found.errors) > start or seats is None:
+            return None
+        table = Table(seats, deck or (), Rules(**rules), groups=groups, actor_cards=actor_cards,
+                      seance_cards=seance_cards, buildings=tokens)
+        for problem in check_extras(table):
+            key = next((k for k in ("town_crier", "seance_cards") if problem.startswith(k)), "actor_cards")
+            found.errors.append(f"{self.at(key) if key in data else self.at('deck')}: {problem}")
+        if len(found.errors) > start:
+            return None
+        return TableConfig(language=str(language), table=table, names=names, deal=str(deal),
+                           source=self.doc.path, buildings_dealt=given, **speech, **pacing, **hearing)
+
+    def seats(self) -> tuple[tuple[str | None, ...], int | None]:
+        """Reads ``seats``: a number, or the players' names; returns (names, number of seats)."""
+        names: tuple[str | None, ...] = ()
+        seats: int | None = None
+        raw_seats = self.data.get("seats")
+        if isinstance(raw_seats, bool):
+            self.bad("seats", raw_seats)
+        elif isinstance(raw_seats, int):
+            seats = raw_seats
+        elif isinstance(raw_seats, list):
+            if all(isinstance(n, (str, int)) and not isinstance(n, bool) for n in raw_seats):
+                names = tuple(str(n) for n in raw_seats)
+                seats = len(names)
+                for seat, name in enumerate(raw_seats, start=1):
+                    control = control_character(str(name))
+                    if control:
+                        self.found.errors.append(f"{self.at('seats', seat - 1)}: seats: seat {seat}'s name "
+                                                 f"{shown(name)} holds {control}; a name is plain text, shown on "
+                                                 "the screen and said aloud")
+            else:
+                self.bad("seats", raw_seats)
+        elif raw_seats is not None:
+            self.bad("seats", raw_seats)
+        if seats is not None and not MIN_SEATS <= seats <= MAX_SEATS:
+            self.found.errors.append(f"{self.at('seats')}: seats: a table has {MIN_SEATS} to {MAX_SEATS} players, "
+                                     f"not {shown(seats)}")
+            seats = None
+        return names, seats
+
+    def deck_fits_deal(self, seats_from_deal: int, deal_where: str) -> bool:
+        """Returns whether a deck given without seats fits the deal's number of players; records it if not."""
+        raw_deck = self.data.get("deck")
+        if isinstance(raw_deck, list) and "seats" not in self.data:
             # The deal says how many players there are: a deck of another size is named as the deal's
             # mistake, once, rather than as the deck's consequences.
             implied = len(raw_deck) - (2 if "thief" in raw_deck else 0)
             if implied != seats_from_deal:
                 thief = ", plus the Thief's two centre cards" if "thief" in raw_deck else ""
-                found.errors.append(f"{deal_where}: deal: {seats_from_deal} seats are dealt, but the deck has "
-                                    f"cards for {implied} players (one card a seat{thief})")
-                return None
+                self.found.errors.append(f"{deal_where}: deal: {seats_from_deal} seats are dealt, but the deck has "
+                                         f"cards for {implied} players (one card a seat{thief})")
+                return False
+        return True
 
-    deck: tuple[str, ...] | None = None
-    if "deck" in data and "preset" in data:
-        found.errors.append(f"{at('preset')}: give either deck or preset, not both")
-    elif "deck" in data:
-        raw = data["deck"]
-        if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
-            bad("deck", raw)
-        else:
+    def deck(self, seats: int | None, seats_from_deal: int | None) -> tuple[tuple[str, ...] | None, int | None]:
+        """Reads ``deck`` or ``preset``; returns the deck and the number of seats (the deck's, if not given)."""
+        data, found = self.data, self.found
+        deck: tuple[str, ...] | None = None
+        if "deck" in data and "preset" in data:
+            found.errors.append(f"{self.at('preset')}: give either deck or preset, not both")
+        elif "deck" in data:
+            raw = data["deck"]
+            if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
+                self.bad("deck", raw)
+                return None, seats
             for i, card in enumerate(raw):
                 if card not in ROLES:
-                    found.errors.append(f"{doc.where(*prefix, 'deck', i)}: deck: unknown character {shown(card)}"
+                    found.errors.append(f"{self.at('deck', i)}: deck: unknown character {shown(card)}"
                                         f"{suggest(card, list(ROLES))}; characters: {', '.join(sorted(ROLES))}")
             deck = tuple(raw)
             if seats is None:
                 seats = len(deck) - (2 if "thief" in deck else 0)
                 if "thief" in deck and seats < MIN_SEATS:
-                    found.errors.append(f"{at('deck')}: deck: {len(deck)} cards with the Thief make {seats} "
+                    found.errors.append(f"{self.at('deck')}: deck: {len(deck)} cards with the Thief make {seats} "
                                         f"players (one card a player plus the Thief's 2 centre cards); a table "
                                         f"has {MIN_SEATS} to {MAX_SEATS} players")
                     seats = None
-    elif "preset" in data:
-        name = data["preset"]
-        if not isinstance(name, str) or name not in PRESETS:
-            bad("preset", name)
-        elif seats is None:
-            found.errors.append(f"{at('preset')}: preset: say how many players with 'seats'")
-        else:
-            try:
-                deck = preset(str(name), seats)
-            except ValueError as exc:
-                found.errors.append(f"{at('preset')}: preset: {exc}")
-    elif seats_from_deal is None:
-        found.errors.append(f"{where}: the table needs a deck: 'deck' (a list of characters) or 'preset'")
-
-    deal = data.get("deal", "app")
-    if deal not in ("app", "cards"):
-        bad("deal", deal)
-    profile = data.get("profile", "bestof")
-    if not isinstance(profile, str) or profile not in PROFILES:
-        bad("profile", profile)
-    flags: dict[str, Any] = {}
-    for key in RULE_KEYS:
-        if key in data:
-            if isinstance(data[key], bool):
-                flags[key] = data[key]
+        elif "preset" in data:
+            name = data["preset"]
+            if not isinstance(name, str) or name not in PRESETS:
+                self.bad("preset", name)
+            elif seats is None:
+                found.errors.append(f"{self.at('preset')}: preset: say how many players with 'seats'")
             else:
-                bad(key, data[key])
-    if "witch_potions" in data:
-        if data["witch_potions"] in (1, 2) and not isinstance(data["witch_potions"], bool):
-            flags["witch_potions"] = data["witch_potions"]
-        else:
-            bad("witch_potions", data["witch_potions"])
-    for key, (low, high) in NUMBER_RULES.items():
-        if key in data:
-            value = data[key]
-            if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
-                flags[key] = value
+                try:
+                    deck = preset(str(name), seats)
+                except ValueError as exc:
+                    found.errors.append(f"{self.at('preset')}: preset: {exc}")
+        elif seats_from_deal is None:
+            found.errors.append(f"{self.doc.where(*self.prefix)}: the table needs a deck: 'deck' (a list of "
+                                f"characters) or 'preset'")
+        return deck, seats
+
+    def house_rules(self) -> dict[str, Any]:
+        """Reads the house rules the table sets, as engine.Rules declares them: each of its type, among its
+        choices or within its bounds; a list of variants as _variants checks it. Returns them by name."""
+        rules: dict[str, Any] = {}
+        for rule in house_rules():
+            if rule.name in _LIST_RULES or rule.name not in self.data:
+                continue
+            value = self.data[rule.name]
+            # type(): true is not a number here, though Python's bool is an int
+            if (type(value) is rule.kind and (not rule.choices or value in rule.choices)
+                    and (rule.bounds is None or isinstance(value, int) and rule.bounds[0] <= value <= rule.bounds[1])):
+                rules[rule.name] = value
             else:
-                bad(key, value)
-    if "sheriff_elected" in data:
-        if data["sheriff_elected"] in ("start", "first_day"):
-            flags["sheriff_elected"] = data["sheriff_elected"]
+                self.bad(rule.name, value)
+        chosen = _variants(self.data, self.doc, self.prefix, self.found)
+        if chosen:
+            rules["variants"] = chosen
+        return rules
+
+    def speech(self) -> dict[str, Any]:
+        """Reads how lines are said: ``speaker``, ``voice``, ``rate``, ``device``, ``ambience``."""
+        data = self.data
+        speaker = data.get("speaker", "auto")
+        if speaker not in SPEAKERS:
+            self.bad("speaker", speaker)
+        voice = data.get("voice")
+        if voice is not None and not isinstance(voice, str):
+            self.bad("voice", voice)
+        rate = data.get("rate")
+        if rate is not None and (isinstance(rate, bool) or not isinstance(rate, int) or not 80 <= rate <= 400):
+            self.bad("rate", rate)
+        device = data.get("device")
+        if device is not None and (isinstance(device, bool) or not isinstance(device, (str, int))):
+            self.bad("device", device)
+        ambience = data.get("ambience", False)
+        if not isinstance(ambience, bool):
+            self.bad("ambience", ambience)
+        return {"speaker": str(speaker), "voice": voice, "rate": rate, "device": device, "ambience": ambience}
+
+    def pacing(self) -> dict[str, Any]:
+        """Reads how long calls and days last: ``pause``, ``call_floor``, ``debate_timer``, ``last_words``."""
+        data = self.data
+        pause = data.get("pause", [5, 15])
+        if (not isinstance(pause, list) or len(pause) != 2
+                or not all(isinstance(p, (int, float)) and not isinstance(p, bool) and 0 <= p <= 120 for p in pause)
+                or pause[0] > pause[1]):
+            self.bad("pause", pause)
+            pause = [5, 15]
+        floor = data.get("call_floor", 5)
+        if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0 <= floor <= 60:
+            self.bad("call_floor", floor)
+            floor = 5
+        elif "pause" in data and pause[1] < floor:
+            self.found.warnings.append(f"{self.at('pause')}: pause: {shown(pause)} ends under call_floor "
+                                       f"({shown(floor)} s): until the living set the pace, every call made for "
+                                       f"the dead will last exactly the floor")
+        timer = data.get("debate_timer", 0)
+        if isinstance(timer, bool) or not isinstance(timer, int) or not 0 <= timer <= 3600:
+            self.bad("debate_timer", timer)
+            timer = 0
+        last_words = data.get("last_words", 0)
+        if isinstance(last_words, bool) or not isinstance(last_words, int) or not 0 <= last_words <= 600:
+            self.bad("last_words", last_words)
+            last_words = 0
+        return {"pause": (float(pause[0]), float(pause[1])), "call_floor": float(floor), "debate_timer": timer,
+                "last_words": last_words}
+
+    def hearing(self) -> dict[str, Any]:
+        """Reads how answers are heard: ``inputs``, ``model``, ``microphone``."""
+        data = self.data
+        default_inputs = {"night": ["keypad"], "day": ["keypad", "voice"]}
+        inputs = data.get("inputs", default_inputs)
+        if (not isinstance(inputs, dict) or not set(inputs) <= {"night", "day"}
+                or not all(isinstance(v, list) and v and all(isinstance(x, str) for x in v)
+                           and set(v) <= {"keypad", "voice"} for v in inputs.values())):
+            self.bad("inputs", inputs)
+            inputs = default_inputs
+        inputs = {**default_inputs, **inputs}
+        model = data.get("model")
+        if model is not None and not isinstance(model, str):
+            self.bad("model", model)
+            model = None
+        microphone = data.get("microphone")
+        if microphone is not None and (isinstance(microphone, bool) or not isinstance(microphone, (str, int))):
+            self.bad("microphone", microphone)
+            microphone = None
+        return {"inputs": tuple((k, tuple(v)) for k, v in sorted(inputs.items())), "model": model,
+                "microphone": microphone}
+
+    def cards(self) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+        """Reads the cards a table adds beside its deck: the Actor's and the Gypsy's séance cards."""
+        actor_cards: tuple[str, ...] = ()
+        raw_cards = self.data.get("actor_cards", [])
+        if not isinstance(raw_cards, list) or not all(isinstance(c, str) for c in raw_cards):
+            self.bad("actor_cards", raw_cards)
         else:
-            bad("sheriff_elected", data["sheriff_elected"])
+            actor_cards = tuple(raw_cards)
+        seance_cards: tuple[tuple[str, ...], ...] = ()
+        raw_seance = self.data.get("seance_cards", [])
+        if (not isinstance(raw_seance, list)
+                or not all(isinstance(c, list) and all(isinstance(q, str) for q in c) for c in raw_seance)):
+            self.bad("seance_cards", raw_seance)
+        else:
+            seance_cards = tuple(tuple(c) for c in raw_seance)
+        return actor_cards, seance_cards
 
-    groups = read_groups(data.get("groups"))
-    if groups is None:
-        bad("groups", data.get("groups"))
-        groups = ()
-
-    chosen = _variants(data, doc, prefix, found)
-    if chosen:
-        flags["variants"] = chosen
-
-    speaker = data.get("speaker", "auto")
-    if speaker not in SPEAKERS:
-        bad("speaker", speaker)
-    voice = data.get("voice")
-    if voice is not None and not isinstance(voice, str):
-        bad("voice", voice)
-    rate = data.get("rate")
-    if rate is not None and (isinstance(rate, bool) or not isinstance(rate, int) or not 80 <= rate <= 400):
-        bad("rate", rate)
-    device = data.get("device")
-    if device is not None and (isinstance(device, bool) or not isinstance(device, (str, int))):
-        bad("device", device)
-    ambience = data.get("ambience", False)
-    if not isinstance(ambience, bool):
-        bad("ambience", ambience)
-    pause = data.get("pause", [5, 15])
-    if (not isinstance(pause, list) or len(pause) != 2
-            or not all(isinstance(p, (int, float)) and not isinstance(p, bool) and 0 <= p <= 120 for p in pause)
-            or pause[0] > pause[1]):
-        bad("pause", pause)
-        pause = [5, 15]
-    floor = data.get("call_floor", 5)
-    if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0 <= floor <= 60:
-        bad("call_floor", floor)
-        floor = 5
-    elif "pause" in data and pause[1] < floor:
-        found.warnings.append(f"{at('pause')}: pause: {shown(pause)} ends under call_floor ({shown(floor)} s): "
-                              f"until the living set the pace, every call made for the dead will last "
-                              f"exactly the floor")
-    timer = data.get("debate_timer", 0)
-    if isinstance(timer, bool) or not isinstance(timer, int) or not 0 <= timer <= 3600:
-        bad("debate_timer", timer)
-        timer = 0
-    last_words = data.get("last_words", 0)
-    if isinstance(last_words, bool) or not isinstance(last_words, int) or not 0 <= last_words <= 600:
-        bad("last_words", last_words)
-        last_words = 0
-    default_inputs = {"night": ["keypad"], "day": ["keypad", "voice"]}
-    inputs = data.get("inputs", default_inputs)
-    if (not isinstance(inputs, dict) or not set(inputs) <= {"night", "day"}
-            or not all(isinstance(v, list) and v and all(isinstance(x, str) for x in v)
-                       and set(v) <= {"keypad", "voice"} for v in inputs.values())):
-        bad("inputs", inputs)
-        inputs = default_inputs
-    inputs = {**default_inputs, **inputs}
-    model = data.get("model")
-    if model is not None and not isinstance(model, str):
-        bad("model", model)
-        model = None
-    microphone = data.get("microphone")
-    if microphone is not None and (isinstance(microphone, bool) or not isinstance(microphone, (str, int))):
-        bad("microphone", microphone)
-        microphone = None
-
-    actor_cards: tuple[str, ...] = ()
-    raw_cards = data.get("actor_cards", [])
-    if not isinstance(raw_cards, list) or not all(isinstance(c, str) for c in raw_cards):
-        bad("actor_cards", raw_cards)
-    else:
-        actor_cards = tuple(raw_cards)
-    seance_cards: tuple[tuple[str, ...], ...] = ()
-    raw_seance = data.get("seance_cards", [])
-    if (not isinstance(raw_seance, list)
-            or not all(isinstance(c, list) and all(isinstance(q, str) for q in c) for c in raw_seance)):
-        bad("seance_cards", raw_seance)
-    else:
-        seance_cards = tuple(tuple(c) for c in raw_seance)
-    tokens, given = _buildings(data.get("buildings"), at("buildings"), seats, found)
-
-    if deck is not None and seats is not None and len(found.errors) == start:
-        errors, warnings = check_deck(seats, deck, chosen)
-        found.errors += [f"{at('deck') if 'deck' in data else at('preset')}: deck: {e}" for e in errors]
-        found.warnings += [f"{at('deck') if 'deck' in data else at('preset')}: {w}" for w in warnings]
-        place = at("groups") if "groups" in data else at("deck") if "deck" in data else at("preset")
-        found.errors += [f"{place}: groups: {e}" for e in check_groups(seats, deck, groups)]
+    def check_deck(self, seats: int, deck: tuple[str, ...], groups: tuple[tuple[int, ...], ...],
+                   variants: tuple[str, ...]) -> None:
+        """Checks the deck for the number of seats and the variants, and the Prejudiced Manipulator's groups."""
+        data, found = self.data, self.found
+        errors, warnings = check_deck(seats, deck, variants)
+        place = self.at("deck") if "deck" in data else self.at("preset")
+        found.errors += [f"{place}: deck: {e}" for e in errors]
+        found.warnings += [f"{place}: {w}" for w in warnings]
+        groups_place = self.at("groups") if "groups" in data else place
+        found.errors += [f"{groups_place}: groups: {e}" for e in check_groups(seats, deck, groups)]
         if groups and "prejudiced_manipulator" not in deck:
-            found.warnings.append(f"{at('groups')}: groups: only the Prejudiced Manipulator uses the groups, "
+            found.warnings.append(f"{self.at('groups')}: groups: only the Prejudiced Manipulator uses the groups, "
                                   "and he is not in the deck")
-    if len(found.errors) > start or seats is None:
-        return None
-    table = Table(seats, deck or (), Rules(profile=str(profile), **flags), groups=groups,
-                  actor_cards=actor_cards, seance_cards=seance_cards, buildings=tokens)
-    for problem in check_extras(table):
-        key = next((k for k in ("town_crier", "seance_cards") if problem.startswith(k)), "actor_cards")
-        found.errors.append(f"{at(key) if key in data else at('deck')}: {problem}")
-    if len(found.errors) > start:
-        return None
-    return TableConfig(language=str(language), table=table, names=names, deal=str(deal), source=doc.path,
-                       speaker=str(speaker), voice=voice, rate=rate, device=device, ambience=ambience,
-                       pause=(float(pause[0]), float(pause[1])), call_floor=float(floor), debate_timer=timer,
-                       last_words=last_words, inputs=tuple((k, tuple(v)) for k, v in sorted(inputs.items())),
-                       model=model, microphone=microphone, buildings_dealt=given)
 
 
 def _buildings(raw: Any, where: str, seats: int | None,
