@@ -295,7 +295,7 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
             for i, card in enumerate(raw):
                 if card not in ROLES:
                     found.errors.append(f"{doc.where(*prefix, 'deck', i)}: deck: unknown character {shown(card)}"
-                                        f"{suggest(card, list(ROLES))}; characters: {', '.join(sorted(ROLES))}")
+                                        f"{closest(card, sorted(ROLES))} (`check --help` lists all {len(ROLES)})")
             deck = tuple(raw)
             if seats is None:
                 seats = len(deck) - (2 if "thief" in deck else 0)
