@@ -126,6 +126,8 @@ class Narrator:
             self.line(f"{call.id}.call", VOICE, seats=list(call.seats))
         else:
             self.line(f"{call.id}.call", VOICE)
+        if call.id == "vote":
+            self.line("vote.signal", VOICE)  # "On my signal, everyone points": the signal, then the result is typed
         for fact in call.facts:
             self.fact(fact)
 

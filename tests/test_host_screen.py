@@ -223,6 +223,38 @@ def test_a_player_voted_out_is_given_last_words_when_the_table_wants_them(tmp_pa
     assert len(words) == voted_out
 
 
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_the_debates_end_calls_the_vote_then_gives_its_signal_before_the_result_is_typed(language: str,
+                                                                                       tmp_path: Path) -> None:
+    """"On my signal, everyone points…": the signal follows, in the table's language. The first debate runs out
+    (Enter is pressed for the others): "Time is up", the vote's call, its signal, and only then the read-back."""
+    voice = load_voice(language)
+    table = Table(6, DECK, Rules(sheriff=False))
+    config = TableConfig(language, table, names=NAMES, pause=(0.0, 0.0), call_floor=0.0, debate_timer=3)
+    seed = 12
+    game = Game(table, deal_cards(table, seed))
+    presses, at, rng, voted = [(0.0, "enter")] * 3 * 6, 0.0, random.Random(seed), []
+    while not game.over:
+        call = game.call
+        assert call is not None
+        value = rng.choice(game.legal()) if call.needs_answer else None
+        keys = keys_for(call, value)
+        if call.id == "debate" and not at:
+            keys, at = [], 10.0  # the first debate runs out: its 3 s pass before any key after it is pressed
+        if call.id == "vote":
+            voted.append(value)
+        presses += [(at, key) for key in keys + after(game.answer(value))]
+    speaker, keypad = Recorder(), Clocked(presses)
+    play(config, keypad, PlainScreen(io.StringIO()), speaker, seed=seed, journal_dir=tmp_path,
+         sleep=lambda s: None, out=io.StringIO(), clock=keypad.clock)
+    over = speaker.said.index(voice.spoken(voice.text("debate.over")))
+    signal = voice.spoken(voice.text("vote.signal"))
+    assert speaker.said[over + 1:over + 3] == [voice.spoken(voice.text("vote.call")), signal]
+    typed = voice.text("answer.none") if voted[0] is None else voice.seat(voted[0], NAMES)
+    assert speaker.said[over + 3] == voice.spoken(voice.text("answer.heard", {"answer": typed}))  # read back, said
+    assert speaker.said.count(signal) == sum(1 for said in speaker.said if said == voice.spoken(voice.text("vote.call")))
+
+
 # -- the host's lines -------------------------------------------------------------------------------------------
 
 
