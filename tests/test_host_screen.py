@@ -197,6 +197,26 @@ def test_a_pause_shows_its_banner_and_holds_the_countdown() -> None:
     assert said == ["notice.paused", "notice.resumed", "debate.over"]
 
 
+def test_after_the_host_menu_the_table_sees_again_what_to_type() -> None:
+    """The menu's pause during the debate, then the menu left at a read-back: "Press Enter when done." and the
+    read-back waiting for Enter are on the screen again (they were gone, and the table no longer knew what to type)."""
+    answers, screen, said = timed([(2.5, "menu"), (2.5, "3"), (9.0, "enter"), (9.0, "enter")])
+    answers._debate()
+    assert screen.pauses == ["PAUSED · Enter: go on", ""] and screen.state.prompt == VOICE.text("prompt.done")
+    answers, screen, said = timed([(0.0, "4"), (0.0, "enter"), (0.0, "menu"), (0.0, "enter")])
+    entries: list[str] = []
+    screen.entry = lambda text: (entries.append(text), PlainScreen.entry(screen, text))  # type: ignore[method-assign]
+    answers.keys.presses.append((0.0, "enter"))  # type: ignore[attr-defined]
+    assert answers._seat(optional=False) == 4
+    assert entries[-1] == entries[-2] == VOICE.text("answer.heard", {"answer": VOICE.seat(4, ())})
+
+
+def test_undo_from_the_host_menu_with_nothing_to_undo_says_so_in_the_status_line() -> None:
+    answers, screen, said = timed([(0.0, "menu"), (0.0, "1"), (0.0, "enter")])
+    answers.enter()
+    assert screen.notices == [VOICE.text("menu.nothing_to_undo")]
+
+
 def test_a_player_voted_out_is_given_last_words_when_the_table_wants_them(tmp_path: Path) -> None:
     table = Table(6, DECK, Rules(sheriff=False))
     config = TableConfig("en", table, names=NAMES, pause=(0.0, 0.0), call_floor=0.0, last_words=30)
