@@ -332,3 +332,15 @@ def test_the_plain_screen_prints_the_circle_as_one_line_when_it_changes_and_only
         screen.seating(seating(VOICE, 6, NAMES, game))
         assert out.getvalue().splitlines() == (["1 Ann · 2 Bruno · 3 · 4 David · 5 Emma · 6 Farid",
                                      "1 Ann [Sheriff] · 2 Bruno · 3 · 4 David · 5 Emma · 6 Farid"] if terminal else [])
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_no_speech_model_is_told_in_the_tables_language_with_the_command_that_fetches_one(language: str) -> None:
+    """The warning stays in the status line the whole game: in the table's language, as the rest of the screen."""
+    from narrator.hearing import start_listener
+
+    told: list[str] = []
+    assert start_listener(language, None, None, told.append) == (None, None)  # the tests' data folder has none
+    assert told == [load_voice(language).text("screen.no_model",
+                                              {"command": f"werewolf-narrator models fetch {language}"})]
+    assert told[0].endswith(f"werewolf-narrator models fetch {language}")
