@@ -22,6 +22,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -143,17 +144,17 @@ def flat(text: str) -> str:
 
 
 def panel(shown: str) -> str:
-    """The call's panel, its borders taken off and its lines joined (flat)."""
+    """The call's panel, its borders taken off and its lines joined (flat); "" when there is none."""
     lines = shown.splitlines()
-    top = next(i for i, line in enumerate(lines) if "╭" in line)
-    bottom = next(i for i, line in enumerate(lines) if "╰" in line and i > top)
+    top = next((i for i, line in enumerate(lines) if "╭" in line), len(lines))
+    bottom = next((i for i, line in enumerate(lines) if "╰" in line and i > top), top)
     return flat("".join(line.strip(" │") for line in lines[top + 1:bottom]))
 
 
 def below_panel(shown: str) -> str:
     """What the screen shows under the call's panel: the circle, the log, the status line, the footer."""
     lines = shown.splitlines()
-    return "\n".join(lines[next(i for i, line in enumerate(lines) if "╰" in line) + 1:])
+    return "\n".join(lines[next((i for i, line in enumerate(lines) if "╰" in line), len(lines)) + 1:])
 
 
 def status(shown: str) -> str:
@@ -163,7 +164,7 @@ def status(shown: str) -> str:
 
 def banner(shown: str) -> str:
     """The eyes banner: the screen's first line with text, above the panel."""
-    return next(line for line in shown.splitlines() if line.strip()).strip()
+    return next((line for line in shown.splitlines() if line.strip()), "").strip()
 
 
 class Host:
@@ -174,6 +175,19 @@ class Host:
 
     def text(self, key: str, **values: object) -> str:
         return self.voice.text(key, values, self.names)
+
+    def wait(self, test: Callable[[str], bool], seconds: float = 30) -> str:
+        """The screen once it passes ``test`` and stays as it is for a moment: a capture taken while the full screen
+        is redrawn may hold half of the old screen and half of the new."""
+        end = time.monotonic() + seconds
+        shown = self.tmux.wait_for(test, seconds)
+        while time.monotonic() < end:
+            time.sleep(0.15)
+            again = self.tmux.screen()
+            if again == shown:
+                return shown
+            shown = again if test(again) else self.tmux.wait_for(test, max(0.1, end - time.monotonic()))
+        raise AssertionError(f"the screen never settled:\n{shown}")
 
     def label(self, seat: int) -> str:
         return f"{seat} {self.names[seat - 1]}"
@@ -237,7 +251,7 @@ def test_a_whole_game_night_in_a_real_terminal(tmp_path: Path, language: str, wi
     tmux.start(game_command(tmp_path, "play", "table.yaml", "--seed", str(seed), "--journal-dir", "j"), width, height)
     try:
         # The deal: the circle with every name, eyes open.
-        shown = tmux.wait_for(lambda s: "╭" in s and flat(text("deal.app_turn", seat=1)) in panel(s))
+        shown = host.wait(lambda s: "╭" in s and flat(text("deal.app_turn", seat=1)) in panel(s))
         host.eyes(shown, "screen.eyes_open")
         host.circle(shown)
         # The warning (no speech model here) in the status line, whole: what to do with it too, on two lines.
@@ -249,21 +263,21 @@ def test_a_whole_game_night_in_a_real_terminal(tmp_path: Path, language: str, wi
         shown = tmux.wait_for(lambda s: host.waiting(s, night1, night.repeat_call))
         tmux.send(["repeat"])
         repeated = flat(text("screen.repeated", text="\x00").split("\x00")[0])
-        shown = tmux.wait_for(lambda s: repeated in status(s))
+        shown = host.wait(lambda s: repeated in status(s))
         host.eyes(shown, "screen.eyes_closed")
         host.circle(shown, *night.at(night.repeat_at))
         assert not host.has_countdown(shown)
 
         # Day 1's debate: its countdown runs; paused from the host menu it stands still under PAUSED.
         tmux.send(keys[night.repeat_at:night.debate_at])
-        shown = tmux.wait_for(lambda s: host.has_countdown(s) and host.countdown(s) <= f"0:0{TIMER - 1}", 60)
+        shown = host.wait(lambda s: host.has_countdown(s) and host.countdown(s) <= f"0:0{TIMER - 1}", 60)
         host.eyes(shown, "screen.eyes_open")
         host.circle(shown, *night.at(night.debate_at))
         first = host.countdown(shown)
         time.sleep(1.1)
         assert host.countdown(tmux.screen()) < first, "the countdown stands still"
         tmux.send(["menu", "3"])
-        paused = tmux.wait_for(lambda s: banner(s) == text("screen.paused"))
+        paused = host.wait(lambda s: banner(s) == text("screen.paused"))
         host.circle(paused, *night.at(night.debate_at))
         assert text("screen.eyes_open") not in [line.strip() for line in paused.splitlines()]  # PAUSED stands over it
         held = host.countdown(paused)
@@ -276,7 +290,7 @@ def test_a_whole_game_night_in_a_real_terminal(tmp_path: Path, language: str, wi
         tmux.wait_for(lambda s: flat(text("vote.signal")) in flat(s), TIMER + 5)
         tmux.send(keys[night.debate_at:night.tally_at])
         tally = flat(text("tally.out", seat=night.target))
-        shown = tmux.wait_for(lambda s: tally in panel(s))
+        shown = host.wait(lambda s: tally in panel(s))
         host.eyes(shown, "screen.eyes_open")
         host.circle(shown, *night.at(night.tally_at))
         assert not host.has_countdown(shown)
@@ -284,13 +298,13 @@ def test_a_whole_game_night_in_a_real_terminal(tmp_path: Path, language: str, wi
         # Night 2: the game's process killed after its first answer; the supervisor comes back clean; Enter goes on.
         tmux.send(keys[night.tally_at:night.crash_at])
         night2 = text("summary.night", number=2)
-        shown = tmux.wait_for(lambda s: host.waiting(s, night2, night.crash_call), 60)
+        shown = host.wait(lambda s: host.waiting(s, night2, night.crash_call), 60)
         host.circle(shown, *night.at(night.crash_at))
         os.kill(tmux.game_process(), signal.SIGKILL)
         stopped = tmux.wait_for("Press Enter to go on with the game now")
         assert stopped.strip().startswith(STOPPED) and "╭" not in stopped, stopped
         tmux.send(["enter"])
-        shown = tmux.wait_for(lambda s: flat(text("notice.resumed")) in flat(s)
+        shown = host.wait(lambda s: flat(text("notice.resumed")) in flat(s)
                               and host.waiting(s, night2, night.crash_call), 60)
         host.eyes(shown, "screen.eyes_closed")
         host.circle(shown, *night.at(night.crash_at))
@@ -298,7 +312,7 @@ def test_a_whole_game_night_in_a_real_terminal(tmp_path: Path, language: str, wi
         # Day 2's vote: the host ends the game from the menu; `resume` alone lists it, 1 goes on with it.
         tmux.send(keys[night.crash_at:night.stop_at])
         day2 = text("summary.day", number=2)
-        shown = tmux.wait_for(lambda s: host.waiting(s, day2) and flat(text("prompt.vote")) in panel(s), 60)
+        shown = host.wait(lambda s: host.waiting(s, day2) and flat(text("prompt.vote")) in panel(s), 60)
         tmux.send(["menu", "5"])
         tmux.wait_for(lambda s: flat(text("menu.end_confirm", command="\x00").split("\x00")[0]) in flat(s))
         tmux.send(["enter"])
@@ -307,7 +321,7 @@ def test_a_whole_game_night_in_a_real_terminal(tmp_path: Path, language: str, wi
         listed = tmux.wait_for("Which game?")
         assert "(day 2)" in listed and "table.yaml, 12 players" in listed, listed
         tmux.send(["1", "enter"])
-        shown = tmux.wait_for(lambda s: flat(text("notice.resumed")) in flat(s) and host.waiting(s, day2)
+        shown = host.wait(lambda s: flat(text("notice.resumed")) in flat(s) and host.waiting(s, day2)
                               and flat(text("prompt.vote")) in panel(s), 60)
         host.eyes(shown, "screen.eyes_open")
         host.circle(shown, *night.at(night.stop_at))
