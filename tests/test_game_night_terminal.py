@@ -6,9 +6,9 @@ the eyes banner (open, closed, paused: in the table's language) and the debate's
 
 The three languages at 80×24, the smallest screen a host may have, where the text's width matters most (French is
 the longest, Chinese two cells a character); English alone at 200×60, where the layout has room and the language
-changes nothing more. A game took 15 to 27 s on 2 cores shared with other work (load 7 to 9), 7 s of it waited on
-purpose (the 4 s debate, two 1.1 s looks at the countdown): the four, 61 to 75 s. The whole matrix would add two more
-games (30 to 50 s) that check no layout these do not.
+changes nothing more. A game took 13 to 34 s on 2 cores shared with other work (load 7 to 10), 7 s of it waited on
+purpose (the 4 s debate, two 1.1 s looks at the countdown): the four, 61 to 116 s. The whole matrix would add two
+more games (30 to 60 s) that check no layout these do not.
 """
 
 from __future__ import annotations
