@@ -203,22 +203,30 @@ class KeypadAnswers:
             if key == "interrupt":
                 raise HostStop()
 
+    def _shown(self) -> tuple[str, str]:
+        """The prompt and the entry on the screen now: shown again once the host's menu or question is gone (a
+        debate's "Press Enter when done", a read-back waiting for Enter), else the table would not know what to type."""
+        state = getattr(self.screen, "state", None)
+        return str(getattr(state, "prompt", "")), str(getattr(state, "entry", ""))
+
     def _confirm_stop(self) -> None:
         """Ctrl-C: asks whether to stop; Enter stops (the game can go on later), any other key goes on."""
+        prompt, _ = self._shown()
         self.screen.prompt(self.text("menu.stop_confirm"))
         key = self.keys.read()
         if key in ("enter", "interrupt"):
             raise HostStop()
-        self.screen.prompt("")
+        self.screen.prompt(prompt)
 
     def menu(self) -> None:
         """The host menu: undo further back, repeat, pause, the public state, end the game, show a seat its card."""
+        prompt, entry = self._shown()
         self.screen.prompt(self.text("menu.title"))
         key = self.keys.read()
         if key == "1":
             last = self.last_answered()
             if last is None:
-                self.screen.entry(self.text("menu.nothing_to_undo"))
+                self.screen.notice(self.text("menu.nothing_to_undo"), flash=True)  # stays while the call runs
             elif self._yes("menu.undo_confirm", call=last):
                 raise HostUndo()
         elif key == "2":
@@ -247,8 +255,8 @@ class KeypadAnswers:
                     pass
         elif key == "interrupt":
             raise HostStop()
-        self.screen.entry("")
-        self.screen.prompt("")
+        self.screen.entry(entry)
+        self.screen.prompt(prompt)
 
     def _menu_seat(self) -> int | None:
         """Reads the seat the host menu shows its card: digits, then Enter; Backspace with nothing typed goes back."""

@@ -502,11 +502,14 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _check_keys() -> str:
+    from engine import ROLES
+
     from .config import KEYS
     from .script import TOP_KEYS
 
     return ("Table config keys:\n" + "\n".join(f"  {k}: {v}" for k, v in KEYS.items())
-            + "\nPractice script keys: " + ", ".join(TOP_KEYS))
+            + "\nPractice script keys: " + ", ".join(TOP_KEYS)
+            + "\nCharacters (deck): " + ", ".join(sorted(ROLES)))
 
 
 VOICE_LOG_HELP = ("append every line said aloud to FILE as it is said, one JSON line {\"key\": ..., \"text\": ...} "

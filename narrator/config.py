@@ -345,7 +345,7 @@ class _Reader:
             for i, card in enumerate(raw):
                 if card not in ROLES:
                     found.errors.append(f"{self.at('deck', i)}: deck: unknown character {shown(card)}"
-                                        f"{suggest(card, list(ROLES))}; characters: {', '.join(sorted(ROLES))}")
+                                        f"{closest(card, sorted(ROLES))} (`check --help` lists all {len(ROLES)})")
             deck = tuple(raw)
             if seats is None:
                 seats = len(deck) - (2 if "thief" in deck else 0)

@@ -329,6 +329,18 @@ ListenerFactory = Callable[..., Listener]
 """Makes a listener: (model folder, device=, language=, distractors=) like VoskListener."""
 
 
+def _no_model(language: str) -> str:
+    """Says there is no speech model and how to fetch one, in the table's language: it stays in the screen's status
+    line through the game (narrator.listen.models' English message for a language with no voice file)."""
+    from .hint import command
+    from .listen.models import MODELS, no_model_message
+    from .voices import languages, load_voice
+
+    if language not in languages() or not any(model.language == language for model in MODELS):
+        return no_model_message(language)
+    return load_voice(language).text("screen.no_model", {"command": f"{command()} models fetch {language}"})
+
+
 def start_listener(language: str, model_dir: str | None, microphone: str | int | None,
                    warn: Callable[[str], None],
                    factory: ListenerFactory | None = None) -> tuple[BackgroundListener | None, Vocabulary | None]:
@@ -340,12 +352,12 @@ def start_listener(language: str, model_dir: str | None, microphone: str | int |
     at the next safe point.
     """
     from .listen.devices import pick
-    from .listen.models import model_for, no_model_message
+    from .listen.models import model_for
     from .listen.understand import check_vocabulary, distractor_phrases, load_vocabulary
 
     path = model_for(language, model_dir)
     if path is None:
-        warn(no_model_message(language))
+        warn(_no_model(language))
         return None, None
     vocabulary = load_vocabulary(language)
 

@@ -348,15 +348,26 @@ class RichScreen:
         shown.append(Panel(Group(*parts), title=s.title or "werewolf-narrator"))
         options = self.console.options.update(width=width)
         used = sum(len(self.console.render_lines(r, options, pad=False)) for r in shown)
-        room = height - used - 2  # the status line and the footer stay at the bottom
+        status = self._status_lines(t.flash or t.notice, width)
+        room = height - used - 1 - len(status)  # the status line and the footer stay at the bottom
         gap = 1 if tall else 0
         circle = draw_circle(t.seats, width, room - gap)
         left = min(6, room - len(circle) - gap)
         log = [Text(line, style="dim", overflow="ellipsis", no_wrap=True) for line in s.log[-left:]] if left > 0 else []
         body: list[RenderableType] = [*circle, *[Text("")] * max(0, room - len(circle) - len(log)), *log]
         footer = Text(s.keys, style="reverse", overflow="ellipsis", no_wrap=True)
-        notice = Text(t.flash or t.notice, style="bold yellow", overflow="ellipsis", no_wrap=True)
-        return Group(*shown, *body, notice, footer)
+        return Group(*shown, *body, *status, footer)
+
+    def _status_lines(self, text: str, width: int) -> list["Text"]:
+        """The host's status line, on two lines when it is wider than the screen: a warning ends with what to do
+        (the command that fetches a model), which a line cut at 80 columns would hide; beyond two, cut short."""
+        from rich.text import Text
+
+        lines = list(Text(text, style="bold yellow").wrap(self.console, width))
+        if len(lines) > 2:
+            lines[1].truncate(width - 1)
+            lines[1].append("…", style="bold yellow")
+        return lines[:2]
     def _refresh(self) -> None:
         self.live.update(self._render(), refresh=True)
 

@@ -24,6 +24,7 @@ from engine import ROLES, Rules, Table, check_deck, preset
 from engine.strategy import MODELS, game_seed, play, winner
 
 from .errors import UserError
+from .hint import command
 
 SIDES = ("village", "werewolves")
 """The two sides whose balance ``check`` judges; the loners' goals are meant to be rare."""
@@ -140,7 +141,7 @@ def lopsided(result: Result) -> list[str]:
         wins = "wins" if team == "village" else "win"  # the village wins; the werewolves win
         warnings.append(f"the {team} {wins} {result.rate(team):.1%} of {result.games:,} simulated games "
                         f"({result.model} model, 95% interval {a:.1%} to {b:.1%}); a balanced deck gives "
-                        f"each side {low:.0%} to {high:.0%}: this one is lopsided (see `werewolf-narrator "
+                        f"each side {low:.0%} to {high:.0%}: this one is lopsided (see `{command()} "
                         f"simulate`; `check --no-simulate` skips this)")
     return warnings
 
@@ -182,7 +183,10 @@ def parse_deck(words: Sequence[str]) -> tuple[str, ...]:
                 n = int(times)
             name = name.strip()
             if name not in ROLES:
-                raise UserError(f"--deck: unknown character {name!r}; characters: {', '.join(sorted(ROLES))}")
+                from .config import closest
+
+                raise UserError(f"--deck: unknown character {name!r}{closest(name, sorted(ROLES))} "
+                                f"(`{command()} check --help` lists all {len(ROLES)})")
             deck += [name] * n
     if not deck:
         raise UserError("--deck: name the cards, e.g. --deck werewolf*2,seer,villager*5")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import Table
+from engine import ROLES, Table
 from narrator.cli import main
 from narrator.config import KEYS
 from narrator.simulate import simulate
@@ -38,6 +38,37 @@ def test_an_unknown_key_close_to_none_says_where_every_key_is_listed(tmp_path: P
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     err = checked(tmp_path, "language: en\npreset: classic\nseats: 8\nzzz: 1\n", capsys)
     assert f"unknown key 'zzz' (`check --help` lists all {len(KEYS)})" in err
+
+
+def test_an_unknown_character_is_told_with_the_closest_ones_not_all(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    err = checked(tmp_path, "language: en\nseats: 8\ndeck: [werewolf, werewolf, seer, witch, hunter, villager,\n"
+                            "  villager, villagr]\n", capsys)
+    line = next(line for line in err.splitlines() if "villagr'" in line)
+    assert f"table.yaml:4: deck: unknown character 'villagr'; did you mean 'villager'? (`check --help` lists all " \
+           f"{len(ROLES)})" in line
+    assert "cupid" not in line and "wolf_hound" not in line  # not the whole list
+
+
+def test_an_unknown_character_close_to_none_says_where_every_character_is_listed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    err = checked(tmp_path, "language: en\nseats: 8\ndeck: [werewolf, werewolf, seer, witch, hunter, villager, "
+                            "villager, zzz]\n", capsys)
+    assert f"unknown character 'zzz' (`check --help` lists all {len(ROLES)})" in err
+
+
+def test_check_help_lists_every_character(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    listed = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("Characters"))
+    assert set(listed.split(": ", 1)[1].split(", ")) == set(ROLES)
+
+
+def test_simulate_names_the_closest_character_to_an_unknown_one(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--deck", "werewolf*2,seer,wich,villager*4"]) == 1
+    err = capsys.readouterr().err
+    assert "--deck: unknown character 'wich'; did you mean 'witch'? (`werewolf-narrator check --help` lists all" in err
+    assert "cupid" not in err
 
 
 TABLE = Table(8, ("werewolf", "werewolf", "seer", "witch", "hunter", "villager", "villager", "villager"))

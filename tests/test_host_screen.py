@@ -197,6 +197,26 @@ def test_a_pause_shows_its_banner_and_holds_the_countdown() -> None:
     assert said == ["notice.paused", "notice.resumed", "debate.over"]
 
 
+def test_after_the_host_menu_the_table_sees_again_what_to_type() -> None:
+    """The menu's pause during the debate, then the menu left at a read-back: "Press Enter when done." and the
+    read-back waiting for Enter are on the screen again (they were gone, and the table no longer knew what to type)."""
+    answers, screen, said = timed([(2.5, "menu"), (2.5, "3"), (9.0, "enter"), (9.0, "enter")])
+    answers._debate()
+    assert screen.pauses == ["PAUSED · Enter: go on", ""] and screen.state.prompt == VOICE.text("prompt.done")
+    answers, screen, said = timed([(0.0, "4"), (0.0, "enter"), (0.0, "menu"), (0.0, "enter")])
+    entries: list[str] = []
+    screen.entry = lambda text: (entries.append(text), PlainScreen.entry(screen, text))  # type: ignore[method-assign]
+    answers.keys.presses.append((0.0, "enter"))  # type: ignore[attr-defined]
+    assert answers._seat(optional=False) == 4
+    assert entries[-1] == entries[-2] == VOICE.text("answer.heard", {"answer": VOICE.seat(4, ())})
+
+
+def test_undo_from_the_host_menu_with_nothing_to_undo_says_so_in_the_status_line() -> None:
+    answers, screen, said = timed([(0.0, "menu"), (0.0, "1"), (0.0, "enter")])
+    answers.enter()
+    assert screen.notices == [VOICE.text("menu.nothing_to_undo")]
+
+
 def test_a_player_voted_out_is_given_last_words_when_the_table_wants_them(tmp_path: Path) -> None:
     table = Table(6, DECK, Rules(sheriff=False))
     config = TableConfig("en", table, names=NAMES, pause=(0.0, 0.0), call_floor=0.0, last_words=30)
@@ -221,6 +241,38 @@ def test_a_player_voted_out_is_given_last_words_when_the_table_wants_them(tmp_pa
          journal_dir=tmp_path, sleep=lambda s: None, out=io.StringIO())
     words = [line for line in speaker.said if "you may say your last words" in line]
     assert len(words) == voted_out
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_the_debates_end_calls_the_vote_then_gives_its_signal_before_the_result_is_typed(language: str,
+                                                                                       tmp_path: Path) -> None:
+    """"On my signal, everyone points…": the signal follows, in the table's language. The first debate runs out
+    (Enter is pressed for the others): "Time is up", the vote's call, its signal, and only then the read-back."""
+    voice = load_voice(language)
+    table = Table(6, DECK, Rules(sheriff=False))
+    config = TableConfig(language, table, names=NAMES, pause=(0.0, 0.0), call_floor=0.0, debate_timer=3)
+    seed = 12
+    game = Game(table, deal_cards(table, seed))
+    presses, at, rng, voted = [(0.0, "enter")] * 3 * 6, 0.0, random.Random(seed), []
+    while not game.over:
+        call = game.call
+        assert call is not None
+        value = rng.choice(game.legal()) if call.needs_answer else None
+        keys = keys_for(call, value)
+        if call.id == "debate" and not at:
+            keys, at = [], 10.0  # the first debate runs out: its 3 s pass before any key after it is pressed
+        if call.id == "vote":
+            voted.append(value)
+        presses += [(at, key) for key in keys + after(game.answer(value))]
+    speaker, keypad = Recorder(), Clocked(presses)
+    play(config, keypad, PlainScreen(io.StringIO()), speaker, seed=seed, journal_dir=tmp_path,
+         sleep=lambda s: None, out=io.StringIO(), clock=keypad.clock)
+    over = speaker.said.index(voice.spoken(voice.text("debate.over")))
+    signal = voice.spoken(voice.text("vote.signal"))
+    assert speaker.said[over + 1:over + 3] == [voice.spoken(voice.text("vote.call")), signal]
+    typed = voice.text("answer.none") if voted[0] is None else voice.seat(voted[0], NAMES)
+    assert speaker.said[over + 3] == voice.spoken(voice.text("answer.heard", {"answer": typed}))  # read back, said
+    assert speaker.said.count(signal) == sum(1 for said in speaker.said if said == voice.spoken(voice.text("vote.call")))
 
 
 # -- the host's lines -------------------------------------------------------------------------------------------
@@ -295,3 +347,15 @@ def test_a_repeat_after_a_pause_says_the_call_not_the_game_goes_on() -> None:
     speaker.said.clear()
     narrator.repeat()
     assert speaker.said == [VOICE.spoken(VOICE.text("debate.call"))]
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_no_speech_model_is_told_in_the_tables_language_with_the_command_that_fetches_one(language: str) -> None:
+    """The warning stays in the status line the whole game: in the table's language, as the rest of the screen."""
+    from narrator.hearing import start_listener
+
+    told: list[str] = []
+    assert start_listener(language, None, None, told.append) == (None, None)  # the tests' data folder has none
+    assert told == [load_voice(language).text("screen.no_model",
+                                              {"command": f"werewolf-narrator models fetch {language}"})]
+    assert told[0].endswith(f"werewolf-narrator models fetch {language}")

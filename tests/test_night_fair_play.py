@@ -451,8 +451,9 @@ def test_the_host_takes_back_a_day_answer_at_night_with_eyes_opened(tmp_path: Pa
     assert "Undone. Answer again." not in heard.said and "Undone. Answer again." in heard.screen
     opened = heard.said.index(OPEN)
     assert heard.said[opened - 1].startswith("Fortune Teller, wake up")
-    assert heard.said[opened + 1: opened + 3] == [
-        "It is time to vote. On my signal, everyone points at the player they want to eliminate.", "Seat number five?"]
+    assert heard.said[opened + 1: opened + 4] == [
+        "It is time to vote. On my signal, everyone points at the player they want to eliminate.",
+        "Three, two, one: point!", "Seat number five?"]
 
 
 def test_a_game_resumed_mid_night_closes_eyes_before_the_call(tmp_path: Path) -> None:

@@ -203,3 +203,21 @@ def test_in_an_80_column_terminal_the_game_chosen_goes_on_and_the_stop_hint_work
         tmux.wait_for("[Night 1]")
     finally:
         subprocess.run([*tmux.base, "kill-server"], capture_output=True)
+
+
+def test_the_voice_hints_name_the_command_that_works_where_the_user_is(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """No Piper voice installed, one that cannot be fetched: the hints show the command as the user typed it."""
+    from narrator.speak.piper_backend import piper_problem
+    from narrator.speak.voice_fetch import find_voice
+
+    monkeypatch.setenv(COMMAND, ".venv/bin/werewolf-narrator")
+    problem = piper_problem("fr", folder=tmp_path)
+    assert problem is not None
+    assert ".venv/bin/werewolf-narrator voices fetch fr downloads" in problem
+    assert ".venv/bin/werewolf-narrator voices add fr FILE.onnx installs one you have" in problem
+    assert "(.venv/bin/werewolf-narrator voices lists them)" in str(piper_problem("fr", "nobody", tmp_path))
+    with pytest.raises(UserError, match=r"with \.venv/bin/werewolf-narrator voices add xx FILE\.onnx"):
+        find_voice("xx")
+    with pytest.raises(UserError, match=r"with \.venv/bin/werewolf-narrator voices add fr FILE\.onnx"):
+        find_voice("fr", "nobody")

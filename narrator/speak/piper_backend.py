@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, TextIO
 
 from ..errors import UserError
+from ..hint import command
 from .audio import Sound
 from .cache import VoiceCache
 from .console import print_to_stderr
@@ -98,12 +99,12 @@ def piper_problem(language: str, voice: str | None = None, folder: Path | None =
     """Returns why Piper cannot say ``language`` here, or None if it can (piper-tts and a voice installed)."""
     if choose_piper_voice(language, voice, folder) is None:
         if voice:
-            return f"no Piper voice for {language} matches {voice!r} (werewolf-narrator voices lists them)"
+            return f"no Piper voice for {language} matches {voice!r} ({command()} voices lists them)"
         if language in DEFAULT_VOICES:
-            how = (f"werewolf-narrator voices fetch {language} downloads {DEFAULT_VOICES[language][0]}, or "
-                   f"werewolf-narrator voices add {language} FILE.onnx installs one you have")
+            how = (f"{command()} voices fetch {language} downloads {DEFAULT_VOICES[language][0]}, or "
+                   f"{command()} voices add {language} FILE.onnx installs one you have")
         else:
-            how = f"werewolf-narrator voices add {language} FILE.onnx"
+            how = f"{command()} voices add {language} FILE.onnx"
         return f"no Piper voice for {language_name(language)} is installed ({how})"
     return piper_missing()
 
@@ -279,7 +280,7 @@ def check_voice(language: str, model: Path, config: Path, sample: str) -> None:
         raise UserError(f"{config}: not a Piper voice config ({exc})") from None
     if isinstance(spoken, str) and spoken != language:
         raise UserError(f"{model}: this voice speaks {spoken!r}, not {language!r}: "
-                        f"werewolf-narrator voices add {spoken} {model}")
+                        f"{command()} voices add {spoken} {model}")
     try:
         sound = synthesize(load_piper_voice(model, config), sample, None)
     except SpeechUnavailable as exc:

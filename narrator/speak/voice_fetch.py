@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ..download import download, fetch_lock, sha256_of, verify
 from ..errors import UserError
+from ..hint import command
 from .piper_backend import DEFAULT_VOICES, PiperVoiceFile, check_voice, piper_missing, voices_folder
 
 REPOSITORY = "https://huggingface.co/rhasspy/piper-voices/resolve/v1.0.0"
@@ -25,7 +26,7 @@ REPOSITORY = "https://huggingface.co/rhasspy/piper-voices/resolve/v1.0.0"
 # Any other host, and any redirect to plain http, is refused.
 HOSTS = frozenset({"huggingface.co", "cdn-lfs.huggingface.co", "cdn-lfs.hf.co", "cdn-lfs-us-1.hf.co",
                    "cdn-lfs-eu-1.hf.co", "cas-bridge.xethub.hf.co", "us.aws.cdn.hf.co"})
-NO_NETWORK = "; without a network, install a voice you have with werewolf-narrator voices add {language} FILE.onnx"
+NO_NETWORK = "; without a network, install a voice you have with {command} voices add {language} FILE.onnx"
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,7 @@ def find_voice(language: str, name: str | None = None) -> CatalogVoice:
     if not offered:
         languages = ", ".join(sorted({v.language for v in VOICES}))
         raise UserError(f"no Piper voice to fetch for {language!r}: the languages are {languages}; "
-                        f"a voice you have can be installed with werewolf-narrator voices add {language} FILE.onnx")
+                        f"a voice you have can be installed with {command()} voices add {language} FILE.onnx")
     if name is None:
         default = DEFAULT_VOICES[language][0]
         return next(v for v in offered if v.name == default)
@@ -108,7 +109,7 @@ def find_voice(language: str, name: str | None = None) -> CatalogVoice:
     if len(matches) != 1:
         known = ", ".join(v.name for v in offered)
         raise UserError(f"--voice {name}: the {language} voices that can be fetched are {known}; any other Piper "
-                        f"voice can be installed with werewolf-narrator voices add {language} FILE.onnx")
+                        f"voice can be installed with {command()} voices add {language} FILE.onnx")
     return matches[0]
 
 
@@ -138,7 +139,7 @@ def fetch_voice(language: str, sample: str, name: str | None = None, folder: Pat
     except OSError as exc:
         raise UserError(f"cannot create the voices folder {root}: {exc.strerror or exc}") from None
     with fetch_lock(staging / f"{voice.name}.lock", voice.name):
-        offline = NO_NETWORK.format(language=language)
+        offline = NO_NETWORK.format(command=command(), language=language)
         parts = {}
         for suffix, pinned, checksum, limit in ((".onnx.json", voice.config, voice.config.sha256, voice.config.size),
                                                 (".onnx", voice.model, expected, size or voice.model.size)):
