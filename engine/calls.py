@@ -35,6 +35,7 @@ CORE_TRAITS = {
     "nightfall": CallTraits(announces=True),
     "dawn": CallTraits(announces=True),
     "debate": CallTraits(timed=True),
+    "vote": CallTraits(signal=True),
     "sheriff_election": CallTraits(ruled_lines=("call_single",)),  # the house rule sheriff_double_vote off
 }
 """The traits of the frame's calls that have any."""

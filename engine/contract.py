@@ -99,14 +99,17 @@ class CallTraits:
     ``eyes_closed``: made by day with every eye closed, answered on the keypad and read back on the screen
     only (the Stuttering Judge's question). ``yes_means``: what a yes does, read back for the seat it is about
     ("Infect seat three?": the lines ``answer.<yes_means>`` and ``answer.no_<yes_means>``) rather than "Yes?".
-    ``timed``: the table's debate timer runs while it lasts. ``ruled_lines``: the other lines the call may open
-    with, picked by a house rule or a variant (``wake_drawn``: the Wolf Hound's side drawn at random).
+    ``timed``: the table's debate timer runs while it lasts. ``signal``: the call promises a signal ("On my
+    signal, everyone points"), given right after it (the line ``<id>.signal``). ``ruled_lines``: the other
+    lines the call may open with, picked by a house rule or a variant (``wake_drawn``: the Wolf Hound's side
+    drawn at random).
     """
 
     announces: bool = False
     eyes_closed: bool = False
     yes_means: str = ""
     timed: bool = False
+    signal: bool = False
     ruled_lines: tuple[str, ...] = ()
 
 

@@ -103,8 +103,8 @@ class Narrator:
             self.line("sheriff_election.call_single", VOICE)  # the table's Sheriff votes once
         else:  # the seats that may be named are public: a line may say them (the revote's tied)
             self.line(f"{call.id}.call", VOICE, seats=list(call.seats))
-        if call.id == "vote":
-            self.line("vote.signal", VOICE)  # "On my signal, everyone points": the signal, then the result is typed
+        if CALLS[call.id].traits.signal:  # "On my signal, everyone points": the signal, then the result is typed
+            self.line(f"{call.id}.signal", VOICE)
         for fact in call.facts:
             self.fact(fact)
 

@@ -43,7 +43,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_render import test_voice as package_voice, voice_folder  # noqa: E402
+from bench_render import test_voice as package_voice  # noqa: E402
+from bench_render import voice_folder
 
 # The wordings --compare-seat-wording tries: the voice file's "seat" template, and its "seat_named" one (with {name})
 # for a table that gave its players names.

@@ -35,8 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 # tests are not among the folders mypy checks, so their names are untyped here.
 import conftest  # type: ignore[import-not-found]  # noqa: E402,F401
 from test_kill_trials import night_trial, stopped_trial  # type: ignore[import-not-found]  # noqa: E402
-from test_resume import (  # type: ignore[import-not-found]  # noqa: E402
-    KILLED_GAMES, Practice, kill_and_resume, uninterrupted)
+from test_resume import KILLED_GAMES, Practice, kill_and_resume, uninterrupted  # type: ignore[import-not-found]  # noqa: E402
 
 KILL, TERM, HUP = signal.SIGKILL, signal.SIGTERM, signal.SIGHUP
 PRACTICE_KINDS: dict[str, tuple[Sequence[int], bool]] = {

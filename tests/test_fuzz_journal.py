@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_resume import GAMES
 
 from narrator.cli import main
 from narrator.errors import UserError
 from narrator.journal import Entry, Journal, read_journal, whole_lines
-from test_resume import GAMES
 
 HEADER = json.dumps({"werewolf-narrator": 1, "kind": "dry-run", "script": "x.yaml", "sha256": "0"})
 ENTRY = st.fixed_dictionaries({

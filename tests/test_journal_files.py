@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from test_resume import GAMES, ROOT, finished_dry_run, has_whole_header, narrator_command, same_game
 
 from narrator.cli import main
 from narrator.errors import UserError
 from narrator.journal import Journal, default_folder, read_journal
 from narrator.supervise import table_journal
-from test_resume import GAMES, ROOT, finished_dry_run, has_whole_header, narrator_command, same_game
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-
 from dataclasses import replace
 
 from ..contract import CallTraits, FactSpec
