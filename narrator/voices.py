@@ -48,8 +48,8 @@ def fact_lines(spec: FactSpec) -> tuple[str, ...]:
 
 def call_lines(call: CallDecl) -> tuple[str, ...]:
     """Returns every line a call may be made with: a wake and a sleep line for characters woken at night, a call
-    line by day (and an open line when eyes are closed, a signal line when it promises one), the read-backs of what a yes does, and the lines picked
-    by a house rule or a variant."""
+    line by day (and an open line when eyes are closed, a signal line when it promises one), the read-backs of
+    what a yes does, and the lines picked by a house rule or a variant."""
     traits = call.traits
     lines = [f"{call.id}.wake", f"{call.id}.sleep"] if call.night else []
     lines += [f"{call.id}.call"] if call.day else []
