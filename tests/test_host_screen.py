@@ -359,3 +359,14 @@ def test_no_speech_model_is_told_in_the_tables_language_with_the_command_that_fe
     assert told == [load_voice(language).text("screen.no_model",
                                               {"command": f"werewolf-narrator models fetch {language}"})]
     assert told[0].endswith(f"werewolf-narrator models fetch {language}")
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_no_sound_is_told_in_the_tables_language(language: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What is missing keeps the system's words (a package to install); the sentence is the table's language."""
+    import narrator.speak as speak
+
+    monkeypatch.setattr(speak, "output_problem", lambda device=None: "no sound output device found")
+    told: list[str] = []
+    assert speak.make_speaker("auto", language, warn=told.append).name == "console"
+    assert told == [load_voice(language).text("screen.no_sound", {"why": "no sound output device found"})]

@@ -85,7 +85,9 @@ def make_speaker(backend: str, language: str, voice: str | None = None, rate: in
         if not problems:
             return speaker
         speaker.close()
-    warn(f"{'; '.join(problems)}: the narrator's lines are printed instead")
+    # In the table's language, as the rest of the screen; what is missing and what to install stay as the system
+    # names them (a command to run, a package to install).
+    warn(load_voice(language).text("screen.no_sound", {"why": "; ".join(problems)}))
     return ConsoleSpeaker()
 
 
