@@ -71,14 +71,14 @@ def _bounded(*parser: type) -> type:
                 Reader.__init__(self, text)
                 Scanner.__init__(self)
                 Parser.__init__(self)
-            else:
-                parser[0].__init__(self, text)
+            else:  # libyaml's CParser
+                parser[0].__init__(self, text)  # type: ignore[misc]
             Composer.__init__(self)
             SafeConstructor.__init__(self)
             Resolver.__init__(self)
             self.path, self.nodes, self.depth = path, 0, 0
 
-        def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node:
+        def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
             self.depth += 1
             self.nodes += 1
             if self.depth > MAX_DEPTH or self.nodes > MAX_VALUES:
@@ -88,7 +88,7 @@ def _bounded(*parser: type) -> type:
                                                             f"more than {MAX_VALUES} values: too large")
                                 + " for a table or a script")
             try:
-                return super().compose_node(parent, index)  # type: ignore[no-any-return]
+                return super().compose_node(parent, index)
             finally:
                 self.depth -= 1
 
@@ -96,7 +96,7 @@ def _bounded(*parser: type) -> type:
 
 
 PYTHON_LOADER = _bounded(Reader, Scanner, Parser)
-LOADER = _bounded(yaml.cyaml.CParser) if yaml.__with_libyaml__ else PYTHON_LOADER
+LOADER = _bounded(yaml.cyaml.CParser) if yaml.__with_libyaml__ else PYTHON_LOADER  # type: ignore[attr-defined]
 """libyaml's parser where PyYAML was built with it: several times faster than the Python one."""
 
 
