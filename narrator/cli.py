@@ -612,12 +612,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seats", type=_whole(1, 1000), help="the number of players (with --preset)")
     p.add_argument("--sheriff", action=argparse.BooleanOptionalAction, default=None,
                    help="elect a Sheriff or not (default: the config's rule, else yes)")
-    p.add_argument("--games", type=_whole(1, 10**8), default=10000, help="games a strategy (default 10000)")
+    p.add_argument("--games", type=_whole(1, 10_000_000), default=10000, help="games a strategy (default 10000)")
     p.add_argument("--strategy", choices=("random", "seer", "hunt", "all"), default="hunt",
                    help="the players' strategy (default hunt, the model `check` uses)")
     p.add_argument("--seed", type=SEED, default=1,
                    help="the seed: the same seed gives the same figures (default 1)")
-    p.add_argument("--jobs", type=_whole(1, 1024), help="processes (default: every core)")
+    p.add_argument("--jobs", type=_whole(1, 256), help="processes (default: every core)")
     p.set_defaults(func=cmd_simulate)
     return parser
 
@@ -717,12 +717,14 @@ def _unencodable(exc: UnicodeError) -> tuple[str, int]:
 
 
 def _replace_unencodable() -> None:
-    """Makes the standard output replace what its encoding cannot show, instead of failing with an error."""
+    """Makes the standard output replace what its encoding cannot show, instead of failing with an error; the
+    standard error shows it escaped (Python's own way for stderr, whoever opened the stream)."""
     codecs.register_error(UNENCODABLE, _unencodable)
-    reconfigure = getattr(sys.stdout, "reconfigure", None)
-    if reconfigure is not None and getattr(sys.stdout, "errors", UNENCODABLE) != UNENCODABLE:
-        with contextlib.suppress(OSError, ValueError):
-            reconfigure(errors=UNENCODABLE)
+    for stream, errors in ((sys.stdout, UNENCODABLE), (sys.stderr, "backslashreplace")):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", errors) != errors:
+            with contextlib.suppress(OSError, ValueError):
+                reconfigure(errors=errors)
 
 
 @contextlib.contextmanager

@@ -33,3 +33,11 @@ def test_bench_render_prints_per_line_figures_for_piper_and_espeak_and_installs_
 def test_bench_latency_and_startup_take_the_piper_voice(tmp_path: Path) -> None:
     assert "--speaker {pyttsx3,piper}" in run_script("bench_latency.py", "--help", home=tmp_path)
     assert "--voice" in run_script("bench_startup.py", "--help", home=tmp_path)
+
+
+def test_bench_yaml_prints_the_cost_of_reading_and_of_refusing(tmp_path: Path) -> None:
+    out = run_script("bench_yaml.py", "--megabytes", "2", home=tmp_path)
+    assert re.search(r"fr.yaml .*, libyaml +\d+\.\d ms  read", out), out
+    assert re.search(r"a 2 MB list, default cap +\d+\.\d ms  refused: larger than 1,000,000 bytes", out), out
+    assert re.search(r"a billion laughs .* refused: more than 100000 values", out), out
+    assert re.search(r"peak memory \d+ MB", out), out
