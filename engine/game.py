@@ -347,6 +347,11 @@ class Game:
         passes = [v for v in legal if v in PASSES]
         return passes[0] if passes and len(passes) == len(legal) else SKIP
 
+    def night_order(self, night: int) -> tuple[str, ...]:
+        """Returns the ids of the calls of ``night``, in order, as far as the table tells (the deck, the Actor's
+        cards, the buildings): public, since the calls of dead characters are made too."""
+        return tuple(spec.id for spec in self._night_order(night))
+
     def _night_order(self, night: int) -> tuple[CallSpec, ...]:
         """Returns the calls of ``night`` whose characters are in the deck, in the profile's order."""
         if night not in self._orders:

@@ -14,9 +14,9 @@ import random
 import time
 from typing import Any, Callable, Sequence
 
-from engine import Answer, Call, Game, IllegalAnswer, Kind
-from engine import votes
+from engine import Answer, Call, Game, IllegalAnswer, Kind, votes
 
+from .hint import command
 from .keypad import Keys
 from .narration import StepBack, eyes_closed, in_the_dark, wakes
 from .pacing import Pacing
@@ -93,6 +93,8 @@ class KeypadAnswers:
         self.voice_answers: Any = None  # narrator.hearing.VoiceAnswers, for the phases given in voice_phases
         self.voice_phases: frozenset[str] = frozenset()
         self.on_microphone_lost: Callable[[], None] = lambda: None
+        # The host menu's "show a seat its card": the narrator's, True once shown (False: no card known there).
+        self.card_again: Callable[[int], bool] = lambda seat: False
 
     # -- the Answers protocol ---------------------------------------------
 
@@ -216,7 +218,7 @@ class KeypadAnswers:
         self.screen.prompt("")
 
     def menu(self) -> None:
-        """The host menu: undo further back, repeat, pause, the public state, end the game."""
+        """The host menu: undo further back, repeat, pause, the public state, end the game, show a seat its card."""
         self.screen.prompt(self.text("menu.title"))
         key = self.keys.read()
         if key == "1":
@@ -239,12 +241,38 @@ class KeypadAnswers:
             self.screen.entry(self.public_state())
             while self.keys.read() != "enter":
                 pass
-        elif key == "5" and self._yes("menu.end_confirm"):
+        elif key == "5" and self._yes("menu.end_confirm", command=command()):
             raise HostStop()
+        elif key == "6":
+            seat = self._menu_seat()
+            if seat is not None and self.card_again(seat):
+                raise Repeat()  # the running call again: its screen, its prompt, those awake woken again
+            if seat is not None:
+                self.screen.entry(self.text("menu.no_card"))
+                while self.keys.read() != "enter":
+                    pass
         elif key == "interrupt":
             raise HostStop()
         self.screen.entry("")
         self.screen.prompt("")
+
+    def _menu_seat(self) -> int | None:
+        """Reads the seat the host menu shows its card: digits, then Enter; Backspace with nothing typed goes back."""
+        typed = ""
+        while True:
+            self.screen.prompt(self.text("menu.card_seat"))
+            self.screen.entry(typed)
+            key = self.keys.read()
+            if key == "interrupt":
+                raise HostStop()
+            if key is not None and key.isdigit() and len(typed) < 2:
+                typed += key
+            elif key == "back" and typed:
+                typed = typed[:-1]
+            elif key == "back" or (key == "enter" and not typed):
+                return None
+            elif key == "enter":
+                return int(typed)
 
     def _number(self, prompt: str, allow_zero: bool, tie: bool = False, roll_call: bool = False) -> int | str:
         """Reads a number typed digit by digit and closed with Enter ("tie" or "rollcall" if that key is pressed

@@ -15,6 +15,7 @@ import json
 import math
 import os
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TextIO
 
@@ -86,7 +87,9 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
                               pace=args.pace)
     except KeyboardInterrupt:
         if journal is not None:
-            print(f"stopped; every answer so far is saved: werewolf-narrator resume {journal.path}", file=sys.stderr)
+            from .hint import resume_hint
+
+            print(f"stopped; every answer so far is saved; to go on:\n  {resume_hint(journal.path)}", file=sys.stderr)
         raise
     finally:
         for speaker in speakers:
@@ -101,6 +104,16 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
 def cmd_resume(args: argparse.Namespace) -> int:
     from .supervise import supervise, table_journal, wanted
 
+    if args.journal and args.last:
+        raise UsageError("resume takes a journal or --last, not both")
+    if not args.journal:
+        from .journal import default_folder
+        from .unfinished import choose
+
+        chosen = choose(Path(args.journal_dir) if args.journal_dir else default_folder(), args.last)
+        if chosen is None:
+            return 0
+        args.journal = str(chosen)
     if wanted() and table_journal(args.journal):
         resume = ["resume", *_table_options(args), "--", args.journal]
         return supervise(resume, Path(args.journal), resume)
@@ -348,14 +361,23 @@ def _render_voices(args: argparse.Namespace) -> int:
         voice_id, rate = config.voice, config.rate
         backend = "auto" if config.speaker == "console" else config.speaker
     speaker = rendering_speaker(backend, language, voice_id, rate, warn=_warn)
+    cache = speaker.cache
+    assert cache is not None
+    problem = cache.problem()
+    if problem:
+        speaker.close()
+        raise UserError(f"cannot write rendered lines to the voice cache {cache.folder} ({problem}): nothing was "
+                        "rendered; make that folder writable, or set XDG_CACHE_HOME to one that is")
     texts = list(lines_ahead(voice, seats, names, roles))
-    rendered = reused = failed = 0
-    progress = sys.stderr.isatty()
+    todo = [text for text in texts if not speaker.cached(text)]
+    rendered = failed = 0
+    reused = len(texts) - len(todo)
+    start = time.monotonic()
     try:
-        for i, text in enumerate(texts, start=1):
-            if speaker.cached(text):
-                reused += 1
-            else:
+        with _render_progress(language, len(todo)) as advance:
+            for text in todo:
+                if not cache.writable:
+                    break  # the disk refused a line (full?): rendering the rest would keep nothing
                 try:
                     speaker.sound(text)
                     rendered += 1
@@ -363,18 +385,40 @@ def _render_voices(args: argparse.Namespace) -> int:
                     failed += 1
                     if failed == 1:
                         _warn(f"a line could not be rendered ({exc or type(exc).__name__}): {text}")
-            if progress and (i % 10 == 0 or i == len(texts)):
-                print(f"\rrendering {language}: {i}/{len(texts)}", end="", file=sys.stderr, flush=True)
+                advance((time.monotonic() - start) / (rendered + failed))
     finally:
         speaker.close()
-        if progress:
-            print(file=sys.stderr)
-    assert speaker.cache is not None
+    if not cache.writable:
+        raise UserError(f"the voice cache {cache.folder} stopped taking rendered lines partway (see the warning "
+                        "above): free some space there and run the command again; the lines kept stay kept")
     where = f"{seats} seats" + (f", {len(set(roles))} characters" if roles else "")
+    rate_note = f" ({(time.monotonic() - start) / (rendered + failed):.2f} s a line)" if rendered + failed else ""
     print(f"{language}: {len(texts)} lines ({where}) with {speaker.voice_name} [{speaker.voice_id}]: "
           f"{rendered} rendered, {reused} already there" + (f", {failed} failed" if failed else "")
-          + f", in {speaker.cache.folder}")
+          + f", in {cache.folder}{rate_note}")
     return 1 if failed else 0
+
+
+@contextlib.contextmanager
+def _render_progress(language: str, total: int) -> Iterator[Callable[[float], None]]:
+    """Shows, on a terminal, a progress bar of ``total`` lines to render with the time left and the seconds a
+    line; yields the function that moves it on by one line, given the seconds a line so far."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    if not console.is_terminal or not total:
+        yield lambda seconds: None
+        return
+    columns = (TextColumn(f"rendering {language}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[each]}"), TextColumn("time left"), TimeRemainingColumn())
+    with Progress(*columns, console=console) as progress:
+        task = progress.add_task("render", total=total, each="")
+
+        def advance(seconds: float) -> None:
+            progress.update(task, advance=1, each=f"{seconds:.2f} s a line")
+
+        yield advance
 
 
 # Seats whose lines `voices render` renders without a config: the classic preset's largest table.
@@ -515,7 +559,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pace", type=PACE, default=0.0, metavar="SECONDS", help="wait after each line said (0 to 60)")
     p.set_defaults(func=cmd_dry_run)
     p = sub.add_parser("resume", parents=[yaml_size], help="go on with a game (or a dry run) from its journal")
-    p.add_argument("journal", type=_path, help="the journal a game or `dry-run --journal` wrote")
+    p.add_argument("journal", nargs="?", type=_path,
+                   help="the journal a game or `dry-run --journal` wrote; without it, the unfinished games in the "
+                        "journal folder are listed to choose from")
+    p.add_argument("--last", action="store_true", help="go on with the most recently played unfinished game")
+    p.add_argument("--journal-dir", type=_path, metavar="DIR",
+                   help="the journal folder to look in (default: where `play` writes)")
     p.add_argument("--silent", action="store_true", help="print the lines instead of speaking them")
     p.add_argument("--report", metavar="FILE", help="a dry run's report (JSON), of the whole game")
     p.add_argument("--pace", type=PACE, default=0.0, metavar="SECONDS", help="wait after each line said (0 to 60)")

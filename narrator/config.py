@@ -182,6 +182,19 @@ def suggest(word: object, choices: list[str]) -> str:
     return f" (did you mean {shown(close[0])}?)" if close else ""
 
 
+def closest(word: object, choices: list[str]) -> str:
+    """Returns "; did you mean X, Y or Z?" with the choices closest to ``word`` (a list of them all is too long to
+    read): up to three, as close as the closest but for a little (a clear misspelling names one); "" for none."""
+    if not isinstance(word, str):
+        return ""
+    ratios = {c: difflib.SequenceMatcher(None, word, c).ratio() for c in difflib.get_close_matches(word, choices, 3)}
+    close = [c for c, ratio in ratios.items() if ratio >= max(ratios.values(), default=0) - 0.1]
+    if not close:
+        return ""
+    named = [shown(c) for c in close]
+    return f"; did you mean {', '.join(named[:-1]) + ' or ' if len(named) > 1 else ''}{named[-1]}?"
+
+
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """The characters that reorder the text around them (bidi overrides, embeddings, isolates and marks)."""
 
@@ -223,8 +236,8 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
 
     for key in data:
         if key not in KEYS:
-            found.errors.append(f"{doc.where(*prefix, key)}: unknown key {shown(key)}{suggest(key, list(KEYS))}; "
-                                f"known keys: {', '.join(KEYS)}")
+            found.errors.append(f"{doc.where(*prefix, key)}: unknown key {shown(key)}{closest(key, list(KEYS))} "
+                                f"(`check --help` lists all {len(KEYS)})")
     start = len(found.errors)
 
     language = data.get("language", "en")

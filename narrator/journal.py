@@ -20,6 +20,7 @@ the game resumes from the last whole line. One JSON object a line:
 
 - Then the answers: ``{"call": "seer", "phase": "night", "number": 1, "needs": true, "answer": 4}``, and
   ``{"undo": 1}`` when the host took back the last one.
+- Last, once the game is over: ``{"over": "village"}`` (the winner), so that `resume` lists only unfinished games.
 """
 
 from __future__ import annotations
@@ -102,9 +103,11 @@ class Journal:
             self.file.flush()
             self.fsync(self.file.fileno())
         except OSError as exc:
+            from .hint import resume_hint
+
             raise UserError(f"{self.path}: the journal could not be written ({exc.strerror or exc}): the game "
-                            f"stops here; every answer before this one is saved: werewolf-narrator resume "
-                            f"{self.path}") from None
+                            f"stops here; every answer before this one is saved; to go on:\n  "
+                            f"{resume_hint(self.path)}") from None
 
     def record(self, call: Call, value: Answer) -> None:
         """Appends a confirmed answer; returns once it is on the disk."""
@@ -119,6 +122,10 @@ class Journal:
         """Appends the end of the deal: its cards, seat by seat, and the centre's."""
         self._write({"deal": list(deal.roles), "centre": list(deal.centre)})
 
+    def record_over(self, winner: str) -> None:
+        """Appends the end of the game: its winner."""
+        self._write({"over": winner})
+
     def record_undo(self) -> None:
         """Appends the host's undo of the last answer."""
         self._write({"undo": 1})
@@ -132,7 +139,8 @@ def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
     """Reads a journal: its header and its answers (undos applied); a torn last line is ignored.
 
     The header comes back with the deal's last line merged in ("deal" and "centre"); while the deal is not
-    over, with "progress" too: its lines so far ("seen", "identified", "again"), in order.
+    over, with "progress" too: its lines so far ("seen", "identified", "again"), in order; once the game is over,
+    with "over", its winner.
     """
     try:
         raw = Path(path).read_bytes()
@@ -154,6 +162,7 @@ def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
         raise UserError(f"{path}:1: not a werewolf-narrator journal") from None
     if not isinstance(header, dict) or header.get("werewolf-narrator") != VERSION:
         raise UserError(f"{path}:1: not a werewolf-narrator journal (version {VERSION})")
+    header.pop("over", None)  # only the game's last line says it is over
     entries: list[Entry] = []
     progress: list[dict[str, Any]] | None = [] if header.get("dealing") is True else None
     for number, line in enumerate(lines[1:], start=2):
@@ -176,6 +185,9 @@ def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
             continue
         if isinstance(data, dict) and data.get("undo"):
             _undo(entries)
+            continue
+        if isinstance(data, dict) and isinstance(data.get("over"), str):
+            header["over"] = data["over"]
             continue
         if (not isinstance(data, dict) or not isinstance(data.get("call"), str)
                 or not isinstance(data.get("needs"), bool) or not isinstance(data.get("number"), int)):

@@ -16,6 +16,8 @@ import signal
 import sys
 from typing import Any, Iterable, Protocol
 
+from .hint import command
+
 KEYMAP = {
     "\r": "enter", "\n": "enter",
     "\x7f": "back", "\x08": "back", "-": "back",
@@ -72,7 +74,7 @@ class TerminalKeys:
 
         self.fd = sys.stdin.fileno() if fd is None else fd
         if not os.isatty(self.fd):
-            raise OSError("the keypad needs a terminal: run werewolf-narrator play in a terminal window")
+            raise OSError(f"the keypad needs a terminal: run {command()} play in a terminal window")
         self._saved: list[Any] | None = termios.tcgetattr(self.fd)
         tty.setcbreak(self.fd)
         # Ctrl-C becomes the key "interrupt", read like any other, so that the narrator can ask the host

@@ -10,6 +10,7 @@ import time
 from typing import Any, Callable, TextIO
 
 from .errors import UserError
+from .hint import command
 
 
 def level(block: bytes) -> float:
@@ -81,7 +82,7 @@ def mic_test(language: str, model_dir: str | None, microphone: str | int | None,
     try:
         source = Metered(MicrophoneSource(microphone))
     except ListenerUnavailable as error:
-        raise UserError(f"{error}: nothing to test; `werewolf-narrator devices` lists the sound devices") from None
+        raise UserError(f"{error}: nothing to test; `{command()} devices` lists the sound devices") from None
     vocabulary = load_vocabulary(language)
     path = model_for(language, model_dir)
     listener: Any = None

@@ -87,7 +87,7 @@ def in_the_dark(call: Call) -> bool:
     return call.phase is Phase.NIGHT or eyes_closed(call)
 
 
-CLOSE_EYES = frozenset({"nightfall.call", "notice.close_eyes", "stuttering_judge.call"})
+CLOSE_EYES = frozenset({"nightfall.call", "notice.close_eyes", "stuttering_judge.call", "card_again.call"})
 """The lines that close the table's eyes."""
 OPEN_EYES = frozenset({"dawn.call", "notice.open_eyes", "stuttering_judge.open"})
 """The lines that open them."""

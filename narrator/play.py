@@ -6,6 +6,7 @@ import dataclasses
 import json
 import random
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
@@ -18,13 +19,16 @@ from .circle import seating
 from .config import TableConfig, config_from_dict, config_to_dict
 from .errors import GameStopped, UserError
 from .hearing import BackgroundListener, ListenerFactory, PushbackKeys, VoiceAnswers, start_listener
+from .hint import resume_hint
 from .identify import identify, journaled
 from .journal import Entry, Journal, default_folder, journal_name
 from .keypad import Keys
 from .narration import CLOSE_EYES, OPEN_EYES, SCREEN, VOICE, Line, Narrator, eyes_closed, run, wakes
 from .pacing import Pacing
+from .recap import build_recap, markdown, write_recap
 from .replay import Replay
 from .screen import Screen
+from .speak.ahead import Priorities, calls_ahead
 from .voices import Voice, load_voice
 
 STARTER = TableConfig(
@@ -72,9 +76,13 @@ class TableNarrator(Narrator):
         self.pacing = Pacing()  # the keypad's: it opens a call made with eyes closed, the narrator closes it
         self.eyes_open = True
         self.voice_log: TextIO | None = None  # every line said aloud, as JSON lines (play --voice-log)
+        self.shown_title = ""  # the running call's (or moment's) title, to show it again after the host menu
         self.seats = len(self.names)  # the table's size, for the seating circle (play gives it)
         self.last_words: Callable[[int], None] | None = None  # gives a seat voted out its last words
         self.ambience: Any = QuietAmbience()  # narrator.speak.ambience.NightAmbience, with ambience: true
+        self.priorities: Priorities | None = None  # the table's lines, built by `plan_ahead` (or at the first call)
+        self.ahead_phase: tuple[Phase, int] | None = None
+        self._planning: threading.Thread | None = None
 
     def show_eyes(self) -> None:
         """Shows the eyes banner as the narrator last asked."""
@@ -151,14 +159,51 @@ class TableNarrator(Narrator):
         elif not self.eyes_open and not eyes_closed(call) and call.phase is Phase.DAY and call.id != "dawn":
             self.line("notice.open_eyes", VOICE)
 
+    def plan_ahead(self, seats: int, deck: Sequence[str]) -> None:
+        """Builds the table's lines for `render_ahead` in a thread (a few hundred, 0.1 s and more of CPU): off the
+        path of the first call's line. Nothing to build for a speaker that does not render ahead."""
+        if getattr(self.speaker, "prepare", None) is None:
+            return
+
+        def build() -> None:
+            self.priorities = Priorities(self.voice, seats, self.names, deck)
+
+        self._planning = threading.Thread(target=build, name="lines-ahead", daemon=True)
+        self._planning.start()
+
+    def render_ahead(self, call: Call) -> None:
+        """Has the speaker render the lines of the next calls first, in call order (the running call first); at
+        each night or day, then the read-backs and announcements about the living seats, before the rest queued.
+
+        Fair play: a line not rendered in time is said in another voice, so what goes first is computed from
+        public knowledge only: the call order of the deck (dead characters are called too), the living seats
+        (on the screen at every call), night or day. Never from who holds which card.
+        """
+        prepare = getattr(self.speaker, "prepare", None)
+        game = self.game
+        if prepare is None or game is None or self.replaying:
+            return
+        if self._planning is not None:
+            self._planning.join()
+        if self.priorities is None:
+            self.priorities = Priorities(self.voice, game.table.seats, self.names, game.table.deck)
+        night = call.phase is Phase.NIGHT
+        calls = calls_ahead(call.id, night, game.night_order(call.number) if night else (),
+                            () if night else game.night_order(call.number + 1))
+        phase = (call.phase, call.number)
+        prepare(self.priorities.soonest(calls, game.living(), seats_too=phase != self.ahead_phase))
+        self.ahead_phase = phase
+
     def begin(self, call: Call) -> None:
         self.safe_point()
+        self.render_ahead(call)
         # Before the call's panel and secrets, so that its own line heads the panel; not repeated with it.
         self.close_or_open_eyes(call)
         self.screen.status(self.status(call))
         if not self.replaying:
             self.screen.seating(seating(self.voice, self.seats, self.names, self.game))
-        self.screen.show_call(self.title(call), "")
+        self.shown_title = self.title(call)
+        self.screen.show_call(self.shown_title, "")
         self.call_start = len(self.transcript)
         self.opening = []
         super().begin(call)
@@ -187,7 +232,41 @@ class TableNarrator(Narrator):
         """Starts a moment outside the engine's calls (a seat's turn in the deal, a character identifying itself):
         its title on the screen, and its lines from now on are those repeat says again."""
         self.opening = []
+        self.call_start = len(self.transcript)
+        self.shown_title = title
         self.screen.show_call(title, "")
+
+    def show_card(self, seat: int, card: str, wait: Callable[[], None]) -> None:
+        """The host menu: shows ``seat`` its card again, the table's eyes closed, all of it said aloud (who asked is
+        public; which card, never). Then the eyes as they were, and the running call's screen again; the caller
+        says its opening lines again (those it had woken open their eyes again). ``wait`` waits for Enter.
+
+        A secret of the running call comes back on the screen only if the table's eyes were closed (a night call):
+        with them open (the deal's turn of another seat, a day call), it is not shown again.
+        """
+        was_open, title, opening, start, mark = (self.eyes_open, self.shown_title, self.opening, self.call_start,
+                                                 len(self.transcript))
+        lines = self.transcript[start:]
+        self.moment(self.voice.seat(seat, self.names))
+        self.line("card_again.call", VOICE, seat=seat)  # closes the table's eyes (CLOSE_EYES), the banner says so
+        self.screen.prompt(self.voice.text("prompt.see_card", {}))
+        wait()
+        self.screen.prompt("")
+        self.line("deal.app_show", SCREEN, role=card)
+        self.screen.prompt(self.voice.text("prompt.hide_card", {}))
+        wait()
+        self.screen.clear()
+        self.line("card_again.done", VOICE, seat=seat)
+        if was_open:
+            self.line("notice.open_eyes", VOICE)
+        self.screen.show_call(title, next((line.text for line in lines if line.channel == VOICE), ""))
+        if not was_open:
+            for line in lines:
+                if line.channel == SCREEN:
+                    self.screen.secret(line.text)
+        # The running call's lines are its own again: the card shown is never among the secrets shown again.
+        del self.transcript[mark:]
+        self.shown_title, self.opening, self.call_start = title, opening, start
 
     def repeat(self) -> None:
         """Says the running call's opening lines again, and shows that it did (a table without sound sees it)."""
@@ -228,10 +307,11 @@ def deal_on_screen(narrator: TableNarrator, answers: KeypadAnswers, deal: Deal, 
     for seat in range(first, len(deal.roles) + 1):
         narrator.moment(narrator.voice.seat(seat, narrator.names))
         narrator.line("deal.app_turn", VOICE, seat=seat)
-        screen.prompt(narrator.voice.text("prompt.done", {}))
+        screen.prompt(narrator.voice.text("prompt.see_card", {}))
         answers.enter()
         screen.prompt("")
         narrator.line("deal.app_show", SCREEN, role=deal.roles[seat - 1])
+        screen.prompt(narrator.voice.text("prompt.hide_card", {}))
         answers.enter()
         screen.clear()
         # Journaled once the card is hidden again, not when it is shown: stopped before this, the game goes on
@@ -293,6 +373,7 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
     narrator.show_table()  # the seats and their names, from the deal on
     if ambience is not None:
         narrator.ambience = ambience
+    narrator.plan_ahead(config.table.seats, config.table.deck)
     if listener is not None:
         keys = PushbackKeys(keys)  # a key pressed while listening is read again by the keypad
 
@@ -319,7 +400,7 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
         answers.voice_answers = None
         if failure.fatal:  # as when the check ran before the first line: stop, loudly
             kept = "" if journal is None else \
-                f"; the game stopped, every answer so far is saved: to go on, werewolf-narrator resume {journal.path}"
+                f"; the game stopped, every answer so far is saved; to go on:\n  {resume_hint(journal.path)}"
             raise UserError(f"{failure}{kept}")
         screen.public(str(failure))
         screen.notice(str(failure))  # kept in the status line: the keypad answers from now on
@@ -336,6 +417,19 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
     narrator.pacing = Pacing(config.call_floor, config.pause, clock=clock, sleep=sleep)
     answers = KeypadAnswers(keys, screen, voice, say=say, repeat=narrator.repeat, names=config.names,
                             rng=rng, debate_timer=config.debate_timer, clock=clock, pacing=narrator.pacing)
+
+    def card_again(seat: int) -> bool:
+        """The host menu shows ``seat`` its card: as the game has it now (the Thief's as taken), or as drawn while
+        the program deals; with real cards, none before they are identified. Nothing of it is journaled."""
+        game = narrator.game
+        cards = [game.card(s) for s in range(1, len(game.players) + 1)] if game is not None else \
+            list(deal.roles) if deal is not None else []
+        if not 1 <= seat <= len(cards):
+            return False
+        narrator.show_card(seat, cards[seat - 1], answers.enter)
+        return True
+
+    answers.card_again = card_again
     if listener is not None and vocabulary is not None and config.voice_phases():
         assert isinstance(keys, PushbackKeys)
         narrator.listener = listener
@@ -400,12 +494,14 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
                 writer.record(call, value)
 
         run(game, narrator, source, record=record, undone=writer.record_undo)
+        if game.outcome is not None:
+            writer.record_over(game.outcome.winner)
     except KeyboardInterrupt:
         screen.close()
         if journal is None:
             raise GameStopped("the game stopped before it began") from None
-        raise GameStopped(f"the game stopped; every answer so far is saved; to go on: "
-                          f"werewolf-narrator resume {journal.path}") from None
+        raise GameStopped(f"the game stopped; every answer so far is saved; to go on:\n  "
+                          f"{resume_hint(journal.path)}") from None
     finally:
         if journal is not None:
             journal.close()
@@ -415,12 +511,21 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
         narrator.ambience.close()
         if listener is not None:
             listener.close()
+    # The recap, built from the deal and the answers now that the game is over: on the terminal once the full
+    # screen is gone, and in a Markdown file beside the journal, to share.
+    recap = build_recap(game, voice, config.names)
+    written = write_recap(journal.path, recap)
     stream = out or sys.stdout
-    print(voice.text("summary.title", {}), file=stream)
-    for line in narrator.transcript:
-        if line.key.startswith(("end.", "summary.")):
-            print(line.text, file=stream)
-    print(f"(journal: {journal.path})", file=stream)
+    text = markdown(recap)
+    if stream.isatty():
+        from rich.console import Console
+        from rich.markdown import Markdown
+
+        Console(file=stream).print(Markdown(text))
+    else:
+        print(text, file=stream)
+    # The winner again last, where a terminal shows it once the long recap has scrolled by.
+    print("\n".join([*recap.result, f"(recap: {written})", f"(journal: {journal.path})"]), file=stream)
     return game
 
 

@@ -17,6 +17,7 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
+from functools import partial
 from typing import IO, Callable, Sequence
 
 from engine import ROLES, Rules, Table, check_deck, preset
@@ -98,8 +99,10 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def simulate(table: Table, games: int, model: str = CHECK_MODEL, seed: int = 1, jobs: int | None = None) -> Result:
-    """Plays ``games`` games of ``table`` with ``model`` on ``jobs`` processes (default: every core)."""
+def simulate(table: Table, games: int, model: str = CHECK_MODEL, seed: int = 1, jobs: int | None = None,
+             progress: Callable[[int], None] = lambda played: None) -> Result:
+    """Plays ``games`` games of ``table`` with ``model`` on ``jobs`` processes (default: every core); ``progress``
+    is told how many games each finished chunk played."""
     if model not in MODELS:
         raise UserError(f"unknown strategy {model!r}; strategies: {', '.join(MODELS)}, all")
     jobs = default_jobs() if jobs is None else jobs
@@ -111,13 +114,16 @@ def simulate(table: Table, games: int, model: str = CHECK_MODEL, seed: int = 1, 
     wins: Counter[str] = Counter()
     if jobs == 1:
         for job in work:
-            wins.update(_chunk(job))
+            part = _chunk(job)
+            wins.update(part)
+            progress(sum(part.values()))
     else:
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
         with context.Pool(jobs, initializer=_ignore_interrupts) as pool:
             for part in pool.imap_unordered(_chunk, work):
                 wins.update(part)
+                progress(sum(part.values()))
     return Result(model, games, dict(wins), time.perf_counter() - start, jobs)
 
 
@@ -281,6 +287,17 @@ def cmd_simulate(args: argparse.Namespace, warn: Callable[[str], None] | None = 
     models = MODELS if strategy == "all" else (strategy,)
     table = table_from_args(args, warn)
     seed = int(args.seed)
-    results = [simulate(table, games, model, seed, jobs) for model in models]
+    if not sys.stderr.isatty():
+        results = [simulate(table, games, model, seed, jobs) for model in models]
+    else:  # seconds of work: a progress bar, on the terminal only (gone once done; the report is the output)
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+        with Progress(*columns, console=Console(file=sys.stderr), transient=True) as bar:
+            results = []
+            for model in models:
+                task = bar.add_task(f"{model}: games", total=games)
+                results.append(simulate(table, games, model, seed, jobs, progress=partial(bar.advance, task)))
     report(results, table, seed, sys.stdout)
     return 0

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import signal
 import subprocess
 import sys
 import termios
 from pathlib import Path
 from typing import Any, Sequence
+
+from .hint import command, pinned, resume_hint
 
 SUPERVISED = "WEREWOLF_NARRATOR_SUPERVISED"
 """Set in the game's own process (to 1), so that it plays rather than supervise itself."""
@@ -99,13 +100,13 @@ class Supervisor:
                     return code
                 if not begun(self.journal):
                     self._write(f"The game stopped unexpectedly ({_why(status)}) before it had begun: nothing "
-                                "was saved. Start it again with werewolf-narrator play.\n")
+                                f"was saved. Start it again with {command()} play.\n")
                     return code
                 self._write(f"The game stopped unexpectedly ({_why(status)}).\nEvery confirmed answer is "
                             f"saved in its journal, {self.journal}.\n\nPress Enter to go on with the game now, "
                             "or any other key to quit.\n")
                 if not self._enter():
-                    self._write(f"To go on later: werewolf-narrator resume {shlex.quote(str(self.journal))}\n")
+                    self._write(f"To go on later:\n  {resume_hint(self.journal, self.out)}\n")
                     return code
                 args = self.resume
         finally:
@@ -117,7 +118,7 @@ class Supervisor:
         when it could not be started."""
         try:
             self.child = subprocess.Popen([self.python, "-m", "narrator", *args],
-                                          env={**os.environ, SUPERVISED: "1"})
+                                          env={**os.environ, SUPERVISED: "1", **pinned()})
         except OSError as exc:
             self._write(f"error: the game could not be started ({exc.strerror or exc})\n")
             return None
@@ -142,8 +143,8 @@ class Supervisor:
     def _stopped(self, status: int) -> str:
         if not begun(self.journal):
             return f"The game was stopped ({_why(status)}) before it had begun: nothing was saved.\n"
-        return (f"The game was stopped ({_why(status)}); every confirmed answer is saved: to go on, "
-                f"werewolf-narrator resume {shlex.quote(str(self.journal))}\n")
+        return (f"The game was stopped ({_why(status)}); every confirmed answer is saved; to go on:\n  "
+                f"{resume_hint(self.journal, self.out)}\n")
 
     def _enter(self) -> bool:
         """Reads one key; returns True for Enter. Keys typed before the question do not answer it."""

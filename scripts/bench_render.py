@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -85,6 +86,8 @@ def child(backend: str, script_path: Path, voices: str | None) -> int:
         speaker = PiperSpeaker(language, cache=False, folder=Path(voices) if voices else None)
     else:
         speaker = Pyttsx3Speaker(language, cache=False)
+    engine: Any = speaker._renderer
+    engine.started.result(120)  # Piper's voice loads in the background: its first render is not its load
     started = time.perf_counter() - start
     renders, seconds = [], 0.0
     try:

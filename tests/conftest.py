@@ -15,3 +15,6 @@ atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
 # not change what the tests choose.
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="werewolf-tests-data-")
 atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], True)
+# The hints name the command that runs the program where the user is (narrator.hint); pinned here, so that the
+# messages the tests expect do not depend on where pytest runs (test_hints.py checks how it is chosen).
+os.environ["WEREWOLF_NARRATOR_COMMAND"] = "werewolf-narrator"

@@ -35,6 +35,27 @@ def test_bench_latency_and_startup_take_the_piper_voice(tmp_path: Path) -> None:
     assert "--voice" in run_script("bench_startup.py", "--help", home=tmp_path)
 
 
+def test_bench_voice_prints_the_word_error_rate_and_seats_heard_for_piper_and_espeak(tmp_path: Path) -> None:
+    # The first nine lines of the practice game: the ninth names a seat ("Seat number four has been eliminated.").
+    out = run_script("bench_voice.py", "--scripts", "examples/practice-en.yaml", "--limit", "9", home=tmp_path)
+    assert out.startswith("9 distinct lines"), out
+    for backend in ("piper", "pyttsx3"):
+        line = next(line for line in out.splitlines() if line.startswith(backend))
+        assert re.search(r"WER \d+\.\d%; seat numbers heard [01]/1 = \d+%", line), line
+        assert f"worst lines, {backend}:" in out
+    assert re.search(r"goal \(issue 12\): Piper WER \d+\.\d% <= 12 %: (yes|NO)", out), out
+    assert not any(tmp_path.rglob("*.onnx")), "the voice was installed in the user's folders"
+
+
+def test_bench_voice_compares_the_seat_wordings_quiet_and_noisy(tmp_path: Path) -> None:
+    out = run_script("bench_voice.py", "--compare-seat-wording", "--lines", "1", "--scripts",
+                     "examples/practice-en.yaml", home=tmp_path)
+    for wording in ("seat two", "seat number two", "player two", "number two", "Bruno, seat two (names)",
+                    "Bruno, seat number two (names)"):
+        for backend in ("piper", "pyttsx3"):
+            assert re.search(rf"^{re.escape(wording)} +{backend} +\d+/\d+ = \d+% +\d+/\d+ = \d+%", out, re.M), out
+
+
 def test_bench_yaml_prints_the_cost_of_reading_and_of_refusing(tmp_path: Path) -> None:
     out = run_script("bench_yaml.py", "--megabytes", "2", home=tmp_path)
     assert re.search(r"fr.yaml .*, libyaml +\d+\.\d ms  read", out), out

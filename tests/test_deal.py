@@ -125,7 +125,8 @@ def test_the_app_deal_is_journaled_before_the_first_card_is_shown(tmp_path: Path
     assert game.deal.roles == ahead.deal.roles and game.outcome == ahead.outcome
     journal = lines(the_journal(tmp_path / "game"))
     assert journal[SEATS + 1] == {"deal": list(CARDS.roles), "centre": list(CARDS.centre)}
-    assert [line["answer"] for line in journal[SEATS + 2:]] == ahead.journal
+    assert [line["answer"] for line in journal[SEATS + 2:-1]] == ahead.journal
+    assert ahead.outcome is not None and journal[-1] == {"over": ahead.outcome.winner}  # resume lists it no more
 
 
 @pytest.mark.parametrize("stop, going_on", [(0, 1), (1, 1), (13, 5), (14, 6), (15, 6), (3 * SEATS - 1, None)])
@@ -292,9 +293,10 @@ def test_the_cards_screens_say_what_they_ask_for(tmp_path: Path) -> None:
     text = screen.text
     assert screen.titles[:2] == ["Fortune Teller", "Simple Werewolf"]
     assert "Type your seat number, then Enter." in text and "Type your 2 seat numbers" in text
-    assert "[screen] There is no seat ninety-nine at this table." in text and "Seat ninety-nine" not in text
+    assert "[screen] There is no seat number ninety-nine at this table." in text
+    assert "Seat number ninety-nine" not in text
     assert "[screen] The same player is named twice." in text
-    assert "> Seat one?" in text and "> Seat two and seat three?" in text
+    assert "> Seat number one?" in text and "> Seat number two and seat number three?" in text
     assert speaker.said[:6] == [VOICE.text(key, values) for key, values in [
         ("deal.cards_intro", {}), ("notice.close_eyes", {}), ("identify.wake", {"role": "seer"}),
         ("identify.sleep", {"role": "seer"}), ("identify.wake", {"role": "werewolf"}),
@@ -319,7 +321,8 @@ def test_a_seat_entered_twice_is_settled_without_telling_whose_it_is(tmp_path: P
     identified(REAL, THIEF + ["6", "enter", "enter"] + WEREWOLF + HUNTER, tmp_path / "clean", clean, clean_said)
     mismatch = VOICE.text("identify.mismatch", {})
     round_one = clash.text[:clash.text.index(mismatch)]
-    as_if_free = clean.text[:len(round_one)].replace("Seat six?", "Seat one?").replace("  > 6\n", "  > 1\n")
+    as_if_free = clean.text[:len(round_one)].replace("Seat number six?", "Seat number one?")
+    as_if_free = as_if_free.replace("  > 6\n", "  > 1\n")
     assert round_one == as_if_free
     said = clash_said.said.index(mismatch)
     assert clash_said.said[:said] == clean_said.said[:said]
@@ -391,3 +394,109 @@ def test_a_game_killed_mid_deal_in_a_terminal_resumes_at_the_same_seat_with_the_
     assert header["deal"] == list(ahead.deal.roles)
     assert [e.answer for e in entries] == ahead.journal
     assert [line.get("seen") for line in lines(next(folder.glob("*.jsonl")))[1:SEATS + 1]] == list(range(1, 9))
+
+
+# -- issue 13: see, then hide; the host menu shows a seat its card again ------------------------------
+
+def test_the_deal_asks_enter_to_see_the_card_then_enter_to_hide_it(tmp_path: Path) -> None:
+    keys, ahead = game_keys()
+    screen = Shown()
+    a_game(APP, keys, tmp_path / "game", screen=screen)
+    text = screen.text
+    see, hide = VOICE.text("prompt.see_card", {}), VOICE.text("prompt.hide_card", {})
+    first = text.index(card(ahead.deal.roles[0]))
+    assert text.index(turn(1)) < text.index(see) < first < text.index(hide) < text.index(turn(2))
+    assert VOICE.text("prompt.done", {}) not in text[:first]
+    assert text.count(see) == text.count(hide) == SEATS
+
+
+def card_again(seat: int) -> list[str]:
+    """The host menu's keys that show ``seat`` its card (menu, 6, the seat, Enter), then see it and hide it."""
+    return ["menu", "6", *str(seat), "enter", "enter", "enter"]
+
+
+def said_around(said: list[str], seat: int) -> list[str]:
+    start = said.index(VOICE.text("card_again.call", {"seat": seat}))
+    return said[start:said.index(VOICE.text("card_again.done", {"seat": seat})) + 3]
+
+
+@pytest.mark.parametrize("at, was_open", [(4, True), (3 * SEATS, True), (3 * SEATS + 3, False)])
+def test_the_host_menu_shows_a_seat_its_card_again_with_the_table_s_eyes_closed(tmp_path: Path, at: int,
+                                                                               was_open: bool) -> None:
+    """During the deal (eyes open, seat 2 at the screen), the Sheriff's election, or Cupid's call (eyes closed):
+    everyone is told to close their eyes and seat 3 to come; its card is shown only then, hidden on Enter; seat 3
+    goes back; the eyes are opened again only if they were open; the running call is said again; the game and its
+    journal are as without it."""
+    keys, ahead = game_keys()
+    plain = a_game(APP, keys, tmp_path / "plain")
+    screen, speaker = Shown(), Recorder()
+    said_before: list[str] = []
+    screen.on_secret = lambda text: said_before.append(speaker.said[-1]) if text == card(CARDS.roles[2]) else None
+    game = a_game(APP, keys[:at] + card_again(3) + keys[at:], tmp_path / "game", screen=screen, speaker=speaker)
+    assert game.outcome == plain.outcome == ahead.outcome
+    assert VOICE.text("card_again.call", {"seat": 3}) in said_before  # never shown before the narrator says whose
+    around = said_around(speaker.said, 3)
+    opened = VOICE.text("notice.open_eyes", {})
+    assert (around[2] == opened) is was_open
+    before = speaker.said[speaker.said.index(around[0]) - 1]
+    assert before in around[2:]  # the running call's line again: those it had woken open their eyes again
+    assert [line for line in lines(the_journal(tmp_path / "game"))[1:]] == \
+        [line for line in lines(the_journal(tmp_path / "plain"))[1:]]  # nothing journaled
+
+
+def test_the_card_shown_again_is_never_among_the_call_s_secrets_shown_again(tmp_path: Path) -> None:
+    """Two seats shown their cards during seat 2's turn: neither card, nor seat 2's, comes back when the deal goes
+    on (the table's eyes were open)."""
+    keys, ahead = game_keys()
+    screen = Shown()
+    a_game(APP, keys[:4] + card_again(3) + card_again(5) + keys[4:], tmp_path / "game", screen=screen)
+    text = screen.text
+    assert text.count(card(CARDS.roles[1])) == 1  # seat 2's card: once, before the menu
+    after = text[text.index(VOICE.text("card_again.done", {"seat": 5})):]
+    assert card(CARDS.roles[2]) not in after[:after.index(turn(3))]
+
+
+def test_the_host_menu_shows_no_card_before_real_cards_are_identified(tmp_path: Path) -> None:
+    cards = TableConfig("en", STARTER.table, deal="cards", pause=(0.0, 0.0))
+    screen = Shown()
+    with pytest.raises(EOFError):
+        a_game(cards, ["menu", "6", "3", "enter", "enter"], tmp_path / "game", screen=screen)
+    assert VOICE.text("menu.no_card", {}) in screen.text
+    assert "card_again" not in screen.text and VOICE.text("card_again.call", {"seat": 3}) not in screen.text
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh")
+def test_in_a_terminal_the_card_waits_for_enter_then_hides_and_the_host_menu_shows_one_again(tmp_path: Path) -> None:
+    """80×24: seat 1's screen asks for Enter before its card, shows it with "Press Enter to hide it", hides it;
+    the host menu then shows seat 3 its card, only once the narrator has said so, and hides it again."""
+    from tmux import Tmux
+
+    config = tmp_path / "table.yaml"
+    config.write_text(STARTER_TABLE.format(language="en"), encoding="utf-8")
+    seed = 11
+    _, ahead = plan_keys(load_config(str(config))[0], seed)
+    first, third = card(ahead.deal.roles[0])[:25], card(ahead.deal.roles[2])[:25]
+    see, hide = VOICE.text("prompt.see_card", {}), VOICE.text("prompt.hide_card", {})
+    tmux = Tmux(f"wn-see-{tmp_path.name}")
+    tmux.start(f"{sys.executable} -m narrator play {config} --seed {seed} --journal-dir {tmp_path / 'j'}; sleep 60",
+               width=80, height=24)
+    try:
+        shown = tmux.wait_for(see)
+        assert turn(1)[:30] in shown and first not in shown
+        tmux.send(["enter"])
+        shown = tmux.wait_for(lambda shown: first in shown and hide in shown)
+        assert see not in shown
+        tmux.send(["enter"])
+        shown = tmux.wait_for(VOICE.text("deal.app_hidden", {})[:20])
+        assert first not in shown
+        tmux.send(["menu", "6", "3", "enter"])
+        shown = tmux.wait_for(see)
+        assert VOICE.text("card_again.call", {"seat": 3})[:40] in shown and third not in shown
+        tmux.send(["enter"])
+        tmux.wait_for(lambda shown: third in shown and hide in shown)
+        tmux.send(["enter"])
+        shown = tmux.wait_for(VOICE.text("card_again.done", {"seat": 3})[:30])
+        assert third not in shown and first not in shown
+    finally:
+        subprocess.run([*tmux.base, "kill-server"], capture_output=True)
+    assert [line for line in lines(next((tmp_path / "j").glob("*.jsonl")))[1:]] == [{"seen": 1}]  # nothing more

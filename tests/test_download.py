@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import os
 import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -13,20 +14,25 @@ from typing import Any, BinaryIO, Iterator
 import pytest
 
 from narrator import download as downloader
+from narrator.cli import main
 from narrator.download import check_url, download, redirect_allowed
 from narrator.errors import UserError
 from narrator.listen.models import fetch as fetch_model
 
 
 class Server:
-    """Serves files over HTTP on 127.0.0.1: with Range, redirects, a first response cut short, or an endless stream."""
+    """Serves files over HTTP on 127.0.0.1: with Range, redirects, a first response cut short, an endless stream,
+    a Content-Length that lies (``claimed``), a body dripped 100 bytes at a time (``drip``: the seconds between
+    them), or none sent at all (``silent``)."""
 
     def __init__(self, files: dict[str, bytes], redirects: dict[str, str] | None = None,
                  endless: tuple[str, ...] = (), cut_first: tuple[str, ...] = (),
-                 claimed: dict[str, int] | None = None) -> None:
+                 claimed: dict[str, int] | None = None, drip: dict[str, float] | None = None,
+                 silent: tuple[str, ...] = ()) -> None:
         self.files = files
         self.redirects = redirects or {}
         self.requests: list[tuple[str, str | None]] = []  # each request's path and Range header
+        self.stop = threading.Event()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -65,6 +71,19 @@ class Server:
                     body = body[start:]
                 self.send_header("Content-Length", str((claimed or {}).get(self.path, len(body))))
                 self.end_headers()
+                if self.path in silent:
+                    server.stop.wait(30)  # headers, then nothing, until the test ends
+                    return
+                if self.path in (drip or {}):
+                    try:
+                        for start in range(0, len(body), 100):
+                            self.wfile.write(body[start:start + 100])
+                            self.wfile.flush()
+                            if server.stop.wait((drip or {})[self.path]):
+                                return
+                    except OSError:
+                        pass  # the client gave up
+                    return
                 first = sum(1 for path, _ in server.requests if path == self.path) == 1
                 if self.path in cut_first and first:
                     self.wfile.write(body[:len(body) // 2])
@@ -83,6 +102,7 @@ class Server:
         self.thread.start()
 
     def close(self) -> None:
+        self.stop.set()
         self.httpd.shutdown()
         self.httpd.server_close()
 
@@ -248,3 +268,101 @@ def test_a_part_longer_than_the_limit_is_started_over(tmp_path: Path, serve: Any
 def test_a_size_that_is_not_positive_is_refused(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="--size -5: a download's size is a positive number of bytes"):
         fetch_model("en", tmp_path, url="https://alphacephei.com/m.zip", sha256="0" * 64, size=-5, progress=False)
+
+
+@pytest.mark.parametrize("url", ["http://[::1", "http://127.0.0.1:99999/f", "http://127.0.0.1:port/f",
+                                 "http://127.0.0.1:0/f", "https://", "", "http://127.0.0.1/a b",
+                                 "http://127.0.0.1/f\r\nX-Header: y", "https://exämple.org/f", "https://127.0.0.1/\0"])
+def test_a_malformed_address_is_refused_with_a_message(url: str) -> None:
+    with pytest.raises(UserError, match="not an address that can be downloaded from|only https addresses"):
+        check_url(url)
+
+
+def test_a_host_name_the_resolver_cannot_encode_is_a_failed_download_not_a_crash(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def resolver(address: tuple[str, int], *args: Any, **kwargs: Any) -> socket.socket:
+        return address[0].encode("idna")  # type: ignore[return-value]  # what the resolver does first
+
+    monkeypatch.setattr(socket, "create_connection", resolver)
+    with pytest.raises(UserError, match=r"the download of f from https://a\.\.b/f failed \(.*label empty or too long"):
+        download("https://a..b/f", tmp_path / "f.part", "f", 1000, progress=False)
+
+
+@pytest.mark.parametrize("command", ["models", "voices"])
+@pytest.mark.parametrize("url", ["http://[::1", "https://[zz]", "http://127.0.0.1:99999"])
+def test_fetch_with_a_malformed_url_says_so_without_an_internal_error(
+        command: str, url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert main([command, "fetch", "en", "--url", url]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {url}") and "not an address that can be downloaded from" in err, err
+
+
+def test_a_content_length_larger_than_what_comes_keeps_the_part_to_resume(tmp_path: Path, serve: Any) -> None:
+    server = serve({"/f": PAYLOAD[:1000]}, claimed={"/f": 5000})
+    with pytest.raises(UserError, match="stopped after 1000 of 5000 bytes; run the command again to resume"):
+        download(f"{server.url}/f", tmp_path / "f.part", "f", 5000, progress=False)
+    assert (tmp_path / "f.part").read_bytes() == PAYLOAD[:1000]
+
+
+def test_a_content_length_smaller_than_what_comes_leaves_the_rest_unread_for_the_checksum(
+        tmp_path: Path, serve: Any) -> None:
+    server = serve({"/f": PAYLOAD}, claimed={"/f": 1000})
+    with pytest.raises(UserError, match="does not match its checksum"):
+        fetch_model("en", tmp_path, url=f"{server.url}/f", sha256=hashlib.sha256(PAYLOAD).hexdigest(),
+                    size=len(PAYLOAD), progress=False)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_redirect_loop_is_given_up_with_one_line(tmp_path: Path, serve: Any) -> None:
+    server = serve({})
+    server.redirects.update({"/a": f"{server.url}/b", "/b": f"{server.url}/a"})
+    with pytest.raises(UserError) as refused:
+        download(f"{server.url}/a", tmp_path / "f.part", "f", 1000, progress=False)
+    assert "sent it on from address to address (a loop, or more than 10 redirects)" in str(refused.value)
+    assert "\n" not in str(refused.value)
+    assert len(server.requests) < 12
+
+
+def test_an_endless_chain_of_redirects_is_given_up(tmp_path: Path, serve: Any) -> None:
+    server = serve({})
+    server.redirects.update({f"/r{i}": f"{server.url}/r{i + 1}" for i in range(50)})
+    with pytest.raises(UserError, match="more than 10 redirects"):
+        download(f"{server.url}/r0", tmp_path / "f.part", "f", 1000, progress=False)
+    assert len(server.requests) == 11
+
+
+def test_a_server_that_drips_under_1_kb_a_second_is_given_up_as_stalled_and_the_part_kept(
+        tmp_path: Path, serve: Any) -> None:
+    server = serve({"/f": PAYLOAD}, drip={"/f": 0.2})  # 500 bytes a second: each read comes well within the timeout
+    with pytest.raises(UserError, match=r"stalled \(less than 1 KB a second for 0.5 s\); run the command again to "
+                                        r"resume \(.*f.part keeps the [1-9]\d* bytes"):
+        download(f"{server.url}/f", tmp_path / "f.part", "f", len(PAYLOAD), progress=False, timeout=0.5)
+
+
+def test_a_slow_server_over_1_kb_a_second_is_waited_for(tmp_path: Path, serve: Any) -> None:
+    server = serve({"/f": PAYLOAD[:3000]}, drip={"/f": 0.01})  # 10 KB a second, over three windows of 0.1 s
+    download(f"{server.url}/f", tmp_path / "f.part", "f", 3000, progress=False, timeout=0.1)
+    assert (tmp_path / "f.part").read_bytes() == PAYLOAD[:3000]
+
+
+def test_a_server_that_sends_nothing_after_its_headers_is_given_up_as_stalled(tmp_path: Path, serve: Any) -> None:
+    server = serve({"/f": PAYLOAD}, silent=("/f",))
+    with pytest.raises(UserError, match=r"stalled \(less than 1 KB a second for 0.3 s\); run the command again to "
+                                        "retry"):
+        download(f"{server.url}/f", tmp_path / "f.part", "f", len(PAYLOAD), progress=False, timeout=0.3)
+
+
+@pytest.mark.parametrize("kind", ["folder", "symlink", "fifo"])
+def test_a_part_that_is_not_a_plain_file_is_refused(tmp_path: Path, kind: str) -> None:
+    part = tmp_path / "f.part"
+    if kind == "folder":
+        part.mkdir()
+    elif kind == "symlink":
+        part.symlink_to(tmp_path / "elsewhere")
+    else:
+        os.mkfifo(part)
+    with pytest.raises(UserError, match="f.part is not a file .*remove it and run the command again"):
+        download("http://127.0.0.1:9/f", part, "f", 1000, progress=False)
+    assert not (tmp_path / "elsewhere").exists()

@@ -69,11 +69,11 @@ def voice_answers(heard: Sequence[str | None | Exception], keys: Sequence[str] =
 
 
 def test_a_spoken_seat_is_read_back_and_confirmed_aloud() -> None:
-    """Issue 4.4: every heard answer is read back and confirmed: "seven" → "Seat seven?" → "yes"."""
+    """Issue 4.4: every heard answer is read back and confirmed: "seven" → "Seat number seven?" → "yes"."""
     _, call = vote_call()
     answers, said = voice_answers(["number five", "yes"])
     assert answers.answer(call) == 5  # type: ignore[arg-type]
-    assert said == ["Seat five?"]
+    assert said == ["Seat number five?"]
 
 
 def test_the_grammar_holds_only_what_can_answer_the_running_call() -> None:
@@ -93,7 +93,7 @@ def test_no_at_the_read_back_asks_again() -> None:
     _, call = vote_call()
     answers, said = voice_answers(["five", "no", "six", "yes"])
     assert answers.answer(call) == 6  # type: ignore[arg-type]
-    assert said == ["Seat five?", "Seat six?"]
+    assert said == ["Seat number five?", "Seat number six?"]
 
 
 def test_silence_asks_again_once_then_leaves_it_to_the_keypad() -> None:
@@ -109,7 +109,7 @@ def test_chatter_is_not_taken_for_an_answer() -> None:
     _, call = vote_call()
     answers, said = voice_answers(["um i think five", "[unk]", ])
     assert answers.answer(call) is KEYPAD  # type: ignore[arg-type]
-    assert "Seat five?" not in said
+    assert "Seat number five?" not in said
 
 
 def test_a_key_pressed_while_listening_lets_the_keypad_answer() -> None:

@@ -65,8 +65,9 @@ class Moment:
     def shown(self, screen: str) -> bool:
         """Whether the screen shows this moment (its secret in its call's panel)."""
         lines = screen.splitlines()
-        return (len(lines) > 1 and f" {self.title} " in lines[0] and self.opening in lines[1]
-                and self.secret in screen)
+        # The panel's top border, under the eyes banner: its title, then the call's first line.
+        top = next((i for i, line in enumerate(lines) if "╭" in line and f" {self.title} " in line), len(lines))
+        return top + 1 < len(lines) and self.opening in lines[top + 1] and self.secret in screen
 
 
 def secret_lines(facts: Sequence[Fact]) -> list[str]:
@@ -208,7 +209,7 @@ def night_trial(number: int, root: Path) -> str:
             tmux.send(["q"])
             quit_ = tmux.wait_for(ended)
             assert "exit=137" in quit_ and terminal_settings(quit_) == {"echo", "icanon"}, quit_  # echo is back
-            command = re.search(r"To go on later: (werewolf-narrator resume \S+)", quit_)
+            command = re.search(r"To go on later:\s+(werewolf-narrator resume \S+)", quit_)
             assert command is not None, quit_
             args = command.group(1).split()[1:]
             tmux.respawn(game_command(folder, *args))
@@ -314,7 +315,7 @@ def test_sigterm_and_sighup_stop_the_game_like_a_confirmed_ctrl_c_with_its_journ
         final = tmux.wait_for(ended)
         assert "exit=130" in final and terminal_settings(final) == {"echo", "icanon"}, final
         assert moment.secret not in tmux.everything()
-        command = re.search(r"to go on: (werewolf-narrator resume \S+)", final)
+        command = re.search(r"to go on:\s+(werewolf-narrator resume \S+)", final)
         assert command is not None, final
         assert "unexpectedly" not in final and ASK not in final  # the stop was wanted: no offer to go on
         tmux.respawn(game_command(tmp_path, *command.group(1).split()[1:]))

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import io
 import os
 import random
+import shutil
+import signal
 import socket
+import subprocess
+import sys
 import threading
+import time
 import zipfile
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -15,6 +21,7 @@ from typing import Any, Iterator
 
 import pytest
 
+from narrator.cli import main
 from narrator.errors import UserError
 from narrator.listen import models
 from narrator.listen.models import MODELS, fetch, find, installed, is_model, list_models, model_for
@@ -50,11 +57,14 @@ def sha(data: bytes) -> str:
 class Server:
     """Serves one file over HTTP on 127.0.0.1: honouring Range or not, cutting the first response short, or failing."""
 
-    def __init__(self, payload: bytes, ranges: bool = True, cut_first: bool = False, status: int = 200) -> None:
+    def __init__(self, payload: bytes, ranges: bool = True, cut_first: bool = False, status: int = 200,
+                 gate: threading.Event | None = None) -> None:
         self.payload = payload
         self.status = status
         self.ranges = ranges
         self.cut_first = cut_first
+        self.gate = gate  # if given, the first response sends half its body, then waits for the gate to open
+        self.halfway = threading.Event()
         self.requests: list[str | None] = []  # the Range header of each request, None for none
         server = self
 
@@ -80,6 +90,13 @@ class Server:
                     body = body[start:]
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
+                if server.gate is not None and len(server.requests) == 1:
+                    self.wfile.write(body[:len(body) // 2])
+                    self.wfile.flush()
+                    server.halfway.set()
+                    server.gate.wait(30)
+                    self.wfile.write(body[len(body) // 2:])
+                    return
                 if server.cut_first and len(server.requests) == 1:
                     self.wfile.write(body[:len(body) // 2])
                     self.wfile.flush()
@@ -96,6 +113,8 @@ class Server:
         self.thread.start()
 
     def close(self) -> None:
+        if self.gate is not None:
+            self.gate.set()
         self.httpd.shutdown()
         self.httpd.server_close()
 
@@ -308,3 +327,137 @@ def test_the_real_korean_test_model_counts_as_a_model() -> None:
 def test_the_no_model_message_says_what_to_do() -> None:
     assert models.no_model_message("zh") == ("no speech model for zh: play goes on with the keypad; "
                                              "to speak the answers, run werewolf-narrator models fetch zh")
+
+
+def wait_for(condition: Any, what: str) -> None:
+    """Waits (at most 30 s) until ``condition()`` holds."""
+    deadline = time.monotonic() + 30
+    while not condition():
+        assert time.monotonic() < deadline, f"waited 30 s for {what}"
+        time.sleep(0.01)
+
+
+def test_a_second_fetch_of_the_same_model_is_refused_while_the_first_runs(
+        tmp_path: Path, serve: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    payload = model_zip()
+    gate = threading.Event()
+    server = serve(payload, gate=gate)
+    command = ["models", "fetch", "en", "--url", server.url, "--sha256", sha(payload)]
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    first = subprocess.Popen([sys.executable, "-m", "narrator.cli", *command], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(server.halfway.is_set, "the first fetch to be halfway through its download")
+        monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+        assert main(command) == 1  # the second, while the first downloads
+        err = capsys.readouterr().err
+        assert f"error: {EN} is being fetched already by another werewolf-narrator" in err
+        assert "wait for it to finish" in err
+    finally:
+        gate.set()
+        out, err = first.communicate(timeout=60)
+    assert first.returncode == 0, err
+    folder = tmp_path / "werewolf-narrator" / "models"
+    assert out.strip() == f"installed at {folder / EN}"
+    assert is_model(folder / EN)
+    assert sorted(p.name for p in folder.iterdir()) == [EN]  # the lock file went with the first fetch
+    assert len(server.requests) == 1  # the second fetch asked for nothing
+    assert main(command) == 0  # and once the first is done, fetching again finds the model
+
+
+# A fetch that sleeps in the middle of unpacking (after its first file), having said so in the file argv[1].
+STOPS_WHILE_UNPACKING = """
+import shutil, sys, time
+from pathlib import Path
+from narrator.listen.models import fetch
+
+copy, copied = shutil.copyfileobj, []
+
+def copy_then_stop(source, target, *args, **kwargs):
+    if copied:
+        Path(sys.argv[1]).write_text("unpacking")
+        time.sleep(60)
+    copied.append(1)
+    return copy(source, target, *args, **kwargs)
+
+shutil.copyfileobj = copy_then_stop  # what zipfile writes each member with
+fetch("en", Path(sys.argv[2]), url=sys.argv[3], sha256=sys.argv[4], progress=False)
+"""
+
+
+def test_a_fetch_killed_while_unpacking_leaves_a_folder_the_next_fetch_removes(tmp_path: Path, serve: Any) -> None:
+    payload = model_zip()
+    server = serve(payload)
+    signal_file, folder = tmp_path / "unpacking", tmp_path / "models"
+    stopped = subprocess.Popen([sys.executable, "-c", STOPS_WHILE_UNPACKING, str(signal_file), str(folder),
+                                server.url, sha(payload)], stderr=subprocess.PIPE)
+    try:
+        wait_for(lambda: signal_file.exists() or stopped.poll() is not None, "the fetch to unpack")
+        assert signal_file.exists(), stopped.stderr.read() if stopped.stderr else ""
+    finally:
+        stopped.send_signal(signal.SIGKILL)
+        stopped.wait(30)
+        if stopped.stderr:
+            stopped.stderr.close()
+    left = [p for p in folder.iterdir() if p.name.startswith(f".{EN}-")]
+    assert len(left) == 1 and (left[0] / "unpacked" / EN / "am" / "final.mdl").is_file()  # what the kill left
+    assert installed("en", folder) is None
+    warnings: list[str] = []
+    path = fetch("en", folder, url=server.url, sha256=sha(payload), progress=False, warn=warnings.append)
+    assert is_model(path)
+    assert sorted(p.name for p in folder.iterdir()) == [EN]
+    assert len(warnings) == 1 and f"removed {left[0]} (0.3 MB), an unpacking of {EN} left unfinished" in warnings[0]
+    assert server.requests == [None, f"bytes={len(payload)}-"]  # the checked archive was kept: not downloaded again
+
+
+def test_a_leftover_beside_an_installed_model_is_removed_by_the_next_fetch(tmp_path: Path) -> None:
+    make_model(tmp_path / EN)
+    (tmp_path / f".{EN}-x1y2" / "previous").mkdir(parents=True)  # killed between installing and tidying up
+    (tmp_path / ".vosk-model-small-fr-0.22-z3").mkdir()  # another model's: its own fetch may be running
+    warnings: list[str] = []
+    assert fetch("en", tmp_path, url="http://127.0.0.1:9/x.zip", progress=False, warn=warnings.append) == tmp_path / EN
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".vosk-model-small-fr-0.22-z3", EN]
+    assert len(warnings) == 1
+
+
+def test_a_full_disk_while_unpacking_keeps_the_checked_archive_and_says_so(
+        tmp_path: Path, serve: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    copy = shutil.copyfileobj
+    copied: list[int] = []
+
+    def fills_up(source: Any, target: Any, *args: Any, **kwargs: Any) -> None:
+        if copied:  # the second file finds the disk full, partly written
+            target.write(source.read(1000))
+            raise OSError(errno.ENOSPC, "No space left on device")
+        copied.append(1)
+        copy(source, target, *args, **kwargs)
+
+    monkeypatch.setattr(shutil, "copyfileobj", fills_up)  # what zipfile writes each member with
+    payload = model_zip()
+    server = serve(payload)
+    with pytest.raises(UserError) as full:
+        fetch("en", tmp_path, url=server.url, sha256=sha(payload), progress=False)
+    message = str(full.value)
+    assert f"the disk is full: the model could not be unpacked into {tmp_path} (No space left on device; " \
+           "it takes 0.3 MB unpacked); nothing was installed; free some space: the checked download is kept " in message
+    assert "run the command again to unpack it without downloading it again" in message
+    part = tmp_path / f"{EN}.zip.part"
+    assert part.read_bytes() == payload  # kept, whole
+    assert sorted(p.name for p in tmp_path.iterdir()) == [part.name]  # no half-unpacked folder, no lock
+    monkeypatch.undo()  # space freed
+    assert is_model(fetch("en", tmp_path, url=server.url, sha256=sha(payload), progress=False))
+    assert server.requests == [None, f"bytes={len(payload)}-"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [EN]
+
+
+def test_an_unpacking_refused_for_another_reason_than_the_archive_keeps_it_too(
+        tmp_path: Path, serve: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refused(*args: Any, **kwargs: Any) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(shutil, "copyfileobj", refused)
+    payload = model_zip()
+    with pytest.raises(UserError, match=r"cannot unpack the model into .* \(Permission denied\); nothing was "
+                                        "installed; the checked download is kept"):
+        fetch("en", tmp_path, url=serve(payload).url, sha256=sha(payload), progress=False)
+    assert (tmp_path / f"{EN}.zip.part").read_bytes() == payload

@@ -296,11 +296,11 @@ def test_a_night_refusal_is_shown_not_said(tmp_path: Path) -> None:
     loudspeaker says nothing a dead Seer's call would not."""
     table = config(SEER_TABLE)
     heard = at_the_table(table, keys_for_game(table, SEER_NIGHTS, {("seer", 2): ["4", "enter"]}), tmp_path)
-    assert "Seat four has been eliminated." not in heard.said
-    assert "  [screen] Seat four has been eliminated." in heard.screen.splitlines()
+    assert "Seat number four has been eliminated." not in heard.said
+    assert "  [screen] Seat number four has been eliminated." in heard.screen.splitlines()
     night_two = heard.screen[heard.screen.rindex("Fortune Teller, wake up"):]
-    assert "Seat four?" not in night_two  # refused before it is read back
-    assert "Seat three?" in night_two  # then asked again
+    assert "Seat number four?" not in night_two  # refused before it is read back
+    assert "Seat number three?" in night_two  # then asked again
 
 
 def test_a_night_refusal_and_a_legal_answer_sound_the_same(tmp_path: Path) -> None:
@@ -333,18 +333,18 @@ def test_a_living_seer_refused_sounds_like_a_dead_seers_call(tmp_path: Path) -> 
 
 
 def test_a_refused_seat_is_never_read_back(tmp_path: Path) -> None:
-    """Seat 99 at night: "There is no seat ninety-nine at this table." on the screen, "Seat ninety-nine?" never
-    said nor shown, and the question asked again."""
+    """Seat 99 at night: "There is no seat number ninety-nine at this table." on the screen, "Seat number
+    ninety-nine?" never said nor shown, and the question asked again."""
     table = config(SEER_TABLE)
     heard = at_the_table(table, keys_for_game(table, SEER_NIGHTS[:2], {("seer", 1): ["9", "9", "enter"]}),
                          tmp_path)
     assert "ninety-nine?" not in heard.screen and not any("ninety-nine" in text for text in heard.said)
-    assert "  [screen] There is no seat ninety-nine at this table." in heard.screen.splitlines()
+    assert "  [screen] There is no seat number ninety-nine at this table." in heard.screen.splitlines()
 
 
 def test_a_refused_tie_is_never_read_back_and_by_day_its_reason_is_said(tmp_path: Path) -> None:
     """By day a public refusal is said aloud, but only after nothing was read back: "A tie between seat
-    three, seat three and seat seven?" is never said; "The same player is named twice." is."""
+    three, seat number three and seat number seven?" is never said; "The same player is named twice." is."""
     table = config(WITCH_TABLE)
     twice = ["tie", "3", "enter", "3", "enter", "7", "enter", "0", "enter"]
     dead = ["tie", "4", "enter", "7", "enter", "0", "enter"]
@@ -353,22 +353,23 @@ def test_a_refused_tie_is_never_read_back_and_by_day_its_reason_is_said(tmp_path
     assert not any(text.startswith("A tie between") for text in heard.said)
     assert "tie between" not in heard.screen
     assert "The same player is named twice." in heard.said
-    assert "Seat four has been eliminated." in heard.said  # the tie with a dead seat, refused aloud by day
-    assert heard.said.index("Seat four has been eliminated.") < heard.said.index("Seat five?")  # asked again
+    assert "Seat number four has been eliminated." in heard.said  # the tie with a dead seat, refused aloud by day
+    # asked again
+    assert heard.said.index("Seat number four has been eliminated.") < heard.said.index("Seat number five?")
 
 
 def test_a_witch_answer_is_checked_whole_before_its_read_back(tmp_path: Path) -> None:
     """A Witch who heals, then types seat 99 to poison: her whole answer is refused on the screen before
-    "seat ninety-nine?" is read back, and she answers again from the start (the heal asked again)."""
+    "seat number ninety-nine?" is read back, and she answers again from the start (the heal asked again)."""
     table = config(WITCH_TABLE)
     heal_then_99 = ["1", "enter", "enter", "9", "9", "enter"]
     heard = at_the_table(table, keys_for_game(table, [("werewolves", 3), ("witch", NO_POTION)],
                                               {("witch", 1): heal_then_99}), tmp_path)
-    assert "  [screen] There is no seat ninety-nine at this table." in heard.screen.splitlines()
+    assert "  [screen] There is no seat number ninety-nine at this table." in heard.screen.splitlines()
     assert "ninety-nine?" not in heard.screen
     assert heard.screen.count("Use the healing potion on the victim?") == 2
     assert not any("ninety-nine" in text for text in heard.said)
-    assert "Seat three has been eliminated. Their card: Simple Villager." in heard.said  # the heal never counted
+    assert "Seat number three has been eliminated. Their card: Simple Villager." in heard.said  # the heal never counted
 
 
 def test_the_table_undo_at_night_is_shown_not_said(tmp_path: Path) -> None:
@@ -418,7 +419,7 @@ def test_the_narration_loop_shows_night_refusals_and_says_day_ones() -> None:
 CLOSE = "Everyone, close your eyes."
 OPEN = "Everyone, open your eyes."
 WITCH_WAKES = "Witch, wake up. Here is the Werewolves' victim. Will you use your healing potion, or your poison potion?"
-VICTIM = "  [screen] The Werewolves' victim: seat three."
+VICTIM = "  [screen] The Werewolves' victim: seat number three."
 
 
 def test_the_host_takes_back_a_night_answer_with_eyes_closed(tmp_path: Path) -> None:
@@ -451,7 +452,7 @@ def test_the_host_takes_back_a_day_answer_at_night_with_eyes_opened(tmp_path: Pa
     opened = heard.said.index(OPEN)
     assert heard.said[opened - 1].startswith("Fortune Teller, wake up")
     assert heard.said[opened + 1: opened + 3] == [
-        "It is time to vote. On my signal, everyone points at the player they want to eliminate.", "Seat five?"]
+        "It is time to vote. On my signal, everyone points at the player they want to eliminate.", "Seat number five?"]
 
 
 def test_a_game_resumed_mid_night_closes_eyes_before_the_call(tmp_path: Path) -> None:
@@ -548,12 +549,12 @@ def by_voice(heard: list[str | None]) -> tuple[VoiceAnswers, list[str], list[str
 
 
 def test_a_voice_answer_at_night_is_read_back_on_the_screen_only() -> None:
-    """A table that answers by voice at night: "Seat three?" is shown to those awake, never said; so are
+    """A table that answers by voice at night: "Seat number three?" is shown to those awake, never said; so are
     "say it again" and "use the keypad"."""
     game = at(new_game(["werewolf", "seer", *VILLAGERS]), "seer")
     answers, said, shown = by_voice(["three", "yes"])
     assert answers.answer(game.call) == 3  # type: ignore[arg-type]
-    assert said == [] and shown == ["Seat three?"]
+    assert said == [] and shown == ["Seat number three?"]
     answers, said, shown = by_voice([None, None])
     assert answers.answer(game.call) is KEYPAD  # type: ignore[arg-type]
     assert said == [] and len(shown) == 2
@@ -561,7 +562,7 @@ def test_a_voice_answer_at_night_is_read_back_on_the_screen_only() -> None:
 
 def test_a_voice_answer_the_engine_refuses_is_never_read_back() -> None:
     """The pack names a werewolf aloud: the answer goes to the engine unread (which refuses it on the screen);
-    "Seat two?" is never said nor shown."""
+    "Seat number two?" is never said nor shown."""
     game = at(new_game(["werewolf", "werewolf", *VILLAGERS]), "werewolves")
     answers, said, shown = by_voice(["two", "yes"])
 

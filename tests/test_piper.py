@@ -80,7 +80,7 @@ def test_a_faster_rate_makes_a_shorter_line(joe: Path) -> None:
 
 def test_a_piper_line_said_twice_is_rendered_once(joe: Path, tmp_path: Path) -> None:
     played: list[Sound] = []
-    speaker = PiperSpeaker("en", cache=VoiceCache(tmp_path / "lines"), sink=played.append)
+    speaker = PiperSpeaker("en", cache=VoiceCache(tmp_path / "lines"), sink=played.append, fallback=False)
     rendered: list[str] = []
     inner: Any = speaker._renderer
     real = inner.render
@@ -218,7 +218,9 @@ def test_a_game_that_ends_while_piper_renders_ahead_exits_cleanly(joe: Path, tmp
         "from narrator.speak import PiperSpeaker, VoiceCache\n"
         f"speaker = PiperSpeaker('en', cache=VoiceCache(Path({str(tmp_path / 'lines')!r})))\n"
         "speaker.prepare([f'Seat {n}, wake up and point at a player.' for n in range(1, 60)])\n"
-        "time.sleep(1.0)\n"
+        # Closed once a line is rendered (the voice loads in the background first), while the others are not.
+        f"while not list(Path({str(tmp_path / 'lines')!r}).glob('*.wav')):\n"
+        "    time.sleep(0.05)\n"
         "speaker.close()\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,

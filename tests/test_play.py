@@ -50,13 +50,13 @@ def seer_game() -> Game:
 
 
 def test_every_answer_is_read_back_before_it_counts() -> None:
-    """'Seat seven?' then Enter: Backspace instead changes the answer before the engine sees it."""
+    """'Seat number seven?' then Enter: Backspace instead changes the answer before the engine sees it."""
     game = seer_game()
     call = game.call
     assert call is not None and call.id == "seer"
     answers, screen, speaker, _ = answers_for(["4", "enter", "back", "5", "enter", "enter"])
     assert answers.answer(call, game) == 5
-    assert "Seat four?" in "".join(screen.out.getvalue())  # type: ignore[attr-defined]
+    assert "Seat number four?" in "".join(screen.out.getvalue())  # type: ignore[attr-defined]
     assert speaker.said == []  # at night the read-back is on the screen only
 
 
@@ -69,7 +69,7 @@ def test_read_back_by_day_is_said_aloud() -> None:
     assert call is not None and call.id == "sheriff_election"
     answers, _, speaker, _ = answers_for(["3", "enter", "enter"])
     assert answers.answer(call, game) == 3
-    assert speaker.said == ["Seat three?"]
+    assert speaker.said == ["Seat number three?"]
 
 
 def test_undo_takes_back_the_first_lover_while_cupid_is_called() -> None:

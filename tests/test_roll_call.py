@@ -74,8 +74,8 @@ def test_the_sheriffs_ballot_counts_double_and_the_ravens_mark_adds_two_votes_re
     answers, said, shown = keypad(ballots_keys([5, 3, 3, 5, None, 2, 3]))
     value = answered(answers, game)
     assert value == {"ballots": {1: 5, 2: 3, 3: 3, 4: 5, 5: None, 6: 2, 7: 3}}
-    tally = "Seat five, five votes; seat three, three votes; seat two, one vote. Seat five is eliminated?"
-    assert said == [f"Seat {n}, your vote?" for n in ("one", "two", "three", "four", "five", "six", "seven")] + [tally]
+    tally = "Seat number five, five votes; seat number three, three votes; seat number two, one vote. Seat number five is eliminated?"
+    assert said == [f"Seat number {n}, your vote?" for n in ("one", "two", "three", "four", "five", "six", "seven")] + [tally]
     assert tally in shown.getvalue()
     game.answer(value)
     assert (game.eliminated[-1].seat, game.eliminated[-1].cause) == (5, "vote")
@@ -89,12 +89,12 @@ def test_undo_in_the_roll_call_takes_back_the_last_ballot_and_asks_that_voter_ag
             + ["back", "4", "enter", "enter"])
     answers, said, _ = keypad(keys)
     assert answered(answers, game) == {"ballots": {1: 3, 2: 4, 3: 3, 4: 3, 5: 3, 6: 3, 7: 4}}
-    asked = [f"Seat {n}, your vote?" for n in ("one", "two", "three", "two", "three", "four", "five", "six",
+    asked = [f"Seat number {n}, your vote?" for n in ("one", "two", "three", "two", "three", "four", "five", "six",
                                                   "seven")]
     assert said == asked + [
-        "Seat three, seven votes; seat five, two votes; seat four, one vote. Seat three is eliminated?",
-        "Seat seven, your vote?",
-        "Seat three, six votes; seat four, two votes; seat five, two votes. Seat three is eliminated?"]
+        "Seat number three, seven votes; seat number five, two votes; seat number four, one vote. Seat number three is eliminated?",
+        "Seat number seven, your vote?",
+        "Seat number three, six votes; seat number four, two votes; seat number five, two votes. Seat number three is eliminated?"]
     answers, _, _ = keypad(["rollcall", "3", "enter", "undo", "undo", "6", "enter", "enter"])
     assert answered(answers, game) == 6
 
@@ -105,12 +105,12 @@ def test_a_ballot_for_nobody_counts_for_no_one_and_no_votes_eliminate_nobody() -
     game = raven_vote()
     answers, said, _ = keypad(ballots_keys([None] * 7))
     assert answered(answers, game) == {"ballots": dict.fromkeys(range(1, 8))}
-    assert said[-1] == "Seat five, two votes. Seat five is eliminated?"
+    assert said[-1] == "Seat number five, two votes. Seat number five is eliminated?"
     game = new_game(RAVEN_TABLE, sheriff=True)
     drive(game, ("sheriff_election", 1), ("raven", None), ("werewolves", 8))
     answers, said, _ = keypad(ballots_keys([None, 3] + [None] * 5))
     value = answered(answers, game)
-    assert said[-1] == "Seat three, one vote. Seat three is eliminated?"
+    assert said[-1] == "Seat number three, one vote. Seat number three is eliminated?"
     answers, said, _ = keypad(ballots_keys([None] * 7))
     assert answered(answers, game) == {"ballots": dict.fromkeys(range(1, 8))}
     assert said[-1] == "No votes. Nobody is eliminated?"
@@ -126,8 +126,8 @@ def test_a_revealed_idiot_is_not_asked_in_the_roll_call() -> None:
     answers, said, _ = keypad(ballots_keys([2, 1, 1, 1]))
     assert answered(answers, game) == {"ballots": {1: 2, 2: 1, 4: 1, 6: 1}}
     assert [line for line in said if line.endswith("your vote?")] == [
-        f"Seat {n}, your vote?" for n in ("one", "two", "four", "six")]
-    assert said[-1] == "Seat one, three votes; seat two, one vote. Seat one is eliminated?"
+        f"Seat number {n}, your vote?" for n in ("one", "two", "four", "six")]
+    assert said[-1] == "Seat number one, three votes; seat number two, one vote. Seat number one is eliminated?"
 
 
 def test_the_roll_call_asks_only_the_voters_the_scapegoat_named() -> None:
@@ -138,7 +138,7 @@ def test_the_roll_call_asks_only_the_voters_the_scapegoat_named() -> None:
     assert game.call is not None and game.call.id == "vote" and game.living() == (1, 2, 4, 6)
     answers, said, _ = keypad(ballots_keys([1, 1]))
     assert answered(answers, game) == {"ballots": {2: 1, 4: 1}}
-    assert said == ["Seat two, your vote?", "Seat four, your vote?", "Seat one, two votes. Seat one is eliminated?"]
+    assert said == ["Seat number two, your vote?", "Seat number four, your vote?", "Seat number one, two votes. Seat number one is eliminated?"]
 
 
 def test_a_ballot_for_an_eliminated_seat_is_refused_at_once_and_that_voter_asked_again() -> None:
@@ -147,8 +147,8 @@ def test_a_ballot_for_an_eliminated_seat_is_refused_at_once_and_that_voter_asked
     game = raven_vote()
     answers, said, _ = keypad(["rollcall", "repeat", "8", "enter"] + ballots_keys([5] * 7)[1:])
     assert answered(answers, game) == {"ballots": dict.fromkeys(range(1, 8), 5)}
-    assert said[:4] == ["Seat one, your vote?", "Seat one, your vote?", "Seat eight has been eliminated.",
-                        "Seat one, your vote?"]
+    assert said[:4] == ["Seat number one, your vote?", "Seat number one, your vote?", "Seat number eight has been eliminated.",
+                        "Seat number one, your vote?"]
 
 
 class Silent:

@@ -156,7 +156,7 @@ def test_a_killed_game_is_told_plainly_with_its_journal(tmp_path: Path, capfd: p
     assert status == 128 + signal.SIGKILL
     assert "The game stopped unexpectedly (its process was killed by SIGKILL)" in said
     assert "Every confirmed answer is saved" in said
-    assert f"To go on later: werewolf-narrator resume {tmp_path / 'game.jsonl'}" in said
+    assert f"To go on later:\r\n  werewolf-narrator resume {tmp_path / 'game.jsonl'}\r\n" in said  # on its own line
 
 
 def test_a_game_killed_before_its_journal_had_not_begun(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:

@@ -21,11 +21,24 @@ from narrator.config import TableConfig, load_config
 from narrator.journal import Journal, read_journal
 from narrator.keypad import ScriptedKeys
 from narrator.narration import CLOSE_EYES, OPEN_EYES
-from narrator.play import play
+from narrator.play import TableNarrator, play
 from narrator.screen import PlainScreen
 from narrator.voices import load_voice
-from twins import (CLOSED, EYES, SEATS, Moment, Played, Twin, comparable, plan, play_twin, screen_differences,
-                   stretches, voice_difference)
+from twins import (
+    CLOSED,
+    EYES,
+    SEATS,
+    Moment,
+    Played,
+    Twin,
+    comparable,
+    first_difference,
+    plan,
+    play_twin,
+    screen_differences,
+    stretches,
+    voice_difference,
+)
 
 # -- the four pairs the issue names, at a table dealt by the app ----------------------------------------
 
@@ -231,6 +244,38 @@ def test_twin_games_say_the_same_lines_in_the_same_order(pair: str) -> None:
 
 
 @pytest.mark.parametrize("pair", sorted(PAIRS))
+def test_twin_games_render_the_same_lines_ahead_in_the_same_order(pair: str) -> None:
+    """Issue 12: the lines rendered first (a line not ready is said in another voice) are the same, in the same
+    order and at the same moment, in both twins."""
+    one, other = played(pair)
+    assert len(one.ahead) > 5 and all(texts for _, texts in one.ahead)  # asked at every call
+    at = first_difference(one.ahead, other.ahead)
+    assert at is None, f"rendered ahead differently after line {one.ahead[min(at, len(one.ahead) - 1)][0]}"
+
+
+def test_at_each_call_its_own_lines_are_rendered_first_then_the_next_calls() -> None:
+    one, _ = played("seer_living_or_dead")
+    keys = [key for key, _ in one.voice]
+    for call, after in (("seer", "werewolves"), ("werewolves", "witch")):
+        at = keys.index(f"{call}.wake")
+        texts = next(texts for said, texts in one.ahead if said == at)
+        spoken = load_voice("en").spoken
+        assert texts[0] == spoken(one.voice[at][1])
+        assert texts.index(spoken(one.voice[keys.index(f"{after}.wake")][1])) < 6
+
+
+def test_the_harness_tells_apart_twins_that_render_ahead_by_a_secret(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A narrator that rendered the Seer's seat's lines first would be told apart: the test above can fail."""
+    def by_the_seers_seat(narrator: TableNarrator, call: Any) -> None:
+        if narrator.game is not None:
+            narrator.speaker.prepare([f"Seat {seat}" for seat in narrator.game.holders("seer")])
+
+    monkeypatch.setattr(TableNarrator, "render_ahead", by_the_seers_seat)
+    one, other = NAMED["seer_living_or_dead"]
+    assert first_difference(play_twin(one).ahead, play_twin(other).ahead) is not None
+
+
+@pytest.mark.parametrize("pair", sorted(PAIRS))
 def test_twin_games_show_the_same_screen_while_nobody_holds_the_secret(pair: str) -> None:
     """Issue 11: while every eye is closed (and by day), the screen is the same in both twins."""
     one, other = played(pair)
@@ -306,7 +351,7 @@ def test_the_harness_sees_a_screen_that_differs_while_every_eye_is_closed() -> N
     def game(secret: str, left: str) -> Played:
         moments = [Moment(1, CLOSED, 0, ("night",)), Moment(2, "awake", 0, ("night", secret)),
                    Moment(3, CLOSED, 0, ("night", left))]
-        return Played(voice, moments, [])
+        return Played(voice, moments, [], [])
 
     assert not screen_differences(game("seat 2: werewolf", ""), game("seat 2: villager", ""))
     assert screen_differences(game("seat 2: werewolf", "seat 2: werewolf"), game("seat 2: villager", ""))

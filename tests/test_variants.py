@@ -457,7 +457,7 @@ def test_cult_the_seduced_who_fall_are_announced_aloud() -> None:
                            ("vote", 3), ("seer", None), ("werewolves", 7), ("vote", 1), ("seer", None),
                            ("werewolves", 8), ("vote", 5)])
     (fall,) = [line for line in lines if line.key == "death.cult"]
-    assert fall.channel == VOICE and "seat four" in fall.text.lower()
+    assert fall.channel == VOICE and "seat number four" in fall.text.lower()
 
 
 # -- draws: journaled, replayed exactly ------------------------------------------------------------
@@ -521,7 +521,7 @@ expect: {winner: village, eliminated: [5, 2, 6]}
     script, _ = load_script(str(path))
     game, lines = dry_run(script)
     assert game.outcome is not None and game.outcome.winner == "village"
-    assert [line.text for line in lines if line.key == "graffiti.reader"] == ["Seat three, shuffle the notes "
+    assert [line.text for line in lines if line.key == "graffiti.reader"] == ["Seat number three, shuffle the notes "
                                                                              "and read them aloud, one by one."]
 
 

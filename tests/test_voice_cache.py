@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import random
+import struct
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +27,7 @@ from narrator.speak import (
 )
 from narrator.speak.audio import Sound
 from narrator.speak.cache import line_key
+from narrator.speak.rendered import EngineThread
 from narrator.voices import load_voice, placeholders
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -58,10 +64,8 @@ def speaker_with(folder: Path, warnings: list[str], language: str = "en", rate: 
 
 
 def wait_ahead(speaker: Pyttsx3Speaker) -> None:
-    """Waits until every line queued ahead is rendered: a job queued after them runs after them."""
-    renderer: Any = speaker._renderer
-    inner = renderer.inner if isinstance(renderer, Counting) else renderer
-    inner.submit(lambda: None).result(120)
+    """Waits until every line queued ahead is rendered."""
+    assert speaker.wait_ahead(120)
 
 
 def test_the_cache_key_changes_with_backend_engine_voice_rate_and_text() -> None:
@@ -151,7 +155,9 @@ def test_lines_rendered_ahead_are_said_without_rendering(tmp_path: Path) -> None
     assert speaker.prepare(lines) == 2
     wait_ahead(speaker)
     assert all(speaker.cached(line) for line in lines[:2])
-    assert speaker.prepare(lines) == 0  # all there already
+    speaker.prepare(lines)  # all there already: nothing is rendered again
+    wait_ahead(speaker)
+    assert len(list(tmp_path.glob("*.wav"))) == 2
     speaker.say("Seat eight, wake up.")
     assert counting.rendered == [] and not warnings
 
@@ -185,10 +191,10 @@ def test_table_lines_cover_every_seat_name_and_character_of_the_table() -> None:
     voice = load_voice("en")
     names = ("Ann", None, "Bob")
     lines = table_lines(voice, 3, names, ["witch", "werewolf"])
-    assert "The village eliminates Ann, seat one. Their card: Witch." in lines
-    assert "Seat two is the Sheriff." in lines
-    assert "Bob, seat three?" in lines  # the read-back of a day answer
-    assert not any("seat four" in line for line in lines)
+    assert "The village eliminates Ann, seat number one. Their card: Witch." in lines
+    assert "Seat number two is the Sheriff." in lines
+    assert "Bob, seat number three?" in lines  # the read-back of a day answer
+    assert not any("seat number four" in line for line in lines)
     assert not any("Their card: Hunter" in line for line in lines)
     assert table_lines(voice, 3) and not any("Their card" in line for line in table_lines(voice, 3))
 
@@ -288,8 +294,8 @@ def test_a_line_to_be_said_now_goes_before_the_lines_rendered_ahead(tmp_path: Pa
     assert speaker.prepare(ahead) == 10
     said = threading.Thread(target=speaker.say, args=("The village wakes up.",))
     said.start()
-    for _ in range(6000):  # until the line to say now is queued, behind the ten lines ahead
-        if inner._jobs.qsize() >= 11:
+    for _ in range(6000):  # until the line to say now is queued, beside the lines ahead
+        if inner._jobs.qsize() >= 2:
             break
         threading.Event().wait(0.01)
     gate.set()
@@ -312,3 +318,147 @@ def test_the_cache_keeps_lines_on_the_disk_and_the_last_ones_said_in_memory(tmp_
     assert list(cache._memory) == ["b", "c"]
     assert not list(tmp_path.glob(".*.part"))  # written whole, then renamed
     assert cache.get("missing") is None and not cache.has("missing")
+
+
+@needs_engine
+def test_voices_render_shows_a_progress_bar_with_the_time_left_and_the_seconds_a_line(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")  # rich draws its bar as on a terminal
+    monkeypatch.setenv("COLUMNS", "120")
+    assert main(["voices", "render", "en", "--config", str(EXAMPLES / "practice-en.yaml")]) == 0
+    captured = capsys.readouterr()
+    assert "rendering en" in captured.err and "time left" in captured.err
+    assert " s a line" in captured.err and "━" in captured.err
+    summary = captured.out.strip().splitlines()[-1]
+    assert " rendered, 0 already there" in summary and summary.endswith(" s a line)")
+
+
+def wav_bytes(frames: bytes = b"\1\0\2\0" * 100, channels: int = 1, rate: int = 22050, width: int = 2,
+              format_tag: int = 1, declared: int | None = None) -> bytes:
+    """A WAV file written by hand, so its header can say what no WAV writer would (a rate of 0, a width of 5)."""
+    fmt = struct.pack("<HHIIHH", format_tag, channels, rate, rate * channels * width, channels * width, width * 8)
+    data = struct.pack("<I", len(frames) if declared is None else declared) + frames
+    body = b"WAVE" + b"fmt " + struct.pack("<I", len(fmt)) + fmt + b"data" + data
+    return b"RIFF" + struct.pack("<I", len(body)) + body
+
+
+def test_a_wav_written_by_hand_as_the_speakers_write_it_is_used(tmp_path: Path) -> None:
+    tmp_path.joinpath("k.wav").write_bytes(wav_bytes())
+    warnings: list[str] = []
+    cache = VoiceCache(tmp_path, warn=warnings.append)
+    assert cache.has("k")
+    assert cache.get("k") == Sound(b"\1\0\2\0" * 100, 22050, 1, 2)
+    assert not warnings
+
+
+BAD_WAVS = {
+    "a rate of 0 Hz": wav_bytes(rate=0),
+    "a rate of 200000 Hz": wav_bytes(rate=200_000),
+    "a sample width of 5 bytes": wav_bytes(b"\0" * 500, width=5),
+    "3 channels": wav_bytes(b"\0" * 600, channels=3),
+    "unknown format: 3": wav_bytes(format_tag=3),  # 32-bit float: not what the speakers write
+    "cut short": wav_bytes(declared=4000),  # the header announces 4000 bytes of sound, 400 follow
+    "no sound in it": wav_bytes(b""),
+    "file does not start with RIFF id": b"not a sound at all",
+    "its chunk sizes do not add up": wav_bytes()[:36] + b"LIST" + struct.pack("<I", 10**9) + b"x" * 16,
+}
+
+
+@pytest.mark.parametrize("reason", BAD_WAVS)
+@pytest.mark.parametrize("asked", ["get", "has"])
+def test_a_bad_wav_in_the_cache_is_thrown_away_with_one_warning(tmp_path: Path, reason: str, asked: str) -> None:
+    path = tmp_path / "k.wav"
+    path.write_bytes(BAD_WAVS[reason])
+    warnings: list[str] = []
+    cache = VoiceCache(tmp_path, warn=warnings.append)
+    assert (cache.get("k") if asked == "get" else cache.has("k")) in (None, False)
+    assert not path.exists()  # rendered and written anew next time
+    assert len(warnings) == 1 and f"{path} cannot be read ({reason}" in warnings[0]
+    sound = Sound(b"\3\0" * 50, 16000, 1, 2)
+    cache.put("k", sound)
+    assert VoiceCache(tmp_path).get("k") == sound
+
+
+def test_a_fifo_at_a_cache_path_is_thrown_away_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    path = tmp_path / "k.wav"
+    os.mkfifo(path)
+    warnings: list[str] = []
+    cache = VoiceCache(tmp_path, warn=warnings.append)
+    found: list[object] = []
+    reader = threading.Thread(target=lambda: found.extend([cache.has("k"), cache.get("k")]), daemon=True)
+    reader.start()
+    reader.join(10)
+    assert not reader.is_alive(), "the cache waited on a FIFO"
+    assert found == [False, None]
+    assert not path.exists()
+    assert len(warnings) == 1 and "cannot be read (not a regular file)" in warnings[0]
+
+
+def test_many_bad_wavs_cost_one_warning(tmp_path: Path) -> None:
+    for i, data in enumerate(BAD_WAVS.values()):
+        tmp_path.joinpath(f"{i}.wav").write_bytes(data)
+    warnings: list[str] = []
+    cache = VoiceCache(tmp_path, warn=warnings.append)
+    assert not any(cache.has(str(i)) for i in range(len(BAD_WAVS)))
+    assert len(warnings) == 1 and not list(tmp_path.iterdir())
+
+
+def test_a_cache_file_changed_at_random_is_used_only_if_it_plays_and_never_crashes(tmp_path: Path) -> None:
+    rng = random.Random(14)
+    good = wav_bytes(bytes(range(256)) * 4)
+    used = 0
+    for _ in range(500):
+        data = bytearray(good)
+        for _ in range(rng.randint(1, 4)):  # bytes of the header changed, the file cut, bytes inserted
+            where, how = rng.randrange(len(data) + 1), rng.random()
+            if how < 0.6 and where < min(60, len(data)):
+                data[where] = rng.randrange(256)
+            elif how < 0.8:
+                del data[where:]
+            else:
+                data[where:where] = rng.randbytes(rng.randint(1, 8))
+        tmp_path.joinpath("k.wav").write_bytes(data)
+        VoiceCache(tmp_path, warn=lambda message: None).has("k")  # the header alone
+        tmp_path.joinpath("k.wav").write_bytes(data)
+        sound = VoiceCache(tmp_path, warn=lambda message: None).get("k")  # the whole file
+        if sound is not None:
+            used += 1
+            assert sound.rate in range(8000, 96001) and sound.width in (1, 2, 3, 4) and sound.channels in (1, 2)
+            assert sound.frames and len(sound.frames) % (sound.width * sound.channels) == 0
+    assert 0 < used < 250  # some changes leave a file that plays (a changed sample), most do not
+
+
+def test_voices_render_with_a_cache_that_cannot_be_written_fails_at_once(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the cache folder should be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    monkeypatch.setattr(EngineThread, "render", lambda *args: pytest.fail("a line was rendered"))
+    assert main(["voices", "render", "en"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"error: cannot write rendered lines to the voice cache {blocked / 'werewolf-narrator'}")
+    assert "(Not a directory): nothing was rendered; make that folder writable, or set XDG_CACHE_HOME" in err
+
+
+@needs_engine
+def test_voices_render_stops_with_an_error_when_the_disk_fills_up_partway(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    write = Sound.write
+    written: list[Path] = []
+
+    def fills_up(sound: Sound, path: Path) -> None:
+        if len(written) == 3:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written.append(path)
+        write(sound, path)
+
+    monkeypatch.setattr(Sound, "write", fills_up)
+    assert main(["voices", "render", "en"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("warning: ") == 1 and "cannot write rendered lines" in err and "No space left" in err
+    assert "stopped taking rendered lines partway (see the warning above): free some space there" in err
+    assert len(list((tmp_path / "werewolf-narrator" / "voices").glob("*.wav"))) == 3

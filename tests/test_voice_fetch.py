@@ -16,6 +16,7 @@ import pytest
 from test_download import loopback_only, serve  # noqa: F401  (fixtures)
 
 from narrator.cli import main
+from narrator.download import fetch_lock
 from narrator.errors import UserError
 from narrator.speak import voice_fetch
 from narrator.speak.piper_backend import DEFAULT_VOICES, installed_piper_voices
@@ -176,3 +177,15 @@ def test_voices_says_to_fetch_a_voice_where_a_language_has_none(voices: Path,
     for language in ("en", "fr", "zh"):
         line = next(line for line in listed if line.startswith(f"{language}: "))
         assert f"werewolf-narrator voices fetch {language} downloads {DEFAULT_VOICES[language][0]}" in line
+
+
+def test_a_second_fetch_of_the_same_voice_is_refused_while_the_first_runs(
+        voices: Path, serve: Any, joe_files: dict[str, bytes], capsys: pytest.CaptureFixture[str]) -> None:
+    server = serve(joe_files)
+    (voices / ".downloads").mkdir(parents=True)
+    with fetch_lock(voices / ".downloads" / f"{NAME}.lock", NAME):  # as another process's fetch holds it
+        assert main(["voices", "fetch", "en", "--url", server.url]) == 1
+    assert f"error: {NAME} is being fetched already by another werewolf-narrator" in capsys.readouterr().err
+    assert server.requests == []
+    assert main(["voices", "fetch", "en", "--url", server.url]) == 0
+    assert sorted(p.name for p in voices.iterdir()) == ["en"]  # no .downloads, no lock left

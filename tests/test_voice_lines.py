@@ -2,7 +2,7 @@
 
 A line said aloud never holds a digit (espeak-ng reads 「请选择2名玩家」 as èr míng), a Chinese count before a measure
 word is 两, not 二, and no filled line has stray punctuation ("Undone. Answer again.?") or a sentence beginning
-lower-case ("... pays for it. seat seven ...").
+lower-case ("... pays for it. seat number seven ...").
 """
 
 from __future__ import annotations
@@ -146,9 +146,9 @@ def test_no_sentence_begins_lower_case(lines: tuple[Voice, list[tuple[str, str, 
 
 
 def test_a_value_after_a_sentence_end_is_capitalised() -> None:
-    """en: "... pays for it. Seat seven is eliminated."; fr the same; zh has no capitals to give."""
+    """en: "... pays for it. Seat number seven is eliminated."; fr the same; zh has no capitals to give."""
     assert load_voice("en").text("death.scapegoat_hidden", {"seat": 7}) == \
-        "A tie: the Scapegoat pays for it. Seat seven is eliminated."
+        "A tie: the Scapegoat pays for it. Seat number seven is eliminated."
     assert load_voice("fr").text("death.scapegoat_hidden", {"seat": 3}, ("", "", "éva")) == \
         "Égalité : le Bouc émissaire en fait les frais. Éva, joueur trois, quitte la partie."
     assert load_voice("zh").text("death.scapegoat_hidden", {"seat": 1}, ("ann",)) == "平票：替罪羊代为受死。ann（一号）出局了。"

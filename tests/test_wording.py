@@ -38,7 +38,7 @@ def test_every_character_has_its_name_with_an_article(language: str) -> None:
 
 
 @pytest.mark.parametrize(("language", "said"), [
-    ("en", "Bruno, seat two, is the Sheriff."),
+    ("en", "Bruno, seat number two, is the Sheriff."),
     ("fr", "Bruno, joueur deux, devient Capitaine."),
     ("zh", "Bruno（二号）当选警长。"),
 ])
@@ -53,9 +53,9 @@ def test_a_named_seat_is_heard_as_one_before_its_verb(language: str, said: str) 
 
 
 def test_the_ravens_mark_names_the_house_of_a_named_seat_whole() -> None:
-    """The same fault in another line: "before Chloé, seat three's house" split the unit with a possessive."""
+    """The same fault in another line: "before Chloé, seat number three's house" split the unit with a possessive."""
     assert load_voice("en").text("raven.marked", {"seat": 3}, NAMES).startswith(
-        "The Raven's mark stands before the house of Chloé, seat three: two votes")
+        "The Raven's mark stands before the house of Chloé, seat number three: two votes")
 
 
 @pytest.mark.parametrize(("language", "must", "may"), [
@@ -70,14 +70,14 @@ def test_the_hunter_is_told_he_must_shoot(language: str, must: str, may: str) ->
 
 
 @pytest.mark.parametrize(("language", "heal", "keep", "no_poison"), [
-    ("en", "Save seat two?", "Do not save seat two?", "No poison?"),
+    ("en", "Save seat number two?", "Do not save seat number two?", "No poison?"),
     ("fr", "Sauver joueur deux ?", "Ne pas sauver joueur deux ?", "Pas de poison ?"),
     ("zh", "救二号？", "不救二号？", "不使用毒药？"),
 ])
 def test_the_witchs_heal_is_read_back_as_saving_the_victim(language: str, heal: str, keep: str,
                                                             no_poison: str) -> None:
     """The Witch's heal was read back "Yes?": it is read back as what it does, for the victim shown to her,
-    "Save seat two?" (Backspace, then "Do not save seat two?"), and her poison for nobody as "No poison?"."""
+    "Save seat number two?" (Backspace, then "Do not save seat number two?"), and her poison for nobody as "No poison?"."""
     game = new_game(["werewolf", "villager", "witch", "villager", "villager", "werewolf"])
     drive(game, ("werewolves", 2))
     assert game.call is not None and game.call.id == "witch"
@@ -106,7 +106,7 @@ def test_a_count_of_one_is_said_in_the_singular(language: str, one: str, two: st
 
 
 @pytest.mark.parametrize(("language", "infect", "spare"), [
-    ("en", "Infect seat two?", "Do not infect seat two?"),
+    ("en", "Infect seat number two?", "Do not infect seat number two?"),
     ("fr", "Infecter joueur deux ?", "Ne pas infecter joueur deux ?"),
     ("zh", "感染二号？", "不感染二号？"),
 ])

@@ -18,6 +18,9 @@ hold their secret. What the harness compares, and why:
   the werewolves whom they chose), and the deal (each player sees their own card).
 - **The night ambience**: when it starts, stops, ducks and comes back, counted in lines said (it follows
   the lines, so twins that sound alike must steer it alike).
+- **The lines rendered ahead**: what the speaker is asked to render first, in order, and after which line
+  said: a line not rendered in time is said in another voice (espeak-ng for Piper), so the order must not
+  depend on a secret either.
 - **Not compared**: how long anything takes (pauses and answer times are narrator/pacing's tests).
 """
 
@@ -29,15 +32,15 @@ import json
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from engine import Answer, Call, Deal, Game, Phase, deal_cards
 from keystrokes import after, keys_for
+from narrator.circle import SeatView
 from narrator.config import TableConfig
 from narrator.keypad import ScriptedKeys
 from narrator.narration import eyes_closed, wakes
 from narrator.play import play
-from narrator.circle import SeatView
 from narrator.screen import ScreenState, TableState
 from narrator.voices import load_voice
 
@@ -157,6 +160,7 @@ class Timeline:
 
     def __init__(self, live: Sequence[bool], spoken: Callable[[str], str]) -> None:
         self.voice: list[tuple[str, str]] = []
+        self.ahead: list[tuple[int, list[str]]] = []  # (lines said so far, the lines asked to render first)
         self.moments: list[Moment] = []
         self.eyes = OPEN
         self.view: tuple[Any, ...] = ()
@@ -184,6 +188,10 @@ class Timeline:
         self.moment("said")
         self.voice.append((key, logged))
         self.eyes = eyes_after(key, self.eyes, lambda: next(self._live, True))
+
+    def prepare(self, texts: Iterable[str]) -> int:
+        self.ahead.append((len(self.voice), list(texts)))
+        return len(self.ahead[-1][1])
 
     def close(self) -> None:
         pass
@@ -311,6 +319,7 @@ class Played:
     voice: list[tuple[str, str]]
     moments: list[Moment]
     keys: list[str]
+    ahead: list[tuple[int, list[str]]] = field(default_factory=list)
     ambience: list[tuple[str, int]] = field(default_factory=list)
 
 
@@ -330,7 +339,7 @@ def play_twin(twin: Twin, language: str | None = None) -> Played:
         else:
             raise AssertionError("the game ended before its horizon, keys left over")
     assert timeline.keys == len(planned.keys) + 1, "the game stopped before its horizon"
-    return Played(timeline.voice, timeline.moments, planned.keys, timeline.ambience)
+    return Played(timeline.voice, timeline.moments, planned.keys, ahead=timeline.ahead, ambience=timeline.ambience)
 
 
 def first_difference(a: Sequence[Any], b: Sequence[Any]) -> int | None:

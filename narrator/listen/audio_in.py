@@ -19,6 +19,7 @@ import wave
 from typing import Any, Callable, Iterable, Protocol, Union
 
 from ..errors import UserError
+from ..hint import command
 from ..speak.audio import device_arg, load_sounddevice
 from .errors import MicrophoneLost
 
@@ -87,7 +88,7 @@ class MicrophoneSource:
             info = sd.query_devices(self.device, "input")
         except ValueError:
             raise ListenerUnavailable(f"no microphone matches {device!r} "
-                                      "(werewolf-narrator devices lists them)") from None
+                                      f"({command()} devices lists them)") from None
         except sd.PortAudioError as exc:
             raise ListenerUnavailable(f"the microphone cannot be used ({exc})") from None
         self.rate = int(samplerate or info["default_samplerate"])

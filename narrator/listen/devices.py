@@ -11,6 +11,7 @@ import sys
 from typing import Any, Literal, TypedDict
 
 from ..errors import UserError
+from ..hint import command
 
 Kind = Literal["input", "output"]
 KINDS: tuple[Kind, ...] = ("input", "output")
@@ -70,7 +71,7 @@ def _pick(devices: list[dict[str, Any]], device: str | int | None, kind: Kind) -
     if not devices:
         raise UserError(f"no {kind} device matches {str(device)!r}: {NO_SOUND_CARD}")
     usable = [d for d in devices if _channels(d, kind) > 0]
-    listing = f"the {kind} devices are: {_describe(usable)} (werewolf-narrator devices lists them all)"
+    listing = f"the {kind} devices are: {_describe(usable)} ({command()} devices lists them all)"
     if isinstance(device, int) or device.strip().isdigit():
         index = int(device)
         if any(d["index"] == index for d in usable):

@@ -3,22 +3,27 @@
 A model lives in the user's data folder (``$XDG_DATA_HOME/werewolf-narrator/models/NAME``), or
 wherever ``--model DIR`` says. Fetching downloads the official zip with a progress bar, resumes a
 download cut short, never writes more than its recorded size, checks the SHA-256 of the whole file,
-and unpacks it safely and atomically (the download itself is narrator/download.py's).
+and unpacks it safely and atomically (the download itself is narrator/download.py's). One fetch of a
+model runs at a time; it removes what a fetch killed while unpacking left, and a disk that fills up
+while unpacking keeps the checked archive to unpack from next time.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
+import sys
 import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import TypedDict
+from typing import Callable, TypedDict
 
-from ..download import download, verify
+from ..download import download, fetch_lock, verify
 from ..errors import UserError
 from ..folders import data_home
+from ..hint import command
 
 # The models come straight from alphacephei.com: a redirect elsewhere is refused (see narrator/download.py).
 HOSTS = frozenset({"alphacephei.com"})
@@ -139,72 +144,115 @@ def no_model_message(language: str) -> str:
     'no speech model for fr: play goes on with the keypad; to speak the answers, run werewolf-narrator models fetch fr'
     """
     if any(model.language == language for model in MODELS):
-        how = f"run werewolf-narrator models fetch {language}"
+        how = f"run {command()} models fetch {language}"
     else:
         how = "give a vosk model with --model DIR"
     return f"no speech model for {language}: play goes on with the keypad; to speak the answers, {how}"
 
 
 def fetch(language_or_name: str, folder: Path | None = None, url: str | None = None, sha256: str | None = None,
-          progress: bool = True, size: int | None = None) -> Path:
+          progress: bool = True, size: int | None = None, warn: Callable[[str], None] | None = None) -> Path:
     """Downloads, checks and installs a model; returns its folder (at once if it is installed already).
 
     The download goes to ``folder/NAME.zip.part`` and resumes from there when run again, never past
     the recorded size (or ``size``). ``url`` fetches the same file from a mirror; ``sha256``
-    overrides the recorded checksum.
+    overrides the recorded checksum. A second fetch of the same model while one runs is refused
+    (``NAME.zip.lock``); the unpacking a killed fetch left is removed, and ``warn`` told.
     """
     model = find(language_or_name)
     folder = folder or data_folder()
     target = folder / model.name
-    if is_model(target):
+    if is_model(target) and not _leftovers(folder, model.name):
         return target
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UserError(f"cannot create the models folder {folder}: {exc.strerror or exc}") from None
-    part = folder / f"{model.name}.zip.part"
-    source = url or model.url
-    download(source, part, model.name, size or model.size, HOSTS, progress)
-    verify(part, model.name, source, sha256 or model.sha256)
-    _unpack(part, folder, target)
-    part.unlink()
+    with fetch_lock(folder / f"{model.name}.zip.lock", model.name):
+        _remove_leftovers(folder, model.name, warn or _to_stderr)
+        if is_model(target):
+            return target
+        part = folder / f"{model.name}.zip.part"
+        source = url or model.url
+        download(source, part, model.name, size or model.size, HOSTS, progress)
+        verify(part, model.name, source, sha256 or model.sha256)
+        _unpack(part, folder, target)
+        part.unlink()
     return target
+
+
+def _to_stderr(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
+def _leftovers(folder: Path, name: str) -> list[Path]:
+    """The staging folders of ``name`` in ``folder``: a fetch killed while unpacking leaves one (see _unpack)."""
+    try:
+        return [path for path in folder.glob(f".{name}-*") if path.is_dir() and not path.is_symlink()]
+    except OSError:
+        return []
+
+
+def _remove_leftovers(folder: Path, name: str, warn: Callable[[str], None]) -> None:
+    """Removes what fetches of ``name`` killed while unpacking left; only called under the fetch's lock."""
+    for leftover in _leftovers(folder, name):
+        size = sum(path.stat().st_size for path in leftover.rglob("*") if path.is_file() and not path.is_symlink())
+        shutil.rmtree(leftover, ignore_errors=True)
+        warn(f"removed {leftover} ({size / 1e6:.1f} MB), an unpacking of {name} left unfinished by a fetch that "
+             "was stopped")
+
+
+class _Refused(Exception):
+    """An archive that cannot be installed whatever is done: it is deleted."""
 
 
 def _unpack(archive: Path, folder: Path, target: Path) -> None:
     """Unpacks the model in ``archive`` to ``target``: whole or not at all, and nothing outside ``folder``.
 
     Refusing the archive deletes it: it passed its checksum, so downloading it again would not help.
+    A disk that fills up (or any other failure to write) keeps it: the next fetch unpacks it again
+    without downloading it.
     """
+    needed = 0
     # The staging folder sits beside the target, on the same file system, so the last step is one rename.
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=folder))
-    unpacked = staging / "unpacked"
+    staging: Path | None = None
     try:
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=folder))
+        unpacked = staging / "unpacked"
         try:
             with zipfile.ZipFile(archive) as zipped:
                 for member in zipped.namelist():
                     if _escapes(member, unpacked):
-                        raise UserError(f"the archive {archive} holds {member!r}, which would land outside "
-                                        f"{folder}: it was deleted and nothing was installed")
+                        raise _Refused(f"the archive {archive} holds {member!r}, which would land outside "
+                                       f"{folder}: it was deleted and nothing was installed")
+                needed = sum(info.file_size for info in zipped.infolist())
                 zipped.extractall(unpacked)
         except (zipfile.BadZipFile, EOFError) as exc:
-            raise UserError(f"the archive {archive} cannot be unpacked ({exc}): it was deleted and nothing was "
-                            "installed") from None
-        except OSError as exc:
-            raise UserError(f"cannot unpack the model into {folder}: {exc.strerror or exc}") from None
+            raise _Refused(f"the archive {archive} cannot be unpacked ({exc}): it was deleted and nothing was "
+                           "installed") from None
         root = _model_root(unpacked)
         if root is None:
-            raise UserError(f"the archive {archive} holds no vosk model (am/final.mdl, conf/model.conf, graph/): "
-                            "it was deleted and nothing was installed")
+            raise _Refused(f"the archive {archive} holds no vosk model (am/final.mdl, conf/model.conf, graph/): "
+                           "it was deleted and nothing was installed")
         if target.exists():
             # A broken leftover (fetch returns early for a good one): os.replace cannot overwrite a folder.
             target.rename(staging / "previous")
         os.replace(root, target)
-    except UserError:
+    except _Refused as exc:
         archive.unlink(missing_ok=True)
-        raise
+        raise UserError(str(exc)) from None
+    except OSError as exc:
+        kept = (f"the checked download is kept ({archive}): run the command again to unpack it without downloading "
+                "it again")
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            takes = f"; it takes {needed / 1e6:.1f} MB unpacked" if needed else ""
+            raise UserError(f"the disk is full: the model could not be unpacked into {folder} ({exc.strerror}"
+                            f"{takes}); nothing was installed; free some space: {kept}") from None
+        raise UserError(f"cannot unpack the model into {folder} ({exc.strerror or exc}); nothing was installed; "
+                        f"{kept}") from None
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
 
 
 def _escapes(member: str, folder: Path) -> bool:
@@ -229,7 +277,7 @@ def run_models_list(folder: Path | None = None) -> str:
     lines = [f"speech models (installed in {folder or data_folder()}):"]
     for entry in list_models(folder):
         where = f"installed: {entry['path']}" if entry["installed"] else \
-            f"not installed (werewolf-narrator models fetch {entry['language']})"
+            f"not installed ({command()} models fetch {entry['language']})"
         lines.append(f"  {entry['language']:<3} {entry['name']:<28} {entry['size_mb']:>5.1f} MB  {where}")
     return "\n".join(lines)
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ..errors import UserError
+from ..hint import command
 from .audio_in import AudioSource, ListenerUnavailable, MicrophoneSource, WavSource
 from .errors import MicrophoneLost
 
@@ -59,7 +60,7 @@ class VoskModel:
 
     def __init__(self, folder: str | os.PathLike[str], language: str | None = None) -> None:
         self.path = Path(folder)
-        fetch = f"run werewolf-narrator models fetch {language or 'LANGUAGE'}"
+        fetch = f"run {command()} models fetch {language or 'LANGUAGE'}"
         if not self.path.is_dir():
             raise ListenerUnavailable(f"no speech model at {self.path}: {fetch}")
         # vosk itself would only log "does not contain model files" and raise a bare "Failed to create a model".

@@ -11,6 +11,7 @@ rendered when said, which costs one render (~15 ms here, bench_latency.py measur
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
 
 from ..voices import Voice, placeholders, said_aloud
@@ -32,29 +33,49 @@ def fixed_lines(voice: Voice) -> list[str]:
                               if not placeholders(voice.lines[key])))
 
 
-def table_lines(voice: Voice, seats: int, names: Sequence[str | None] = (),
-                roles: Iterable[str] = ()) -> list[str]:
-    """Returns the lines said about one seat, one character or one answer at a table of ``seats``.
+@dataclass(frozen=True)
+class AheadLine:
+    """A line worth rendering ahead: its voice key, the seats it names, its text as the speech engine gets it."""
+
+    key: str
+    seats: frozenset[int]
+    text: str
+
+
+def table_entries(voice: Voice, seats: int, names: Sequence[str | None] = (),
+                  roles: Iterable[str] = ()) -> list[AheadLine]:
+    """Returns the lines said about one seat, one character or one answer at a table of ``seats``, with their
+    keys and the seats they name (a read-back names the seat answered).
 
     Lines naming a character ("Seat four has been eliminated. Their card: the Witch.") are
     rendered for each character in ``roles`` (the deck): none when it is empty.
     """
     deck = list(dict.fromkeys(roles))
-    answers = [voice.seat(seat, names) for seat in range(1, seats + 1)]
-    answers += [voice.text(key, {}) for key in voice.lines
-                if key.startswith("answer.") and key not in NOT_READ_BACK and not placeholders(voice.lines[key])]
+    answered = {voice.seat(seat, names): seat for seat in range(1, seats + 1)}  # a read-back's seat
+    answers = [*answered, *(voice.text(key, {}) for key in voice.lines if key.startswith("answer.")
+                            and key not in NOT_READ_BACK and not placeholders(voice.lines[key]))]
     domains: dict[str, Sequence[object]] = {
         "seat": range(1, seats + 1), "role": deck, "first": deck, "second": deck,
         "cause": list(voice.causes), "answer": answers, "number": SMALL_NUMBERS, "count": SMALL_NUMBERS,
     }
-    found: dict[str, None] = {}
+    found: dict[str, AheadLine] = {}
     for key in said_keys(voice):
         wanted = sorted(placeholders(voice.lines[key]))
         if not wanted or any(name not in domains for name in wanted):
             continue
         for values in itertools.product(*(domains[name] for name in wanted)):
-            found[voice.spoken(voice.text(key, dict(zip(wanted, values)), names))] = None
-    return list(found)
+            filled = dict(zip(wanted, values))
+            named = {seat for seat in (filled.get("seat"), answered.get(str(filled.get("answer"))))
+                     if isinstance(seat, int)}
+            text = voice.spoken(voice.text(key, filled, names))
+            found.setdefault(text, AheadLine(key, frozenset(named), text))
+    return list(found.values())
+
+
+def table_lines(voice: Voice, seats: int, names: Sequence[str | None] = (),
+                roles: Iterable[str] = ()) -> list[str]:
+    """Returns the texts of `table_entries`."""
+    return [line.text for line in table_entries(voice, seats, names, roles)]
 
 
 def lines_ahead(voice: Voice, seats: int, names: Sequence[str | None] = (), roles: Iterable[str] = ()) -> Iterator[str]:
@@ -63,3 +84,51 @@ def lines_ahead(voice: Voice, seats: int, names: Sequence[str | None] = (), role
     yield from fixed
     done = set(fixed)
     yield from (line for line in table_lines(voice, seats, names, roles) if line not in done)
+
+
+# How many calls ahead, the running one first, have their lines rendered before the rest: a call's lines
+# take 1–3 s of Piper's time here, a call lasts longer than that.
+CALLS_AHEAD = 3
+# The calls of a day that every day makes, in order (the others, the Hunter's or the Sheriff's, come and go).
+DAY_CALLS = ("dawn", "debate", "vote")
+
+
+def calls_ahead(call: str, night: bool, tonight: Sequence[str], next_night: Sequence[str],
+                count: int = CALLS_AHEAD) -> list[str]:
+    """Returns the ids of the calls the table is about to hear, ``call`` (the running one) first: by night, the
+    rest of ``tonight``'s call order then the day's; by day, the day's then ``next_night``'s.
+
+    Only public knowledge goes in: the call order is the deck's, the calls of dead characters are made too.
+
+    >>> calls_ahead("seer", True, ("cupid", "seer", "werewolves", "witch"), ())
+    ['seer', 'werewolves', 'witch']
+    >>> calls_ahead("vote", False, (), ("seer", "werewolves"))
+    ['vote', 'nightfall', 'seer']
+    """
+    order = ["nightfall", *tonight, *DAY_CALLS] if night else [*DAY_CALLS, "nightfall", *next_night]
+    rest = order[order.index(call) + 1:] if call in order else order
+    return list(dict.fromkeys([call, *rest]))[:count]
+
+
+class Priorities:
+    """The lines of one table, and those it needs soonest as the game goes: the lines of the next calls, then the
+    read-backs and announcements about the living seats (`soonest`). Built once: a call only filters them."""
+
+    def __init__(self, voice: Voice, seats: int, names: Sequence[str | None] = (), roles: Iterable[str] = ()) -> None:
+        fixed = [AheadLine(key, frozenset(), voice.spoken(voice.text(key, {}))) for key in said_keys(voice)
+                 if not placeholders(voice.lines[key])]
+        self.by_call: dict[str, list[AheadLine]] = {}
+        self.about_seats: list[AheadLine] = []
+        for line in fixed + table_entries(voice, seats, names, roles):
+            self.by_call.setdefault(line.key.split(".")[0], []).append(line)
+            if line.seats:
+                self.about_seats.append(line)
+
+    def soonest(self, calls: Sequence[str], living: Iterable[int], seats_too: bool = True) -> list[str]:
+        """Returns the lines of ``calls``, in their order, that name only ``living`` seats; then, with
+        ``seats_too``, the other lines that name only living seats."""
+        alive = frozenset(living)
+        found = [line.text for call in calls for line in self.by_call.get(call, ()) if line.seats <= alive]
+        if seats_too:
+            found += [line.text for line in self.about_seats if line.seats <= alive]
+        return list(dict.fromkeys(found))

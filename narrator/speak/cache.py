@@ -5,20 +5,24 @@ audio hygiene every line goes through): a new voice, rate, wording, engine or hy
 so a stale file is simply never read again. Files are written whole under a temporary name and renamed,
 so a crash never leaves half a line under a real name.
 Anything wrong with the cache (a full disk, an unreadable or damaged file) costs one warning and the
-line is rendered live: the game never stops for its cache.
+line is rendered live: the game never stops for its cache. A file is used only if it is a regular
+file holding a whole PCM WAV such as the speakers write; anything else is deleted and rendered anew.
 """
 
 from __future__ import annotations
 
 import collections
+import contextlib
 import hashlib
 import json
 import os
+import stat
 import sys
+import tempfile
 import threading
 import wave
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from ..folders import cache_home, home
 from .audio import Sound
@@ -30,6 +34,12 @@ FORMAT = 1
 # Lines kept in memory too: a line said again (a repeated call, "Seat seven?") costs no disk read.
 # About 100 KB a line at 22 kHz: 64 lines stay far below the Pi's memory budget.
 MEMORY_LINES = 64
+# What a cached line may be: what the speakers write (espeak-ng and Piper: mono, 16 bits, 16-22 kHz), with room
+# for any other engine's PCM. A header outside these (a rate of 0, a width of 5) would never play.
+CHANNELS = (1, 2)
+RATES = range(8_000, 96_001)
+WIDTHS = (1, 2, 3, 4)
+LARGEST = 64 << 20  # bytes: more than five minutes of 48 kHz stereo; a line lasts seconds
 
 
 def default_folder() -> Path:
@@ -75,12 +85,38 @@ class VoiceCache:
         """Returns the file that holds (or would hold) the line ``key``."""
         return self.folder / f"{key}.wav"
 
+    @property
+    def writable(self) -> bool:
+        """False once the disk has refused a line: the cache then keeps lines in memory only."""
+        return self._writable
+
+    def problem(self) -> str | None:
+        """Tries to write in the cache's folder now; returns why it cannot, or None if it can."""
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryFile(dir=self.folder, prefix=".probe-"):
+                pass
+        except OSError as exc:
+            return _reason(exc)
+        return None
+
     def has(self, key: str) -> bool:
-        """Returns whether the line ``key`` is kept (in memory or on the disk)."""
+        """Returns whether the line ``key`` is kept (in memory, or on the disk with a sound header that is whole).
+
+        A damaged file is deleted (one warning), so it is rendered anew like a missing one.
+        """
         with self._lock:
             if key in self._memory:
                 return True
-        return self.path(key).is_file()
+        path = self.path(key)
+        try:
+            _check_header(path)
+        except (FileNotFoundError, NotADirectoryError):
+            return False
+        except (OSError, EOFError, wave.Error, ValueError) as exc:
+            self._discard(path, exc)
+            return False
+        return True
 
     def get(self, key: str) -> Sound | None:
         """Returns the line ``key``, or None if it is not kept or cannot be read (then it is rendered anew)."""
@@ -91,20 +127,22 @@ class VoiceCache:
                 return sound
         path = self.path(key)
         try:
-            sound = Sound.read(path)
-            if not sound.frames:
-                raise wave.Error("no sound in it")
+            sound = _read(path)
         except (FileNotFoundError, NotADirectoryError):  # not kept (yet): writing it will say what is wrong
             return None
         except (OSError, EOFError, wave.Error, ValueError) as exc:
-            self._problem(f"{path} cannot be read ({_reason(exc)})")
-            try:
-                path.unlink()  # damaged: rendered and written again
-            except OSError:
-                pass
+            self._discard(path, exc)
             return None
         self._remember(key, sound)
         return sound
+
+    def _discard(self, path: Path, exc: BaseException) -> None:
+        """Deletes a damaged file, so the line is rendered and written again; warns once."""
+        self._problem(f"{path} cannot be read ({_reason(exc)})")
+        try:
+            path.unlink()
+        except OSError:
+            pass
 
     def put(self, key: str, sound: Sound, *, remember: bool = True) -> None:
         """Keeps the line ``key``; a disk that refuses it costs one warning, and the cache stays in memory only.
@@ -139,9 +177,61 @@ class VoiceCache:
                 self._memory.popitem(last=False)
 
     def _problem(self, message: str) -> None:
-        if not self._warned:
+        with self._lock:  # the speaker's thread and the engine's may both find a problem
+            if self._warned:
+                return
             self._warned = True
-            self._warn(f"voice cache: {message}; lines are rendered as they are said")
+        self._warn(f"voice cache: {message}; lines are rendered as they are said")
+
+
+@contextlib.contextmanager
+def _opened(path: Path) -> Iterator[tuple[wave.Wave_read, int]]:
+    """Opens a cached line; yields it and its file's size once its header is one the cache may keep.
+
+    Raises wave.Error (or OSError) for anything but a regular file holding a PCM WAV the speakers could write.
+    """
+    # O_NONBLOCK: a FIFO put where a line should be opens at once instead of waiting for a writer forever.
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise wave.Error("not a regular file")
+        if info.st_size > LARGEST:
+            raise wave.Error(f"{info.st_size} bytes, larger than any line")
+        try:
+            wav = wave.open(file)
+        except RuntimeError:  # what wave raises when a chunk's size sends it past the end (Chunk.seek)
+            raise wave.Error("its chunk sizes do not add up") from None
+        with wav:
+            if wav.getnchannels() not in CHANNELS:
+                raise wave.Error(f"{wav.getnchannels()} channels")
+            if wav.getframerate() not in RATES:
+                raise wave.Error(f"a rate of {wav.getframerate()} Hz")
+            if wav.getsampwidth() not in WIDTHS:
+                raise wave.Error(f"a sample width of {wav.getsampwidth()} bytes")
+            if not wav.getnframes():
+                raise wave.Error("no sound in it")
+            yield wav, info.st_size
+
+
+def _sound_bytes(wav: wave.Wave_read) -> int:
+    return wav.getnframes() * wav.getnchannels() * wav.getsampwidth()
+
+
+def _check_header(path: Path) -> None:
+    """Checks a cached line's header, and that its file is long enough for the sound it announces, reading no sound."""
+    with _opened(path) as (wav, size):
+        if size < _sound_bytes(wav):
+            raise wave.Error(f"cut short: {size} bytes for {_sound_bytes(wav)} bytes of sound")
+
+
+def _read(path: Path) -> Sound:
+    """Reads a cached line whole, checked (see _opened)."""
+    with _opened(path) as (wav, _):
+        frames = wav.readframes(wav.getnframes())
+        if len(frames) != _sound_bytes(wav):
+            raise wave.Error(f"cut short: {len(frames)} of its {_sound_bytes(wav)} bytes of sound")
+        return Sound(frames, wav.getframerate(), wav.getnchannels(), wav.getsampwidth())
 
 
 def _reason(exc: BaseException) -> str:

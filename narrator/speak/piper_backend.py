@@ -8,10 +8,12 @@ absence only means espeak-ng speaks instead. Voices are files the user installs 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import os
 import shutil
 import threading
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, TextIO
@@ -21,7 +23,7 @@ from .audio import Sound
 from .cache import VoiceCache
 from .console import print_to_stderr
 from .hygiene import length_scale
-from .pyttsx3_backend import SpeechUnavailable, language_name
+from .pyttsx3_backend import Pyttsx3Speaker, SpeechUnavailable, language_name
 from .rendered import EngineThread, RenderedSpeaker
 
 INSTALL = "pip install 'werewolf-narrator[piper]' (or pip install piper-tts)"
@@ -86,9 +88,8 @@ def choose_piper_voice(language: str, override: str | None = None,
 
 def piper_missing() -> str | None:
     """Returns why piper-tts cannot be used here (and what to install), or None if it can."""
-    try:
-        importlib.import_module("piper")
-    except ImportError:
+    # Found, not imported: importing piper takes 0.2 s, which the voice's loading in the background pays.
+    if importlib.util.find_spec("piper") is None:
         return f"piper-tts is not installed ({INSTALL})"
     return None
 
@@ -150,20 +151,34 @@ def synthesize(voice: Any, text: str, rate: int | None) -> Sound:
 
 
 class _PiperEngine(EngineThread):
-    """The thread that owns one loaded Piper voice; every speaker with that voice shares it for the process."""
+    """The thread that owns one loaded Piper voice; every speaker with that voice shares it for the process.
+
+    The voice loads in the thread (0.6 s and more): the first lines come from the cache, or from the
+    fallback, meanwhile. A voice that cannot load makes every render fail with why.
+    """
+
+    starts_in_background = True
 
     def __init__(self, voice: PiperVoiceFile) -> None:
+        from importlib.metadata import version
+
         self._file = voice
         self._voice: Any = None
+        self._failure: SpeechUnavailable | None = None
+        # Known before the voice loads: the cache key names it, and a cached line plays without the voice.
+        self.engine_version = f"piper-tts {version('piper-tts')}"
         super().__init__(f"piper-{voice.name}")
 
     def _start(self) -> None:
-        self._voice = load_piper_voice(self._file.model, self._file.config)
-        from importlib.metadata import version
-
-        self.engine_version = f"piper-tts {version('piper-tts')}"
+        try:
+            self._voice = load_piper_voice(self._file.model, self._file.config)
+        except SpeechUnavailable as exc:
+            self._failure = exc
+            raise
 
     def _render(self, text: str, voice: str, rate: int) -> Sound:
+        if self._voice is None:
+            raise self._failure or SpeechUnavailable(f"the Piper voice {self._file.name} did not load")
         return synthesize(self._voice, text, rate)
 
 
@@ -183,6 +198,8 @@ def _engine(voice: PiperVoiceFile) -> _PiperEngine:
 class PiperSpeaker(RenderedSpeaker):
     """Says lines with an installed Piper voice; playing, the cache and rendering ahead are RenderedSpeaker's.
 
+    The voice loads in the background. With ``fallback`` (and a cache), a line not rendered yet when it is due
+    is said by espeak-ng (the pyttsx3 speaker) at once; without espeak-ng, it waits for its render.
     Raises SpeechUnavailable, saying what to install, without piper-tts or a voice for ``language``.
     """
 
@@ -191,16 +208,31 @@ class PiperSpeaker(RenderedSpeaker):
     def __init__(self, language: str, voice: str | None = None, rate: int | None = None,
                  device: str | int | None = None, *, out: TextIO | None = None,
                  warn: Callable[[str], None] = print_to_stderr, cache: VoiceCache | bool = True,
-                 sink: Callable[[Sound], None] | None = None, folder: Path | None = None) -> None:
+                 sink: Callable[[Sound], None] | None = None, folder: Path | None = None,
+                 fallback: bool = True) -> None:
         problem = piper_problem(language, voice, folder)
         chosen = choose_piper_voice(language, voice, folder)
         if problem or chosen is None:
             raise SpeechUnavailable(problem or f"no Piper voice for {language}")
         super().__init__(rate, device, out=out, warn=warn, cache=cache, sink=sink)
-        self._renderer = _engine(chosen)
+        engine = _engine(chosen)
+        self._renderer = engine
         self.voice = chosen
         self.voice_id = chosen.id
         self.voice_name = chosen.name
+        if fallback and self.cache is not None:
+            try:  # the same cache: its lines are kept under espeak-ng's own keys
+                self.fallback = Pyttsx3Speaker(language, None, rate, device, out=out, warn=warn, cache=self.cache,
+                                               sink=sink)
+            except SpeechUnavailable:
+                self.fallback = None  # lines not ready wait for Piper, as they would without a fallback
+        engine.started.add_done_callback(self._loaded)
+
+    def _loaded(self, started: Future[object]) -> None:
+        failure = None if started.cancelled() else started.exception()
+        if failure is not None:
+            instead = f"{self.fallback.voice_name} says the lines" if self.fallback else "the lines are printed"
+            self._warn(f"{failure}: {instead} instead")
 
 
 def add_voice(language: str, model: Path | str, sample: str, folder: Path | None = None) -> PiperVoiceFile:

@@ -7,6 +7,7 @@ rendered ahead), the timeout, the cache, playing and the printed fallback are he
 
 from __future__ import annotations
 
+import collections
 import itertools
 import queue
 import sys
@@ -41,11 +42,14 @@ def finished(sound: Sound) -> Sound:
 class EngineThread:
     """One thread that owns a speech engine and renders lines in turn: lines to say now first, then lines ahead.
 
-    Subclasses define `_start` (run once in the thread, before anything else) and `_render`.
+    Subclasses define `_start` (run once in the thread, before anything else) and `_render`. With
+    ``starts_in_background``, `_start` runs in the thread while the constructor returns at once (`started`
+    tells when it has ended); lines asked for meanwhile wait for it, in turn.
     """
 
     engine_version = ""
     """Names the engine and its version, for the cache key: a new engine renders lines anew."""
+    starts_in_background = False
 
     def __init__(self, name: str) -> None:
         self._jobs: queue.PriorityQueue[tuple[int, int, Callable[[], None] | None]] = queue.PriorityQueue()
@@ -54,8 +58,12 @@ class EngineThread:
         # A daemon, so that an engine stuck in its run loop cannot keep the program from exiting.
         self._thread = threading.Thread(target=self._work, name=name, daemon=True)
         self._thread.start()
+        if self.starts_in_background:
+            self.started: Future[object] = self.submit(self._start, NOW)
+            return
         try:
-            self._run(self._start)
+            self.started = Future()
+            self.started.set_result(self._run(self._start))
         except BaseException:
             self.stop()
             raise
@@ -114,10 +122,9 @@ class EngineThread:
         """Returns ``text`` said by ``voice`` at ``rate`` words a minute (None: DEFAULT_RATE)."""
         return self._run(lambda: finished(self._render(text, voice, rate or DEFAULT_RATE)))
 
-    def render_ahead(self, text: str, voice: str, rate: int | None,
-                     wanted: Callable[[], bool] = lambda: True) -> Future[Sound | None]:
-        """Renders ``text`` once the engine has nothing to say now; None if no longer ``wanted`` by then."""
-        return self.submit(lambda: finished(self._render(text, voice, rate or DEFAULT_RATE)) if wanted() else None)
+    def render_here(self, text: str, voice: str, rate: int | None) -> Sound:
+        """Returns ``text`` rendered, from the engine's own thread (a task it runs)."""
+        return finished(self._render(text, voice, rate or DEFAULT_RATE))
 
 
 class RenderedSpeaker:
@@ -127,6 +134,9 @@ class RenderedSpeaker:
     handed to ``sink`` instead (the benchmarks' timestamping sink). Rendered lines are kept in
     ``cache`` (True: the user's cache folder; False: none), so a line said again, or rendered ahead
     by `prepare`, plays at once. A backend sets ``_renderer``, ``voice_id`` and ``voice_name`` before anything is said.
+
+    With a ``fallback`` speaker (Piper's: espeak-ng) and a cache, a line not rendered yet when it is due is
+    said by the fallback at once, never waited for; its render goes on in the background for the next time.
     """
 
     name = "rendered"
@@ -146,6 +156,15 @@ class RenderedSpeaker:
         self._out = out
         self._warn = warn
         self._warned = False
+        self.fallback: RenderedSpeaker | None = None
+        self._fell_back: set[str] = set()  # the lines the log has said were not ready: once each
+        # The lines to render ahead, one deque a `prepare`, the latest last: its lines go first. The engine's
+        # thread takes them one at a time (`_pump`), so that a prepare costs its caller no more than a copy.
+        self._wanted: list[collections.deque[str]] = []
+        self._wanted_lock = threading.Lock()
+        self._pumping = False
+        self._settled = threading.Event()
+        self._settled.set()
 
     def key(self, text: str) -> str:
         """Returns the cache key of ``text`` said by this speaker's voice at its rate."""
@@ -172,32 +191,67 @@ class RenderedSpeaker:
         return sound
 
     def prepare(self, texts: Iterable[str]) -> int:
-        """Renders ``texts`` ahead into the cache, in the engine's thread, after any line to be said now.
+        """Renders ``texts`` ahead into the cache, in the engine's thread, in their order, after any line to be
+        said now and before the lines of earlier calls not rendered yet (the game goes on: what it needs next
+        changes). Lines already in the cache are passed over.
 
-        Returns at once, with how many lines were queued (those not cached yet). Lines still queued
-        when the speaker closes are dropped.
+        Returns at once, with how many lines were handed over. Lines still waiting when the speaker closes
+        are dropped.
         """
-        renderer, cache = self._renderer, self.cache
-        if renderer is None or cache is None:
+        lines = collections.deque(dict.fromkeys(t for t in texts if t.strip()))
+        if self._renderer is None or self.cache is None or not lines:
             return 0
-        queued = 0
-        for text in dict.fromkeys(t for t in texts if t.strip()):
+        self._want(lambda wanted: wanted.append(lines))
+        return len(lines)
+
+    def wait_ahead(self, timeout: float | None = None) -> bool:
+        """Waits until every line handed to `prepare` is rendered (or the speaker closed); False on ``timeout``."""
+        return self._settled.wait(timeout)
+
+    def _want(self, change: Callable[[list[collections.deque[str]]], None]) -> None:
+        """Changes the lines wanted ahead, and has the engine's thread take them if it is not doing so already."""
+        renderer = self._renderer
+        if renderer is None:
+            return
+        with self._wanted_lock:
+            change(self._wanted)
+            start, self._pumping = not self._pumping, True
+            self._settled.clear()
+        if start:
+            renderer.submit(self._pump)
+
+    def _next_wanted(self) -> tuple[str, str] | None:
+        """Returns the next line wanted ahead and not in the cache, with its key; None (and the pump stops) if
+        none is left or the speaker has closed."""
+        while True:
+            with self._wanted_lock:
+                while self._wanted and not self._wanted[-1]:
+                    self._wanted.pop()
+                if not self._wanted or self._renderer is None or self.cache is None:
+                    self._wanted.clear()
+                    self._pumping = False
+                    self._settled.set()
+                    return None
+                text = self._wanted[-1].popleft()
             key = self.key(text)
-            if cache.has(key):
-                continue
+            if not self.cache.has(key):  # said meanwhile, or rendered by an earlier game
+                return text, key
 
-            def wanted(key: str = key) -> bool:
-                # Once the speaker is closed, or the line was said (so rendered) meanwhile, it is not rendered.
-                return self._renderer is not None and cache is not None and not cache.has(key)
-
-            def keep(future: Future[Sound | None], key: str = key) -> None:
-                if not future.cancelled() and future.exception() is None and (sound := future.result()):
-                    if cache is not None:
-                        cache.put(key, sound, remember=False)  # the memory keeps the lines said lately
-
-            renderer.render_ahead(text, self.voice_id, self.rate, wanted).add_done_callback(keep)
-            queued += 1
-        return queued
+    def _pump(self) -> None:
+        """In the engine's thread: renders one line wanted ahead into the cache, then queues itself again, after
+        any line to be said now."""
+        renderer = self._renderer
+        found = self._next_wanted()
+        if renderer is None or found is None:
+            return
+        text, key = found
+        try:
+            sound = renderer.render_here(text, self.voice_id, self.rate)
+            if self.cache is not None:
+                self.cache.put(key, sound, remember=False)  # the memory keeps the lines said lately
+        except Exception:
+            pass  # a line the engine cannot render is rendered, and told, when it is said
+        renderer.submit(self._pump)
 
     def render(self, text: str, path: Path | str) -> None:
         """Renders ``text`` into the WAV file ``path`` without playing it."""
@@ -213,6 +267,10 @@ class RenderedSpeaker:
         """Says ``text`` and returns once it has been heard; prints it if it cannot be said."""
         if not text.strip():
             return
+        if self.fallback is not None and self.cache is not None and self._renderer is not None \
+                and not self.cached(text):
+            self._not_ready(text, self.fallback)
+            return
         try:
             self._play(self.sound(text))
         except Exception as exc:  # the game never stops for speech
@@ -226,9 +284,26 @@ class RenderedSpeaker:
                 self._warn(f"a line could not be said ({exc or type(exc).__name__}): "
                            "lines that cannot be said are printed instead")
 
+    def _not_ready(self, text: str, fallback: RenderedSpeaker) -> None:
+        """Says ``text``, not rendered yet, with ``fallback`` at once; renders it in the background for the next
+        time (before the lines ahead, as a `prepare` of its own); the host's log says so, once a line. An engine
+        that could not start has said why once: the fallback then says every line, unannounced."""
+        started = self._renderer.started if self._renderer is not None else None
+        if started is not None and started.done() and (started.cancelled() or started.exception() is not None):
+            fallback.say(text)
+            return
+        self._want(lambda wanted: wanted.append(collections.deque([text])))  # the next rendered
+        if text not in self._fell_back:
+            self._fell_back.add(text)
+            self._warn(f"not rendered by {self.voice_name or self.name} yet, said with "
+                       f"{fallback.voice_name or fallback.name}: {text}")
+        fallback.say(text)
+
     def close(self) -> None:
         """Lets go of the engine, which stays idle for the next speaker; closing again does nothing. The lines still
         queued ahead are dropped, and the one being rendered is waited for (see EngineThread.idle)."""
         renderer, self._renderer = self._renderer, None
         if renderer is not None:
             renderer.idle()
+        if self.fallback is not None:
+            self.fallback.close()

@@ -5,7 +5,8 @@ its size and MD5 as the repository's own catalogue (voices.json) records them, a
 as projects that pin these voices record it (cited beside each voice). Both files download into
 ``voices/.downloads/`` (resumable, never past their size: narrator/download.py), are checked,
 are heard saying a line where piper-tts is installed, and only then are moved into ``voices/LANG/``:
-the config first, the model last, so a voice is listed only once both are there.
+the config first, the model last, so a voice is listed only once both are there. One fetch of a voice
+runs at a time (``voices/.downloads/NAME.lock``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..download import download, sha256_of, verify
+from ..download import download, fetch_lock, sha256_of, verify
 from ..errors import UserError
 from .piper_backend import DEFAULT_VOICES, PiperVoiceFile, check_voice, piper_missing, voices_folder
 
@@ -118,8 +119,9 @@ def fetch_voice(language: str, sample: str, name: str | None = None, folder: Pat
 
     "heard": it said ``sample`` before it was installed; "unheard": piper-tts is not installed
     here to try it; "already": it was installed and whole, nothing was downloaded. ``url`` is a
-    mirror: a folder holding NAME.onnx and NAME.onnx.json. ``sha256`` (and ``size``) describe another model file than the recorded one;
-    its config stays checked against the record. Without piper-tts the voice is installed unheard.
+    mirror: a folder holding NAME.onnx and NAME.onnx.json. ``sha256`` (and ``size``) describe another
+    model file than the recorded one; its config stays checked against the record. Without piper-tts
+    the voice is installed unheard. A second fetch of the same voice while one runs is refused.
     """
     voice = find_voice(language, name)
     root = folder or voices_folder()
@@ -135,34 +137,35 @@ def fetch_voice(language: str, sample: str, name: str | None = None, folder: Pat
         target.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UserError(f"cannot create the voices folder {root}: {exc.strerror or exc}") from None
-    offline = NO_NETWORK.format(language=language)
-    parts = {}
-    for suffix, pinned, checksum, limit in ((".onnx.json", voice.config, voice.config.sha256, voice.config.size),
-                                            (".onnx", voice.model, expected, size or voice.model.size)):
-        part = staging / f"{voice.name}{suffix}.part"
-        source = voice.url(suffix, url)
-        download(source, part, voice.name + suffix, limit, HOSTS, progress, offline)
-        verify(part, voice.name + suffix, source, checksum)
-        if checksum == pinned.sha256 and _md5(part) != pinned.md5:
-            part.unlink()
-            raise UserError(f"the download of {voice.name}{suffix} from {source} matches its SHA-256 but not the "
-                            "repository's MD5: it was deleted and nothing was installed")
-        parts[suffix] = part
-    heard = piper_missing() is None
-    if heard:
-        # A voice that does not load keeps its checked files in .downloads: running again after fixing
-        # piper-tts checks them anew without downloading them again.
-        check_voice(language, parts[".onnx"], parts[".onnx.json"], sample)
-    try:
-        os.replace(parts[".onnx.json"], config)
+    with fetch_lock(staging / f"{voice.name}.lock", voice.name):
+        offline = NO_NETWORK.format(language=language)
+        parts = {}
+        for suffix, pinned, checksum, limit in ((".onnx.json", voice.config, voice.config.sha256, voice.config.size),
+                                                (".onnx", voice.model, expected, size or voice.model.size)):
+            part = staging / f"{voice.name}{suffix}.part"
+            source = voice.url(suffix, url)
+            download(source, part, voice.name + suffix, limit, HOSTS, progress, offline)
+            verify(part, voice.name + suffix, source, checksum)
+            if checksum == pinned.sha256 and _md5(part) != pinned.md5:
+                part.unlink()
+                raise UserError(f"the download of {voice.name}{suffix} from {source} matches its SHA-256 but not the "
+                                "repository's MD5: it was deleted and nothing was installed")
+            parts[suffix] = part
+        heard = piper_missing() is None
+        if heard:
+            # A voice that does not load keeps its checked files in .downloads: running again after fixing
+            # piper-tts checks them anew without downloading them again.
+            check_voice(language, parts[".onnx"], parts[".onnx.json"], sample)
         try:
-            os.replace(parts[".onnx"], model)
-        except OSError:
-            config.unlink(missing_ok=True)  # both files or neither
-            raise
-    except OSError as exc:
-        raise UserError(f"cannot install the voice in {target} ({exc.strerror or exc}); nothing was installed") \
-            from None
+            os.replace(parts[".onnx.json"], config)
+            try:
+                os.replace(parts[".onnx"], model)
+            except OSError:
+                config.unlink(missing_ok=True)  # both files or neither
+                raise
+        except OSError as exc:
+            raise UserError(f"cannot install the voice in {target} ({exc.strerror or exc}); nothing was installed") \
+                from None
     try:
         staging.rmdir()
     except OSError:

@@ -1,0 +1,94 @@
+"""The command a hint shows: one the user can type where they are, to go on with a game.
+
+`werewolf-narrator` is often not on the PATH (it lives in a virtual environment's bin/): a hint naming it would not
+work. The command is chosen once, in the process the user started, and handed to the game's supervised process
+(which runs as ``python -m narrator``) in the environment. Loads neither the engine nor rich (the supervisor uses it).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+from pathlib import Path
+from typing import Callable, Mapping
+
+COMMAND = "WEREWOLF_NARRATOR_COMMAND"
+"""The command as the first process chose it, for its children (the supervised game) to show the same."""
+
+NAME = "werewolf-narrator"
+
+
+def command(environ: Mapping[str, str] | None = None, argv0: str | None = None, executable: str | None = None,
+            which: Callable[[str], str | None] = shutil.which, cwd: str | None = None) -> str:
+    """Returns the command that runs this program where the user is: ``werewolf-narrator`` when it is on the PATH;
+    else the script that is running (or ``PYTHON -m narrator``), by its relative path when that is shorter."""
+    environ = os.environ if environ is None else environ
+    if environ.get(COMMAND):
+        return environ[COMMAND]
+    if which(NAME):
+        return NAME
+    argv0 = sys.argv[0] if argv0 is None else argv0
+    if Path(argv0).name == NAME:
+        return shlex.quote(_shortest(argv0, cwd))
+    return f"{shlex.quote(_shortest(executable or sys.executable, cwd))} -m narrator"
+
+
+def _shortest(path: str, cwd: str | None) -> str:
+    """The path as the user may type it from ``cwd``: relative when shorter (``.venv/bin/werewolf-narrator``)."""
+    full = os.path.abspath(os.path.join(cwd or os.getcwd(), path))
+    try:
+        relative = os.path.relpath(full, cwd or os.getcwd())
+    except ValueError:  # another drive
+        return full
+    if not relative.startswith(".."):
+        relative = os.path.join(".", relative) if os.sep not in relative else relative
+    return relative if len(relative) < len(full) else full
+
+
+def resume_hint(journal: str | os.PathLike[str], fd: int = 2) -> str:
+    """Returns the command that goes on with the game of ``journal``, to show indented on a line of its own.
+
+    The journal is named as the user may type it (``~/...``, or relative when shorter). Too wide for the terminal on
+    ``fd``, the command is cut after a word or a slash with a backslash that ends the line (the shell joins the lines
+    again, so it still works pasted): the terminal never cuts it mid-word.
+    """
+    path = typed_path(str(journal))
+    line = f"{command()} resume {path}"
+    width = _columns(fd)
+    if width is None or len(line) + 2 <= width or shlex.quote(path) != path and not path.startswith("~/"):
+        return line  # a quoted path cannot be cut: a backslash inside quotes is kept
+    folded = [f"{command()} resume \\"]
+    parts = path.split("/")
+    piece = ""
+    for part in [p + "/" for p in parts[:-1]] + parts[-1:]:
+        if piece and len(piece) + len(part) + 1 > width:  # the backslash too must fit
+            folded.append(piece + "\\")
+            piece = ""
+        piece += part
+    return "\n".join([*folded, piece])
+
+
+def typed_path(path: str) -> str:
+    """Returns ``path`` as the shell takes it: quoted if need be, and the shortest of itself, ``~/...`` and relative
+    to the working folder."""
+    full = os.path.abspath(path)
+    home = os.path.expanduser("~").rstrip("/")
+    forms = [shlex.quote(full), shlex.quote(os.path.relpath(full))]
+    if home and full.startswith(home + "/"):
+        forms.append("~/" + shlex.quote(full[len(home) + 1:]))
+    return min(forms, key=len)
+
+
+def _columns(fd: int) -> int | None:
+    """The width of the terminal on ``fd``; None when it is not a terminal (a log, a pipe: nothing is cut)."""
+    try:
+        return os.get_terminal_size(fd).columns if os.isatty(fd) else None
+    except OSError:
+        return None
+
+
+def pinned() -> dict[str, str]:
+    """The environment a child process gets so that its hints show the command the user started with."""
+    return {COMMAND: command()}

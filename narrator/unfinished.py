@@ -1,0 +1,93 @@
+"""The unfinished games in the journal folder, for `resume` with no journal (or `resume --last`).
+
+Read from the journals alone, without the engine (the process that lists them goes on to supervise the game): a
+game is over once its journal's last line says so ({"over": ...}); how far it went is its last answer's night or day.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, TextIO
+
+from .errors import UserError
+from .hint import command
+from .journal import read_journal
+
+
+@dataclass(frozen=True)
+class Unfinished:
+    """A game that can go on: its journal, when it was last played, its table and how far it went."""
+
+    path: Path
+    when: float
+    table: str
+    where: str
+
+
+def unfinished_games(folder: Path) -> list[Unfinished]:
+    """Returns the games at the table left unfinished in ``folder``, the most recently played first; journals that
+    cannot be read (damaged, a dry run's, another program's) are left out: `resume FILE` names their fault."""
+    games = []
+    for path in folder.glob("*.jsonl") if folder.is_dir() else ():
+        try:
+            header, entries = read_journal(str(path))
+            when = path.stat().st_mtime
+        except (UserError, OSError):
+            continue
+        if header.get("kind") != "play" or "over" in header:
+            continue
+        config = header["config"] if isinstance(header.get("config"), dict) else {}
+        source = str(config.get("source") or "")
+        table = (Path(source).name if source and not source.startswith("(") else "starter table")
+        table += f", {config.get('seats', '?')} players"
+        if "progress" in header:
+            where = "the deal"
+        elif not entries:
+            where = "the start"
+        elif entries[-1].phase == "day" and entries[-1].number == 0:
+            where = "before the first night"
+        else:
+            where = f"{entries[-1].phase} {entries[-1].number}"
+        games.append(Unfinished(path, when, table, where))
+    return sorted(games, key=lambda game: (game.when, game.path.name), reverse=True)
+
+
+def listed(games: list[Unfinished]) -> str:
+    """The games, numbered from 1: date, table, how far, journal."""
+    return "\n".join(f"{i:>3}. {time.strftime('%Y-%m-%d %H:%M', time.localtime(game.when))}  {game.table}  "
+                     f"({game.where})\n       {game.path}" for i, game in enumerate(games, start=1))
+
+
+def choose(folder: Path, last: bool, out: TextIO | None = None, ask: Callable[[str], str] = input,
+           interactive: bool | None = None) -> Path | None:
+    """Returns the journal of the game to go on with: the newest unfinished one with ``last``, else the one the
+    user picks by its number; None when nothing is chosen (no terminal to ask, or no answer)."""
+    out = out or sys.stdout
+    games = unfinished_games(folder)
+    if not games:
+        raise UserError(f"no unfinished game in {folder}: `{command()} play` starts one; "
+                        f"`{command()} resume FILE` goes on with a journal kept elsewhere")
+    if last:
+        return games[0].path
+    print(f"Unfinished games in {folder}, the most recent first:\n{listed(games)}", file=out)
+    if interactive is None:
+        interactive = os.isatty(0)
+    if not interactive:
+        print(f"To go on with one: {command()} resume FILE (the most recent: {command()} resume --last)", file=out)
+        return None
+    while True:
+        try:
+            answer = ask(f"Which game? (1-{len(games)}, Enter for 1, q to quit) ").strip()
+        except EOFError:
+            return None
+        if answer.lower() in ("q", "quit"):
+            return None
+        if not answer:
+            return games[0].path
+        if answer.isdigit() and 1 <= int(answer) <= len(games):
+            return games[int(answer) - 1].path
+        print(f"Type a number from 1 to {len(games)}.", file=out)

@@ -1,0 +1,65 @@
+"""Issue 13: `check` names the keys closest to an unknown one, not all of them; `simulate` shows its progress on a
+terminal, and only there."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from engine import Table
+from narrator.cli import main
+from narrator.config import KEYS
+from narrator.simulate import simulate
+
+
+def checked(tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]) -> str:
+    (tmp_path / "table.yaml").write_text(text, encoding="utf-8")
+    assert main(["check", "--no-simulate", str(tmp_path / "table.yaml")]) == 1
+    return capsys.readouterr().err
+
+
+def test_an_unknown_key_is_told_with_the_closest_keys_not_all(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    err = checked(tmp_path, "language: en\npreset: classic\nseats: 8\ndebate_timr: 30\n", capsys)
+    line = next(line for line in err.splitlines() if "debate_timr" in line)
+    assert "table.yaml:4: unknown key 'debate_timr'; did you mean 'debate_timer'?" in line
+    assert f"(`check --help` lists all {len(KEYS)})" in line
+    assert "'language'" not in line and "microphone" not in line  # not the whole list
+
+
+def test_an_unknown_key_close_to_several_names_them_all(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    err = checked(tmp_path, "language: en\npreset: classic\nseats: 8\nsheriff_vote: true\n", capsys)
+    assert "unknown key 'sheriff_vote'; did you mean 'sheriff_double_vote', 'sheriff_elected' or 'sheriff'?" in err
+
+
+def test_an_unknown_key_close_to_none_says_where_every_key_is_listed(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    err = checked(tmp_path, "language: en\npreset: classic\nseats: 8\nzzz: 1\n", capsys)
+    assert f"unknown key 'zzz' (`check --help` lists all {len(KEYS)})" in err
+
+
+TABLE = Table(8, ("werewolf", "werewolf", "seer", "witch", "hunter", "villager", "villager", "villager"))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_simulate_tells_its_progress_chunk_by_chunk_up_to_every_game(jobs: int) -> None:
+    told: list[int] = []
+    simulate(TABLE, 50, seed=1, jobs=jobs, progress=told.append)
+    assert sum(told) == 50 and len(told) > 1
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_simulate_shows_a_progress_bar_on_a_terminal_only(terminal: bool, monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    err = Terminal() if terminal else io.StringIO()
+    monkeypatch.setattr("sys.stderr", err)
+    assert main(["simulate", "--deck", "werewolf*2,seer,villager*5", "--games", "40", "--jobs", "1"]) == 0
+    assert ("hunt: games" in err.getvalue()) is terminal
+    assert "hunt" in capsys.readouterr().out  # the report, on the standard output either way

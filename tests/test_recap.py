@@ -1,0 +1,117 @@
+"""Issue 13: the end's recap, on the terminal and in a Markdown file beside the journal: the deal (the Thief's card as
+taken), every call's answer and what it brought, the lovers, the potions, the Seer's looks, the Sheriff's history,
+every elimination with its cause; in the table's language; never before the game's end."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import pytest
+
+from engine import Deal, Game, Table
+from keystrokes import Recorder, plan_keys
+from narrator.config import TableConfig
+from narrator.keypad import ScriptedKeys
+from narrator.play import STARTER, play
+from narrator.recap import build_recap, markdown
+from narrator.screen import PlainScreen
+from narrator.voices import load_voice
+
+APP = TableConfig("en", STARTER.table, pause=(0.0, 0.0))
+SEED = 3
+
+
+def played(config: TableConfig, keys: list[str], folder: Path) -> tuple[Game, str]:
+    out = io.StringIO()
+    game = play(config, ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder(), seed=SEED, journal_dir=folder,
+                sleep=lambda s: None, out=out)
+    return game, out.getvalue()
+
+
+def test_the_recap_is_written_beside_the_journal_and_printed_once_the_game_is_over(tmp_path: Path) -> None:
+    keys, ahead = plan_keys(APP, SEED)
+    game, printed = played(APP, keys, tmp_path)
+    voice = load_voice("en")
+    journal = next(tmp_path.glob("game-*.jsonl"))
+    recap = journal.with_suffix(".md").read_text(encoding="utf-8")
+    assert recap == markdown(build_recap(game, voice)) and recap in printed
+    assert f"(recap: {journal.with_suffix('.md')})" in printed
+    for seat, card in enumerate(game.deal.roles, start=1):
+        assert f"- {voice.text('summary.deal', {'seat': seat, 'role': card})}" in recap
+    lovers = game.links["lovers"]
+    assert voice.text("screen.lovers", {"seats": list(lovers)}) in recap
+    for e in game.eliminated:
+        assert voice.text("summary.eliminated", {"when": voice.text(f"summary.{e.phase.value}", {"number": e.number}),
+                                                 "seat": e.seat, "role": e.role, "cause": e.cause}) in recap
+    assert game.outcome is not None and voice.text(f"end.{game.outcome.winner}", {}) in recap
+    looks = recap[recap.index("## The Seer's looks"):]
+    seen = [value for call, value in zip(game.calls, game.journal) if call.id == "seer" and isinstance(value, int)]
+    assert seen  # every look, with the card seen, as the screen showed it to the Seer
+    for seat in seen:
+        assert voice.text("screen.seer_sees", {"seat": seat, "role": game.card(seat)}) in looks
+    assert "## The Witch's potions" in recap
+    assert "becomes Sheriff." in recap[recap.index("## The Sheriff"):]  # elected before the first night
+
+
+def test_no_recap_is_written_for_a_game_stopped_before_its_end(tmp_path: Path) -> None:
+    keys, _ = plan_keys(APP, SEED)
+    with pytest.raises(EOFError):
+        played(APP, keys[:40], tmp_path)
+    assert list(tmp_path.glob("*.md")) == []
+
+
+def test_the_thief_s_card_is_shown_as_taken() -> None:
+    """The Thief who took a werewolf card is "Thief → Simple Werewolf" in the deal; the centre cards are named."""
+    table = Table(6, ("thief", "werewolf", "seer", "villager", "villager", "villager", "werewolf", "villager"))
+    deal = Deal(("thief", "werewolf", "seer", "villager", "villager", "villager"), ("werewolf", "villager"))
+    game = Game(table, deal)
+    rng = random.Random(1)
+    while not game.over:
+        call = game.call
+        assert call is not None
+        if call.id == "thief" and call.needs_answer:
+            game.answer(1)  # the werewolf card
+        else:
+            game.answer(rng.choice(game.legal()) if call.needs_answer else None)
+    recap = markdown(build_recap(game, load_voice("en")))
+    assert "- Seat number one: Thief → Simple Werewolf." in recap
+    assert "In the centre: Simple Werewolf and Simple Villager." in recap
+    assert "You are now" not in recap  # the Thief's screen line, said to him alone, is not the recap's
+
+
+def test_the_recap_is_in_the_table_s_language(tmp_path: Path) -> None:
+    french = TableConfig("fr", STARTER.table, pause=(0.0, 0.0))
+    keys, _ = plan_keys(french, SEED)
+    _, printed = played(french, keys, tmp_path)
+    assert "# La partie en détail" in printed and "## La distribution" in printed
+    assert "## Les éliminations" in printed and "The deal" not in printed
+
+
+def test_a_sheriff_who_dies_and_names_his_successor_is_one_line_of_the_history(tmp_path: Path) -> None:
+    keys, _ = plan_keys(APP, SEED)
+    _, printed = played(APP, keys, tmp_path)
+    history = [line for line in printed[printed.index("## The Sheriff"):printed.index("## Eliminations")]
+               .splitlines() if line.startswith("- ")]
+    assert history == ["- Before the first night: seat number four becomes Sheriff.", "- Day 2: seat number one becomes Sheriff."]
+
+
+def test_a_roll_call_vote_is_told_voter_by_voter() -> None:
+    table = Table(6, ("werewolf", "seer", "villager", "villager", "villager", "werewolf"))
+    game = Game(table, Deal(table.deck, ()))
+    rng = random.Random(2)
+    ballots = None
+    while not game.over:
+        call = game.call
+        assert call is not None
+        if call.id == "vote" and call.needs_answer and ballots is None:
+            ballots = {str(voter): call.seats[0] for voter in game.living()}
+            game.answer({"ballots": ballots})
+        else:
+            game.answer(rng.choice(game.legal()) if call.needs_answer else None)
+    assert ballots is not None
+    voice = load_voice("en")
+    recap = markdown(build_recap(game, voice))
+    target = voice.seat(next(iter(ballots.values())))
+    assert f"{voice.seat(int(next(iter(ballots))))} → {target}" in recap

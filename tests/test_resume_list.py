@@ -1,0 +1,205 @@
+"""Issue 13: `resume` with no journal lists the unfinished games and goes on with the one chosen; `resume --last`;
+every hint shows a command that works where the user is, on a line of its own."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from keystrokes import Recorder, plan_keys
+from narrator import cli
+from narrator.config import TableConfig
+from narrator.errors import GameStopped, UserError
+from narrator.hint import COMMAND, command
+from narrator.keypad import ScriptedKeys
+from narrator.play import STARTER, play
+from narrator.screen import PlainScreen
+from narrator.unfinished import choose, unfinished_games
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = TableConfig("en", STARTER.table, pause=(0.0, 0.0), source="/tables/friday.yaml")
+SEED = 5
+KEYS, AHEAD = plan_keys(APP, SEED)
+DEAL = 3 * APP.table.seats
+
+
+def journaled(folder: Path, name: str, keys: list[str], when: float) -> Path:
+    """Plays ``keys`` of the game into the journal ``folder/name`` (stopping where they run out), dated ``when``."""
+    path = folder / name
+    folder.mkdir(exist_ok=True)
+    try:
+        play(APP, ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder(), seed=SEED, sleep=lambda s: None,
+             out=io.StringIO(), journal_path=path)
+    except EOFError:
+        pass
+    os.utime(path, (when, when))
+    return path
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """Journals of every kind: two unfinished games (mid-deal, by night 1), a finished one, a dry run's, a damaged
+    one; the game stopped in the deal was played last."""
+    games = tmp_path / "games"
+    journaled(games, "game-finished.jsonl", KEYS, 3000)
+    journaled(games, "game-night.jsonl", KEYS[:DEAL + 6], 1000)
+    journaled(games, "game-deal.jsonl", KEYS[:7], 2000)
+    (games / "dry.jsonl").write_text(json.dumps({"werewolf-narrator": 1, "kind": "dry-run"}) + "\n")
+    (games / "damaged.jsonl").write_text("not a journal\n")
+    return games
+
+
+def test_only_unfinished_games_at_the_table_are_listed_the_most_recent_first(folder: Path) -> None:
+    games = unfinished_games(folder)
+    assert [g.path.name for g in games] == ["game-deal.jsonl", "game-night.jsonl"]
+    assert [g.where for g in games] == ["the deal", "night 1"]
+    assert {g.table for g in games} == {"friday.yaml, 8 players"}
+
+
+def test_a_finished_game_s_journal_ends_with_its_winner(folder: Path) -> None:
+    last = (folder / "game-finished.jsonl").read_text().splitlines()[-1]
+    assert AHEAD.outcome is not None and json.loads(last) == {"over": AHEAD.outcome.winner}
+
+
+def test_without_a_terminal_the_list_is_printed_with_how_to_choose(folder: Path) -> None:
+    out = io.StringIO()
+    assert choose(folder, last=False, out=out, interactive=False) is None
+    text = out.getvalue()
+    assert text.index("game-deal.jsonl") < text.index("game-night.jsonl")
+    assert "game-finished" not in text and "dry.jsonl" not in text
+    assert "werewolf-narrator resume FILE" in text and "werewolf-narrator resume --last" in text
+    assert f"\n       {folder / 'game-deal.jsonl'}\n" in text  # the path on a line of its own: never cut by the list
+
+
+def test_the_game_is_chosen_by_its_number_at_the_prompt(folder: Path) -> None:
+    answers = iter(["9", "x", "2"])
+    out = io.StringIO()
+    assert choose(folder, last=False, out=out, ask=lambda prompt: next(answers), interactive=True) == \
+        folder / "game-night.jsonl"
+    assert out.getvalue().count("Type a number from 1 to 2.") == 2
+    assert choose(folder, False, io.StringIO(), ask=lambda prompt: "", interactive=True) == folder / "game-deal.jsonl"
+    assert choose(folder, False, io.StringIO(), ask=lambda prompt: "q", interactive=True) is None
+
+
+def test_no_unfinished_game_is_said_plainly(tmp_path: Path) -> None:
+    journaled(tmp_path / "games", "game-finished.jsonl", KEYS, 3000)
+    with pytest.raises(UserError, match="no unfinished game in .*games: `werewolf-narrator play` starts one"):
+        choose(tmp_path / "games", last=True)
+
+
+@pytest.mark.parametrize("argv, chosen", [(["--last"], "game-deal.jsonl"), ([], None)])
+def test_resume_with_no_journal_goes_on_with_the_game_chosen(folder: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             argv: list[str], chosen: str | None) -> None:
+    """`resume --last` goes on with the most recent unfinished game; `resume` alone, with no terminal to ask,
+    lists them and goes on with none."""
+    import narrator.play
+
+    resumed: list[str] = []
+    monkeypatch.setattr(narrator.play, "resume_play", lambda args, *rest, **more: resumed.append(args.journal))
+    monkeypatch.setattr("narrator.supervise.wanted", lambda: False)
+    monkeypatch.setattr("narrator.unfinished.os.isatty", lambda fd: False)
+    assert cli.main(["resume", "--journal-dir", str(folder), *argv]) == 0
+    assert resumed == ([str(folder / chosen)] if chosen else [])
+
+
+def test_resume_takes_a_journal_or_last_not_both(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["resume", "--last", str(folder / "game-deal.jsonl")]) == 2
+    assert "a journal or --last, not both" in capsys.readouterr().err
+
+
+def test_the_list_from_the_command_line_without_a_terminal(folder: Path) -> None:
+    run = subprocess.run([sys.executable, "-m", "narrator", "resume", "--journal-dir", str(folder)], cwd=ROOT,
+                         stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "Unfinished games in" in run.stdout and "(the deal)" in run.stdout and "(night 1)" in run.stdout
+
+
+# -- the command a hint shows ---------------------------------------------------------------------
+
+def test_the_command_is_werewolf_narrator_when_it_is_on_the_path() -> None:
+    assert command({}, "/x/.venv/bin/werewolf-narrator", which=lambda name: f"/usr/bin/{name}") == \
+        "werewolf-narrator"
+
+
+def test_the_command_is_the_script_running_by_its_shortest_path_when_not_on_the_path() -> None:
+    def nowhere(name: str) -> None:
+        return None
+
+    assert command({}, "/home/ann/wn/.venv/bin/werewolf-narrator", which=nowhere, cwd="/home/ann/wn") == \
+        ".venv/bin/werewolf-narrator"
+    assert command({}, "/home/ann/wn/.venv/bin/werewolf-narrator", which=nowhere, cwd="/tmp") == \
+        "/home/ann/wn/.venv/bin/werewolf-narrator"
+    assert command({}, "/src/narrator/__main__.py", "/home/ann/wn/.venv/bin/python", which=nowhere,
+                   cwd="/home/ann/wn") == ".venv/bin/python -m narrator"
+    assert command({}, "/opt/my games/bin/werewolf-narrator", which=nowhere, cwd="/tmp") == \
+        "'/opt/my games/bin/werewolf-narrator'"  # quoted: it works pasted
+
+
+def test_the_command_chosen_by_the_first_process_is_the_one_its_children_show() -> None:
+    assert command({COMMAND: ".venv/bin/werewolf-narrator"}, "/src/narrator/__main__.py",
+                   which=lambda name: None) == ".venv/bin/werewolf-narrator"
+
+
+def test_the_supervised_game_is_given_the_command_the_user_started_with(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from narrator.supervise import Supervisor
+
+    monkeypatch.setenv(COMMAND, ".venv/bin/werewolf-narrator")
+    seen = tmp_path / "seen"
+    python = tmp_path / "python"
+    python.write_text(f"#!/bin/sh\necho \"${COMMAND}\" > {seen}\n")
+    python.chmod(0o755)
+    assert Supervisor(tmp_path / "game.jsonl", ["resume"], python=str(python)).run(["play"]) == 0
+    assert seen.read_text() == ".venv/bin/werewolf-narrator\n"
+
+
+def test_the_stop_hint_puts_the_command_on_a_line_of_its_own(tmp_path: Path) -> None:
+    with pytest.raises(GameStopped) as stopped:
+        journaled(tmp_path, "game.jsonl", KEYS[:DEAL + 4] + ["interrupt", "enter"], 0)
+    assert f"to go on:\n  werewolf-narrator resume {tmp_path / 'game.jsonl'}" in str(stopped.value)
+
+
+def test_the_end_of_game_question_names_the_command(tmp_path: Path) -> None:
+    screen = PlainScreen(io.StringIO(), terminal=True)
+    with pytest.raises(GameStopped):
+        play(APP, ScriptedKeys(KEYS[:DEAL + 4] + ["menu", "5", "enter"]), screen, Recorder(), seed=SEED,
+             sleep=lambda s: None, out=io.StringIO(), journal_path=tmp_path / "game.jsonl")
+    assert "It can go on later with werewolf-narrator resume." in screen.out.getvalue()  # type: ignore[attr-defined]
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh")
+def test_in_an_80_column_terminal_the_game_chosen_goes_on_and_the_stop_hint_works_pasted(folder: Path) -> None:
+    """In a real terminal, 80 columns, the program not on the PATH: `resume` alone lists the games, 2 picks the
+    older; Ctrl-C stops it, and the hint's command, never cut mid-word, goes on with the same game where it stands."""
+    from tmux import Tmux
+
+    tmux = Tmux(f"wn-list-{folder.parent.name}")
+    # The shell outlives Ctrl-C (its trap), to tell the game's exit status; the game gets Ctrl-C as usual.
+    shell = f"trap true INT; cd {ROOT} && unset {COMMAND} COLUMNS LINES && PATH=/usr/bin:/bin"
+    tmux.start(f"sh -c '{shell} {sys.executable} -m narrator resume --journal-dir {folder} --speaker console "
+               f"--plain; echo exit=$?; sleep 60'", width=80, height=24)
+    try:
+        listed = tmux.wait_for("Which game?")
+        assert "(the deal)" in listed and "(night 1)" in listed and "friday.yaml, 8 players" in listed
+        tmux.send(["2", "enter"])
+        tmux.wait_for("[Night 1]")  # the older game goes on, at Cupido's call (the other stopped in the deal)
+        tmux.run("send-keys", "-t", tmux.target, "C-c")
+        tmux.wait_for("Stop the game?")
+        tmux.send(["enter"])
+        stopped = tmux.wait_for("exit=130")
+        shown = stopped[stopped.index("to go on:") + len("to go on:"):stopped.index("exit=130")].strip("\n")
+        assert all(len(line) <= 80 for line in shown.splitlines())
+        assert shown.count("\\\n") >= 2  # too wide for 80 columns: cut where a word or a folder ends
+        hint = shown.replace("\\\n", "").strip()  # as the shell joins the lines pasted
+        assert hint == f"{Path(sys.executable).relative_to(ROOT)} -m narrator resume {folder / 'game-night.jsonl'}"
+        tmux.respawn(f"sh -c '{shell} {hint} --speaker console --plain; echo exit=$?; sleep 60'")
+        tmux.wait_for("[Night 1]")
+    finally:
+        subprocess.run([*tmux.base, "kill-server"], capture_output=True)
