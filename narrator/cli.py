@@ -548,12 +548,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="An offline narrator for The Werewolves of Miller's Hollow.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    p = sub.add_parser("dry-run", parents=[yaml_size], help="play a practice script through the narrator and report the game")
+    p = sub.add_parser("dry-run", parents=[yaml_size],
+                       help="play a practice script through the narrator and report the game")
     p.add_argument("script", type=_path, help="the practice script (YAML, see spec/dry-run.md)")
     p.add_argument("--silent", action="store_true", help="print the lines instead of speaking them")
     p.add_argument("--report", metavar="FILE", help="write the game report (JSON) to FILE")
-    p.add_argument("--audio-dir", type=_path, metavar="DIR", help="write every spoken line as a WAV file in DIR, in order "
-                   "(and ambience.wav, the night ambience, when the table turns it on)")
+    p.add_argument("--audio-dir", type=_path, metavar="DIR", help="write every spoken line as a WAV file in DIR, "
+                   "in order (and ambience.wav, the night ambience, when the table turns it on)")
     p.add_argument("--journal", dest="journal_file", metavar="FILE",
                    help="journal every answer to FILE, so that `resume FILE` goes on")
     p.add_argument("--pace", type=PACE, default=0.0, metavar="SECONDS", help="wait after each line said (0 to 60)")
@@ -575,7 +576,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", type=_path, metavar="DIR", help="the speech recognition model's folder")
     p.add_argument("--voice-log", type=_path, metavar="FILE", help=VOICE_LOG_HELP)
     p.set_defaults(func=cmd_resume)
-    p = sub.add_parser("play", parents=[yaml_size], help="play a game at the table (with no CONFIG: an 8-player starter table)")
+    p = sub.add_parser("play", parents=[yaml_size],
+                       help="play a game at the table (with no CONFIG: an 8-player starter table)")
     p.add_argument("config", nargs="?", type=_path, help="the table config (YAML); see examples/")
     p.add_argument("--speaker", choices=SPEAKERS, help="override the config's speaker")
     p.add_argument("--seed", type=SEED, help="the shuffle's seed (to deal the same cards again)")
@@ -640,14 +642,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("config", nargs="?", type=_path, help="a table config, to show the devices it chooses")
     p.set_defaults(func=cmd_devices)
     epilog: Callable[[], str] = _check_keys
-    p = sub.add_parser("check", parents=[yaml_size], help="check table configs and practice scripts, and explain every problem",
+    p = sub.add_parser("check", parents=[yaml_size],
+                       help="check table configs and practice scripts, and explain every problem",
                        epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)  # type: ignore[arg-type]
     p.add_argument("files", nargs="+", type=_path, metavar="FILE")
     p.add_argument("--no-simulate", action="store_true",
                    help="do not simulate a table config's deck to warn when it is lopsided (a side winning "
                         "under 25%% or over 75%% of up to 2,000 games played with the hunt model)")
     p.set_defaults(func=cmd_check)
-    p = sub.add_parser("simulate", parents=[yaml_size], help="play many games of a deck with simple strategies: who wins, how often",
+    p = sub.add_parser("simulate", parents=[yaml_size],
+                       help="play many games of a deck with simple strategies: who wins, how often",
                        description="Plays GAMES games of a deck through the rules engine with simple "
                        "strategies and prints each team's win rate with its 95% interval. Strategies: "
                        "random (every choice at random), seer (the Seer's looks are public; the "
