@@ -34,6 +34,7 @@ class Document:
     data: Any
     lines: dict[Path_, int] = field(default_factory=dict)
     values: int = 0
+    characters: int = 0
 
     def where(self, *keys: object) -> str:
         """Returns ``file:line`` for the nearest known place of ``keys`` (e.g. where("deal", 3))."""
@@ -135,6 +136,12 @@ def _convert(loader: SafeConstructor, node: yaml.Node, path: Path_, doc: Documen
         return result
     if isinstance(node, yaml.SequenceNode):
         return [_convert(loader, item, path + (i,), doc) for i, item in enumerate(node.value)]
+    # Written once, a text is at most the file; repeated by aliases, it could be read (and checked, character by
+    # character) thousands of times over: the text of the whole document is bounded by the file's cap.
+    doc.characters += len(node.value)
+    if doc.characters > max_bytes:
+        raise _error(doc, node, f"aliases repeat more than {max_bytes:,} characters of text: too large for a table "
+                                "or a script")
     return _scalar(loader, node, doc)
 
 

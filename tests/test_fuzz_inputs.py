@@ -373,3 +373,13 @@ def test_models_list_with_an_empty_home_names_the_accounts_folder() -> None:
     no_internal_error(result.stdout + result.stderr)
     assert result.returncode == 0
     assert "HOME='' is not an absolute path" in result.stderr
+
+
+def test_a_long_text_repeated_by_aliases_is_refused_before_it_is_checked(tmp_path: Path) -> None:
+    """800 KB of text named 1,000 times: 800 MB to check for control characters, refused at once instead, at the
+    line of the text."""
+    text = "x" * 800_000
+    (tmp_path / "table.yaml").write_text(f"{TABLE}names: &a {text}\nseats: [{', '.join(['*a'] * 1_000)}]\n",
+                                         encoding="utf-8")
+    with pytest.raises(YamlError, match=r"table.yaml:3: aliases repeat more than 1,000,000 characters of text"):
+        load(tmp_path / "table.yaml")
