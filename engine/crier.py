@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from . import answers, victory
 from .answers import as_int, shown
+from .contract import FactSpec, Value
 from .role import Flow, Role, nothing
 from .types import Answer, IllegalAnswer, Kind
 
@@ -92,3 +93,8 @@ class Office(Role):
 
 
 OFFICE = Office()
+
+
+FACTS = (FactSpec("town_crier.named", {"seat": Value.SEAT}), FactSpec("town_crier.announces", {"number": Value.NUMBER}),
+         FactSpec("town_crier.veto"))
+"""The Crier named, the event card he announces, and the Sheriff's veto reminded."""

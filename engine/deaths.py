@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import variants
+from .contract import FactSpec, Value
 from .role import Flow
 from .types import Elimination, Fact, Kind, Phase
 
@@ -98,3 +99,16 @@ def dawn(game: "Game") -> Flow:
             role.on_mark(game, seat, cause)
     for seat, cause in victims:
         yield from consequences(game, seat, cause)
+
+
+DEATH = {"seat": Value.SEAT, "role": Value.ROLE_OR_NONE}
+SAID_CAUSES = ("vote", "grief", "hunter", "scapegoat", "barber", "execution", "cult", "scapegoat_neighbour")
+"""The causes of a death by day said in words of their own ("The Hunter's shot eliminates..."); any other is said
+as an elimination. The night's are never said: its victims are told at dawn without their cause."""
+FACTS = (FactSpec("victim", DEATH, lines=("dawn.victim", "dawn.victim_hidden")),
+         FactSpec("no_victim", lines=("dawn.no_victim",)),
+         FactSpec("death", {**DEATH, "cause": Value.TEXT}, words=SAID_CAUSES,
+                  lines=("death.other", "death.other_hidden",
+                         *(f"death.{c}{h}" for c in SAID_CAUSES for h in ("", "_hidden")))))
+"""The dawn's victims (the card shown when the table reveals cards: else the line's _hidden), and the day's deaths,
+said in words of their cause's own when it is one of ``words``."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import answers, votes
+from .contract import FactSpec, Value
 from .role import Flow, Role
 from .types import Answer, IllegalAnswer, Kind
 
@@ -57,3 +58,8 @@ class Office(Role):
 
 
 OFFICE = Office()
+
+
+FACTS = (FactSpec("sheriff.elected", {"seat": Value.SEAT}), FactSpec("sheriff.none"),
+         FactSpec("sheriff.successor", {"seat": Value.SEAT}))
+"""The Sheriff elected (or none), and his successor."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import answers, deaths
+from .contract import FactSpec, Value
 from .role import Flow
 from .types import Answer, Fact, IllegalAnswer, Kind
 
@@ -234,3 +235,11 @@ def cult_won(game: "Game") -> bool:
     free = sum(1 for s in living if not game.is_werewolf(s) and not game.marked(s, "seduced"))
     return wolves > 0 and free <= 1
 
+
+FACTS = (FactSpec("moonlight.candles", {"seats": Value.SEATS}), FactSpec("moonlight.wolves"),
+         FactSpec("moonlight.relight"), FactSpec("chain.first", {"seat": Value.SEAT}),
+         FactSpec("graffiti.reader", {"seat": Value.SEAT}), FactSpec("harvest.sheriff_first", {"seat": Value.SEAT}),
+         FactSpec("harvest.toss", {"outcome": Value.WORD, "seat": Value.SEAT}, secret=True, by="outcome",
+                  words=tuple(TOSS)),
+         FactSpec("harvest.touched", {"outcome": Value.WORD}, secret=True, by="outcome", words=CHANGED))
+"""What the variants tell: by candlelight, the chain of innocence, the graffiti, the Harvest."""

@@ -25,6 +25,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, Generator
 
 from . import answers, deaths
+from .contract import CallTraits, FactSpec, Value
 from .role import CallSpec, Flow, Role
 from .types import Answer, Call, Fact, IllegalAnswer, Kind, Phase
 
@@ -292,3 +293,14 @@ class Holdings(Role):
 
 
 HOLDINGS = Holdings()
+
+
+FACTS = (FactSpec("building.dealt", {"seat": Value.SEAT, "role": Value.ROLE}),
+         FactSpec("barkeeper.spared", {"seat": Value.SEAT}), FactSpec("barkeeper.loses", {"seat": Value.SEAT}),
+         FactSpec("bailiff.house", {"role": Value.ROLE}),
+         FactSpec("bailiff.moves", {"seat": Value.SEAT, "role": Value.ROLE}),
+         FactSpec("confessor.confesses", {"seat": Value.SEAT}), FactSpec("bone_setter.restores", {"seat": Value.SEAT}),
+         FactSpec("schoolteacher.bars", {"seats": Value.SEATS}), FactSpec("noble.pardons", {"seat": Value.SEAT}))
+"""The buildings are public, and so is all they do: every fact of theirs is said aloud."""
+TRAITS = {"noble": CallTraits(yes_means="pardon")}
+"""The Noble's yes pardons the condemned."""

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from . import answers, deaths, variants
+from .contract import FactSpec, Value
 from .role import Flow
 from .types import Answer, Fact, IllegalAnswer, Kind
 
@@ -164,3 +165,8 @@ def settle(game: "Game", tally: Tally) -> Flow:
     yield from deaths.kill(game, tally.seat, "vote")
     if game.variant("cult"):
         yield from variants.seduced_fall(game, tally.seat)
+
+
+FACTS = (FactSpec("vote.tie", {"seats": Value.SEATS}), FactSpec("vote.tie_again", {"seats": Value.SEATS}),
+         FactSpec("vote.nobody"))
+"""A vote's ties, and a vote that eliminates nobody."""

@@ -15,10 +15,11 @@ import time
 from typing import Any, Callable, Sequence
 
 from engine import Answer, Call, Game, IllegalAnswer, Kind, votes
+from engine.roles import witch
 
 from .hint import command
 from .keypad import Keys
-from .narration import StepBack, eyes_closed, in_the_dark, wakes
+from .narration import CALLS, StepBack, eyes_closed, in_the_dark, wakes
 from .pacing import Pacing
 from .screen import Screen
 from .voices import Voice
@@ -32,13 +33,6 @@ UNCHECKED = object()
 AGAIN = object()
 """A roll call's ballot to ask again (a seat refused, repeat)."""
 
-ANNOUNCEMENTS = frozenset({"nightfall", "dawn", "growl"})
-"""Calls that only announce: the narrator goes on at once."""
-
-YES_NO_READ_BACKS = {"infected_father": ("answer.infect", "answer.no_infect"),
-                     "noble": ("answer.pardon", "answer.no_pardon"),
-                     "stuttering_judge": ("answer.second_vote", "answer.no_second_vote")}
-"""How a yes or no is read back where it means something ("Infect seat three?"), rather than "Yes?"."""
 
 
 class Repeat(Exception):
@@ -562,42 +556,42 @@ class KeypadAnswers:
     def _yes_no(self, call: Call) -> tuple[str, str]:
         """Returns how yes and no are read back for ``call``: what they do, for the seat it is about (the victim
         shown to the Infected Father, the condemned the Noble may pardon); else "yes" and "no"."""
-        keys = YES_NO_READ_BACKS.get(call.id)
-        shown = next((dict(f.values) for f in call.facts if f.key == "victim_shown"), None)
-        seat = shown.get("seat") if shown is not None else (call.seats[0] if len(call.seats) == 1 else None)
-        if keys is None or (seat is None and "{seat}" in self.voice.lines[keys[0]]):
+        means = CALLS[call.id].traits.yes_means
+        shown = witch.shown(call)
+        seat = shown.victim if shown is not None else (call.seats[0] if len(call.seats) == 1 else None)
+        if not means or (seat is None and "{seat}" in self.voice.lines[f"answer.{means}"]):
             return self.text("answer.yes"), self.text("answer.no")
-        return self.text(keys[0], seat=seat), self.text(keys[1], seat=seat)
+        return self.text(f"answer.{means}", seat=seat), self.text(f"answer.no_{means}", seat=seat)
 
     def _witch(self, call: Call) -> Answer:
-        shown = next((dict(f.values) for f in call.facts if f.key == "victim_shown"), {})
-        potions = shown.get("potions") or []
-        assert isinstance(potions, list)
+        shown = witch.shown(call) or witch.Shown()  # the Witch's own reading of what her call shows
+        potions = shown.potions
         heal = False
-        victim = shown.get("seat")
+        victim = shown.victim
         if "heal" in potions and victim is not None:
             # Read back as what it does ("Save seat three?"), not "Yes?": the screen shows the victim to her alone.
             heal = self._choice("prompt.heal", {1: (True, self.text("answer.heal_seat", seat=victim)),
                                                 0: (False, self.text("answer.no_heal", seat=victim))},
                                 whole=lambda value: {"heal": value, "poison": None}) is True
         poison = None
-        if heal and shown.get("one_in_all"):
+        if heal and shown.one_in_all:
             return {"heal": True, "poison": None}  # the one-potion Witch has used hers
         if "poison" in potions:
             try:
                 poison = self._seat(optional=True, prompt_key="prompt.poison",
                                     whole=lambda seat: {"heal": heal, "poison": seat}, poison=True)
             except Undo:
-                if "heal" in potions and shown.get("seat") is not None:
+                if "heal" in potions and victim is not None:
                     return self._witch(call)
                 raise
         return {"heal": heal, "poison": poison}
 
     def _ask(self, call: Call) -> Answer:
         if call.kind is Kind.NONE:
-            if call.id in ANNOUNCEMENTS:
+            traits = CALLS[call.id].traits
+            if traits.announces:
                 return None
-            if call.id == "debate" and self.debate_timer:
+            if traits.timed and self.debate_timer:
                 return self._debate()
             self.screen.prompt(self.text("prompt.done"))
             self.screen.keys(self.text("screen.keys_wait"))

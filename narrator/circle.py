@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from engine import Game, Phase
+from engine.crier import crier
 
 from .voices import Voice
 
@@ -67,7 +68,7 @@ def _marks(game: Game, seat: int) -> list[str]:
     marks = []
     if game.sheriff == seat:
         marks.append("sheriff")
-    if seat in game.links.get("town_crier", ())[:1] and game.alive(seat):
+    if crier(game) == seat and game.alive(seat):
         marks.append("town_crier")
     if game.phase is Phase.DAY and seat in game.links.get("raven", ()):
         marks.append("raven")

@@ -122,26 +122,41 @@ def cmd_resume(args: argparse.Namespace) -> int:
     from .journal import Journal, read_journal
     from .script import load_script
 
-    header, entries = read_journal(args.journal)
-    if header.get("kind") == "dry-run":
-        from .practice import script_fingerprint
+    read_journal(args.journal)  # a journal indeed: nothing is cut from a file that is not one
+    journal = Journal(Path(args.journal))  # locked: the same game resumed twice at once stops here
+    with contextlib.closing(journal):
+        # Read again now that no one else writes it: a resume that ended meanwhile may have added to it.
+        header, entries = read_journal(args.journal)
+        if header.get("kind") == "dry-run":
+            from .practice import script_fingerprint
 
-        if args.voice_log:
-            raise UsageError("--voice-log is for a game at the table; a dry run prints its lines (--report lists them)")
-        script_path = str(header.get("script"))
-        script, _ = load_script(script_path)
-        if script_fingerprint(script) != header.get("sha256"):
-            raise UserError(f"{args.journal}: its practice script {script_path} was changed since; "
-                            "start the dry run again")
-        args.script, args.audio_dir = script_path, None
-        return cmd_dry_run(args, entries, args.journal, Journal(Path(args.journal)))
-    if header.get("kind") == "play":
-        from .play import resume_play
+            if args.voice_log:
+                raise UsageError("--voice-log is for a game at the table; a dry run prints its lines "
+                                 "(--report lists them)")
+            script_path = str(header.get("script"))
+            script, _ = load_script(script_path)
+            if script_fingerprint(script) != header.get("sha256"):
+                raise UserError(f"{args.journal}: its practice script {script_path} was changed since; "
+                                "start the dry run again")
+            args.script, args.audio_dir = script_path, None
+            return cmd_dry_run(args, entries, args.journal, journal)
+        if header.get("kind") == "play":
+            from .play import resume_play
 
-        with _voice_log(args.voice_log) as voice_log:
-            resume_play(args, header, entries, warn=_warn, voice_log=voice_log)
-        return 0
-    raise UserError(f"{args.journal}:1: a journal of an unknown kind of game ({shown(header.get('kind'))})")
+            with _voice_log(args.voice_log) as voice_log:
+                resume_play(args, header, entries, warn=_warn, voice_log=voice_log, journal=journal)
+            return 0
+        raise UserError(f"{args.journal}:1: a journal of an unknown kind of game ({shown(header.get('kind'))})")
+
+
+def _file_name(value: str) -> str:
+    """An argparse type: a file or folder name, never empty (an empty one would be silently ignored), without a
+    NUL character (no system takes one)."""
+    if not value:
+        raise argparse.ArgumentTypeError("an empty name (give the file or folder meant)")
+    if "\0" in value:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a file or folder name (a NUL character)")
+    return value
 
 
 def _write_report(path: str, data: dict[str, Any]) -> None:
@@ -205,10 +220,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         config = STARTER
     if args.speaker:
         config = dataclasses.replace(config, speaker=args.speaker)
+    from .journal import open_to_others
+
+    folder = Path(args.journal_dir) if args.journal_dir else None
+    chosen = open_to_others(folder) if folder else None  # a file named with --journal is private (0600) alone
     with _voice_log(args.voice_log) as voice_log:
-        io = open_table(config, plain=args.plain, model=args.model, warn=_warn)
+        io = open_table(config, plain=args.plain, model=args.model, warn=_warn, warnings=[chosen] if chosen else [])
         play(config, io.keys, io.screen, io.speaker, seed=args.seed,
-             journal_dir=Path(args.journal_dir) if args.journal_dir else None, listener=io.listener,
+             journal_dir=folder, listener=io.listener,
              vocabulary=io.vocabulary, voice_log=voice_log, ambience=io.ambience,
              journal_path=Path(args.journal_file) if args.journal_file else None)
     return 0
@@ -318,13 +337,6 @@ def _seconds(low: float, high: float) -> Callable[[str], float]:
 
 PACE = _seconds(0, 60)
 SEED = _whole(0, 2**63 - 1)
-
-
-def _path(text: str) -> str:
-    """An argparse type: a file or folder name, not empty and without a NUL character."""
-    if not text or "\0" in text:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a file or folder name")
-    return text
 
 
 def _render_voices(args: argparse.Namespace) -> int:
@@ -550,45 +562,46 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     p = sub.add_parser("dry-run", parents=[yaml_size],
                        help="play a practice script through the narrator and report the game")
-    p.add_argument("script", type=_path, help="the practice script (YAML, see spec/dry-run.md)")
+    p.add_argument("script", type=_file_name, help="the practice script (YAML, see spec/dry-run.md)")
     p.add_argument("--silent", action="store_true", help="print the lines instead of speaking them")
-    p.add_argument("--report", metavar="FILE", help="write the game report (JSON) to FILE")
-    p.add_argument("--audio-dir", type=_path, metavar="DIR", help="write every spoken line as a WAV file in DIR, "
+    p.add_argument("--report", type=_file_name, metavar="FILE", help="write the game report (JSON) to FILE")
+    p.add_argument("--audio-dir", type=_file_name, metavar="DIR", help="write every spoken line as a WAV file in DIR, "
                    "in order (and ambience.wav, the night ambience, when the table turns it on)")
-    p.add_argument("--journal", dest="journal_file", metavar="FILE",
+    p.add_argument("--journal", dest="journal_file", type=_file_name, metavar="FILE",
                    help="journal every answer to FILE, so that `resume FILE` goes on")
     p.add_argument("--pace", type=PACE, default=0.0, metavar="SECONDS", help="wait after each line said (0 to 60)")
     p.set_defaults(func=cmd_dry_run)
     p = sub.add_parser("resume", parents=[yaml_size], help="go on with a game (or a dry run) from its journal")
-    p.add_argument("journal", nargs="?", type=_path,
+    p.add_argument("journal", nargs="?", type=_file_name,
                    help="the journal a game or `dry-run --journal` wrote; without it, the unfinished games in the "
                         "journal folder are listed to choose from")
     p.add_argument("--last", action="store_true", help="go on with the most recently played unfinished game")
-    p.add_argument("--journal-dir", type=_path, metavar="DIR",
+    p.add_argument("--journal-dir", type=_file_name, metavar="DIR",
                    help="the journal folder to look in (default: where `play` writes)")
     p.add_argument("--silent", action="store_true", help="print the lines instead of speaking them")
-    p.add_argument("--report", metavar="FILE", help="a dry run's report (JSON), of the whole game")
+    p.add_argument("--report", type=_file_name, metavar="FILE", help="a dry run's report (JSON), of the whole game")
     p.add_argument("--pace", type=PACE, default=0.0, metavar="SECONDS", help="wait after each line said (0 to 60)")
     p.add_argument("--speaker", choices=SPEAKERS, help="a game's speaker, instead of its own")
     p.add_argument("--plain", action="store_true",
                    help="print the screen line by line instead of full-screen (a call's secrets in the terminal's "
                         "alternate screen, gone when it ends)")
-    p.add_argument("--model", type=_path, metavar="DIR", help="the speech recognition model's folder")
-    p.add_argument("--voice-log", type=_path, metavar="FILE", help=VOICE_LOG_HELP)
+    p.add_argument("--model", type=_file_name, metavar="DIR", help="the speech recognition model's folder")
+    p.add_argument("--voice-log", type=_file_name, metavar="FILE", help=VOICE_LOG_HELP)
     p.set_defaults(func=cmd_resume)
     p = sub.add_parser("play", parents=[yaml_size],
                        help="play a game at the table (with no CONFIG: an 8-player starter table)")
-    p.add_argument("config", nargs="?", type=_path, help="the table config (YAML); see examples/")
+    p.add_argument("config", nargs="?", type=_file_name, help="the table config (YAML); see examples/")
     p.add_argument("--speaker", choices=SPEAKERS, help="override the config's speaker")
     p.add_argument("--seed", type=SEED, help="the shuffle's seed (to deal the same cards again)")
-    p.add_argument("--journal-dir", type=_path, metavar="DIR", help="where the game's journal is written")
-    p.add_argument("--journal", dest="journal_file", metavar="FILE",
+    p.add_argument("--journal-dir", type=_file_name, metavar="DIR", help="where the game's journal is written")
+    p.add_argument("--journal", dest="journal_file", type=_file_name, metavar="FILE",
                    help="the game's journal: a new file; default: a new file in the journal folder")
     p.add_argument("--plain", action="store_true",
                    help="print the screen line by line instead of full-screen (a call's secrets in the terminal's "
                         "alternate screen, gone when it ends)")
-    p.add_argument("--model", type=_path, metavar="DIR", help="the speech recognition model's folder (see `models`)")
-    p.add_argument("--voice-log", type=_path, metavar="FILE", help=VOICE_LOG_HELP)
+    p.add_argument("--model", type=_file_name, metavar="DIR",
+                   help="the speech recognition model's folder (see `models`)")
+    p.add_argument("--voice-log", type=_file_name, metavar="FILE", help=VOICE_LOG_HELP)
     p.set_defaults(func=cmd_play)
     p = sub.add_parser("voices", parents=[yaml_size], help="which speech voice each language gets on this machine; "
                        "`voices render LANG` renders its lines ahead; `voices add LANG FILE.onnx` installs a "
@@ -607,8 +620,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="render: render the lines of LANG ahead; add: install a Piper voice for LANG; "
                         "fetch: download and install LANG's Piper voice")
     p.add_argument("language", nargs="?", metavar="LANG", help="en, fr or zh")
-    p.add_argument("file", nargs="?", type=_path, metavar="FILE.onnx", help="add: the Piper voice's model")
-    p.add_argument("--config", type=_path, metavar="FILE",
+    p.add_argument("file", nargs="?", type=_file_name, metavar="FILE.onnx", help="add: the Piper voice's model")
+    p.add_argument("--config", type=_file_name, metavar="FILE",
                    help="a table config (or a practice script): its seats, names, characters, voice and rate")
     p.add_argument("--voice", metavar="NAME", help="fetch: another voice of the language than its default "
                    "(part of its name, e.g. lessac)")
@@ -623,7 +636,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_understand)
     p = sub.add_parser("mic-test", help="a live level meter and what the microphone hears")
     p.add_argument("--lang", default="en", help="en, fr or zh: the words to listen for (default en)")
-    p.add_argument("--model", type=_path, metavar="DIR", help="the speech recognition model's folder")
+    p.add_argument("--model", type=_file_name, metavar="DIR", help="the speech recognition model's folder")
     p.add_argument("--microphone", help="the microphone: its number or part of its name")
     p.add_argument("--seconds", type=_seconds(0.1, 86400), default=60.0, help="how long to listen (default 60)")
     p.set_defaults(func=cmd_mic_test)
@@ -639,13 +652,13 @@ def build_parser() -> argparse.ArgumentParser:
                        help="with --sha256, the file's size in bytes (the download never goes past it)")
     p.set_defaults(func=cmd_models)
     p = sub.add_parser("devices", parents=[yaml_size], help="the sound input and output devices, and which are chosen")
-    p.add_argument("config", nargs="?", type=_path, help="a table config, to show the devices it chooses")
+    p.add_argument("config", nargs="?", type=_file_name, help="a table config, to show the devices it chooses")
     p.set_defaults(func=cmd_devices)
     epilog: Callable[[], str] = _check_keys
     p = sub.add_parser("check", parents=[yaml_size],
                        help="check table configs and practice scripts, and explain every problem",
                        epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)  # type: ignore[arg-type]
-    p.add_argument("files", nargs="+", type=_path, metavar="FILE")
+    p.add_argument("files", nargs="+", type=_file_name, metavar="FILE")
     p.add_argument("--no-simulate", action="store_true",
                    help="do not simulate a table config's deck to warn when it is lopsided (a side winning "
                         "under 25%% or over 75%% of up to 2,000 games played with the hunt model)")
@@ -660,7 +673,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deck", nargs="+", metavar="CARD",
                    help="the cards: ids separated by spaces or commas, id*N for N copies "
                         "(e.g. werewolf*2,seer,villager*5); the number of players follows")
-    p.add_argument("--config", type=_path, metavar="FILE", help="the deck and house rules of a table config")
+    p.add_argument("--config", type=_file_name, metavar="FILE", help="the deck and house rules of a table config")
     p.add_argument("--preset", help="a deck preset (classic), with --seats")
     p.add_argument("--seats", type=_whole(1, 1000), help="the number of players (with --preset)")
     p.add_argument("--sheriff", action=argparse.BooleanOptionalAction, default=None,

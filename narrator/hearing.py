@@ -14,13 +14,13 @@ from typing import Any, Callable, Sequence
 
 from engine import Answer, Call, Kind
 
-from .asking import ANNOUNCEMENTS, KEYPAD
+from .asking import KEYPAD
 from .errors import UserError
 from .keypad import Keys
 from .listen import Listener
 from .listen.errors import MicrophoneLost
 from .listen.understand import Allowed, Vocabulary, phrases, understand
-from .narration import in_the_dark
+from .narration import CALLS, in_the_dark
 
 WORDS_BY_KIND = {Kind.SEAT: ("undo", "repeat"), Kind.VOTE: ("undo", "repeat"), Kind.ELECTION: ("undo", "repeat"),
                  Kind.YES_NO: ("yes", "no", "undo", "repeat"), Kind.NONE: ("done", "repeat"),
@@ -79,7 +79,7 @@ class VoiceAnswers:
 
     def allowed(self, call: Call) -> Allowed | None:
         """Returns what may answer ``call`` by voice, or None when the keypad alone answers it."""
-        if call.kind not in WORDS_BY_KIND or not call.live or call.id in ANNOUNCEMENTS:
+        if call.kind not in WORDS_BY_KIND or not call.live or CALLS[call.id].traits.announces:
             return None  # an announcement (dawn) asks nothing: the keypad goes on at once, so must the voice
         words = list(WORDS_BY_KIND[call.kind])
         seats: tuple[int, ...] = ()

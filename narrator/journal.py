@@ -2,8 +2,10 @@
 
 Each line is written and flushed to the disk (fsync) before the narrator says
 anything more, so a crash, a pulled plug or Ctrl-C loses nothing confirmed. A
-last line torn by a crash (no newline, or not whole JSON) is ignored on reading:
-the game resumes from the last whole line. One JSON object a line:
+last line torn by a crash (no newline, or not whole JSON) is ignored on reading
+and cut before writing, by one rule on the bytes (``whole_lines``): the game
+resumes from the last whole line. One JSON object a line, in UTF-8, ending in a
+newline (a carriage return before it, as a Windows editor saves, is ignored):
 
 - The header: ``{"werewolf-narrator": 1, "kind": "play" or "dry-run", ...}``. A game at the table ("play") has
   its "config", "seed" and "buildings", then either its whole "deal" (the cards seat by seat) and "centre" (the
@@ -25,12 +27,16 @@ the game resumes from the last whole line. One JSON object a line:
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import os
+import shlex
+import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable
 
 from .errors import UserError
 
@@ -38,6 +44,10 @@ if TYPE_CHECKING:  # the supervisor names a game's journal without loading the e
     from engine import Answer, Call, Deal
 
 VERSION = 1
+PRIVATE_FILE = 0o600
+PRIVATE_FOLDER = 0o700
+MAX_DEPTH = 16
+"""How deep lists and objects may nest in a journal line: the deepest written, a table's config, nests 3 deep."""
 
 
 def default_folder() -> Path:
@@ -65,43 +75,58 @@ class Entry:
 
 
 class Journal:
-    """An append-only file of JSON lines, each on the disk before the next line of the game is said."""
+    """An append-only file of JSON lines, each on the disk before the next line of the game is said.
+
+    The journal holds every player's card: it is created 0600 in a folder of 0700, whatever the umask, never
+    through a symbolic link, and locked (flock) while it is open, so that a second writer — the same game
+    resumed twice at once — is refused instead of interleaving its lines with the first's.
+    """
 
     def __init__(self, path: Path, header: dict[str, Any] | None = None,
                  fsync: Callable[[int], None] = os.fsync) -> None:
         """Starts a new journal with ``header``; with no header, opens an existing one to go on writing."""
         self.path = path
         self.fsync = fsync
+        self.fd: int | None = None
+        made = _private_folder(path.parent)
+        self.fd = _open_private(path, new=header is not None)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self.file = open(path, "x" if header is not None else "r+", encoding="utf-8")
-        except FileExistsError:
-            raise UserError(f"{path}: a journal is already there; give another file") from None
-        except OSError as exc:
-            raise UserError(f"{path}: cannot write the game's journal ({exc.strerror or exc})") from None
-        if header is not None:
-            self._write({"werewolf-narrator": VERSION, **header})
-        else:
-            self._cut_torn_end()
+            if header is not None:
+                self._write({"werewolf-narrator": VERSION, **header})
+                _sync_folder(path.parent)  # the new journal's name on the disk, and each new folder's
+                for folder in made:
+                    _sync_folder(folder.parent)
+            else:
+                self._cut_torn_end()
+        except BaseException:
+            self.close()
+            raise
 
     def _cut_torn_end(self) -> None:
-        """Drops a last line left unfinished by a crash, so that new answers start on a line of their own."""
-        text = self.file.read()
-        whole = text if text.endswith("\n") else text[: text.rfind("\n") + 1]
-        last = whole[whole.rfind("\n", 0, len(whole) - 1) + 1:]
-        if last and last != whole:  # never the header
+        """Drops a last line left unfinished by a crash (read_journal ignores it by the same rule, whole_lines),
+        so that new answers start on a line of their own."""
+        assert self.fd is not None
+        chunks = []
+        os.lseek(self.fd, 0, os.SEEK_SET)
+        while chunk := os.read(self.fd, 1 << 16):
+            chunks.append(chunk)
+        raw = b"".join(chunks)
+        kept = sum(len(line) + 1 for line in whole_lines(raw))
+        if kept < len(raw):
             try:
-                json.loads(last)
-            except ValueError:  # whole bytes but no whole entry: as torn as a line without its newline
-                whole = whole[: len(whole) - len(last)]
-        self.file.seek(len(whole.encode("utf-8")))
-        self.file.truncate()
+                os.ftruncate(self.fd, kept)
+                self.fsync(self.fd)
+            except OSError as exc:
+                raise UserError(f"{self.path}: cannot cut the journal's torn last line ({exc.strerror or exc})") \
+                    from None
 
     def _write(self, entry: dict[str, Any]) -> None:
+        assert self.fd is not None
+        data = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
         try:
-            self.file.write(json.dumps(entry, ensure_ascii=False) + "\n")
-            self.file.flush()
-            self.fsync(self.file.fileno())
+            while data:  # appended (O_APPEND): a write cut short by a full disk goes on where it stopped
+                data = data[os.write(self.fd, data):]
+            self.fsync(self.fd)
         except OSError as exc:
             from .hint import resume_hint
 
@@ -131,8 +156,165 @@ class Journal:
         self._write({"undo": 1})
 
     def close(self) -> None:
-        """Closes the file."""
-        self.file.close()
+        """Closes the file, which lets another writer have it."""
+        if self.fd is not None:
+            fd, self.fd = self.fd, None
+            os.close(fd)
+
+
+def _private_folder(folder: Path) -> list[Path]:
+    """Makes the journal's folder and those above it that are missing (0700), and returns the folders it made; an
+    existing default folder (ours) with looser permissions is made private too. A folder the user chose is theirs:
+    open_to_others warns about it."""
+    made = []
+    for missing in reversed([folder, *folder.parents]):
+        if missing.is_dir():
+            continue
+        try:
+            missing.mkdir()
+        except FileExistsError:
+            if not missing.is_dir():  # is_dir() is False for a file in the way, and for a link to nowhere
+                raise UserError(f"{missing}: not a folder: cannot write the game's journal in it") from None
+            continue
+        except OSError as exc:
+            raise UserError(f"{missing}: cannot write the game's journal: its folder cannot be made "
+                            f"({exc.strerror or exc})") from None
+        made.append(missing)
+    private = list(made)
+    if folder not in made and _is_default(folder):
+        private.append(folder)  # ours, made before journals were private
+    try:
+        for made_private in private:
+            made_private.chmod(PRIVATE_FOLDER)  # not left to the umask: 0700 whatever it is (as XDG asks)
+    except OSError as exc:
+        raise UserError(f"{folder}: cannot make the journal's folder private ({exc.strerror or exc})") from None
+    return made
+
+
+def _is_default(folder: Path) -> bool:
+    try:
+        return folder.resolve() == default_folder().resolve()
+    except (OSError, UserError, RuntimeError):  # no home to compare with: not the default folder
+        return False
+
+
+def open_to_others(folder: Path) -> str | None:
+    """Returns a warning when journals would go in a folder the host chose (--journal-dir) that other accounts
+    can read or enter: each journal is private (0600), but their names (dates and seeds) show. The default
+    folder, ours, is made private instead (``Journal``); a folder yet to be made is made private."""
+    try:
+        mode = folder.stat().st_mode
+    except OSError:
+        return None
+    if not mode & 0o077 or _is_default(folder):
+        return None
+    return (f"{folder}: this folder is open to other accounts (mode {stat.S_IMODE(mode):o}); the journals in it "
+            f"are private, but to keep even their names private: chmod 700 {shlex.quote(str(folder))}")
+
+
+def _open_private(path: Path, new: bool) -> int:
+    """Opens the journal to append (a new one: created 0600), never through a symbolic link, and locks it."""
+    flags = os.O_RDWR | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC | (os.O_CREAT | os.O_EXCL if new else 0)
+    if path.is_symlink():
+        raise UserError(f"{path}: a symbolic link; a journal is never written through one (it could point at any "
+                        "file of yours): give the file it points to") from None
+    try:
+        fd = os.open(path, flags, PRIVATE_FILE)
+    except FileExistsError:
+        raise UserError(f"{path}: a journal is already there; give another file") from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # made a link after the look above
+            raise UserError(f"{path}: a symbolic link; a journal is never written through one") from None
+        raise UserError(f"{path}: cannot write the game's journal ({exc.strerror or exc})") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise UserError(f"{path}: not a regular file; a journal is a file of its own")
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise UserError(f"{path}: this game is open in another werewolf-narrator right now (its journal is "
+                            "locked); a game has one narrator at a time: stop the other one first") from None
+        except OSError:
+            pass  # a file system without locks (some network ones): the game goes on, one writer at a time as before
+        if stat.S_IMODE(os.fstat(fd).st_mode) != PRIVATE_FILE:
+            try:
+                os.fchmod(fd, PRIVATE_FILE)  # a new one whatever the umask; an older journal made private too
+            except PermissionError:
+                pass  # another account's file, which it opened for us: its permissions are its owner's
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _sync_folder(folder: Path) -> None:
+    """Puts a folder's list of names on the disk (fsync): a file just created in it survives a pulled plug."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return  # a folder that cannot be opened for reading (mode 0300): its names are synced with the disk later
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # a file system without fsync for folders; the journal itself is synced
+    finally:
+        os.close(fd)
+
+
+def parse_line(line: bytes) -> Any:
+    """Reads one line of a journal (without its newline); raises ValueError, saying why, when it is not a
+    JSON value in UTF-8. A carriage return before the newline (a Windows editor's CRLF) and a byte order mark
+    are ignored."""
+    line = line.removeprefix(b"\xef\xbb\xbf").removesuffix(b"\r")
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"nested more than {MAX_DEPTH} deep") from None
+    except ValueError:  # not JSON (JSONDecodeError), or a number too long to read
+        raise ValueError("not JSON") from None
+    if _depth(data) > MAX_DEPTH:
+        raise ValueError(f"nested more than {MAX_DEPTH} deep")
+    return data
+
+
+def _depth(data: Any) -> int:
+    """How deep lists and objects nest in ``data`` (counted without recursion)."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, depth)
+            if depth <= MAX_DEPTH:
+                stack.extend((inner, depth + 1) for inner in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def whole_lines(raw: bytes) -> list[bytes]:
+    """The lines of a journal that count (without their newlines), by the one rule the reader and the writer
+    share: what follows the last newline was torn by a crash; so was a last line, the header's excepted, that
+    parse_line refuses (its bytes were written, not all of them were on the disk)."""
+    lines = raw.split(b"\n")
+    lines.pop()  # after the last newline: nothing, or a torn line
+    if len(lines) > 1:
+        try:
+            parse_line(lines[-1])
+        except ValueError:
+            lines.pop()
+    return lines
+
+
+def open_regular(path: str) -> BinaryIO:
+    """Opens a file to read, never waiting on a FIFO or a device at its path; raises OSError for what is not a
+    regular file."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file")
+    return open(fd, "rb")
 
 
 def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
@@ -143,23 +325,21 @@ def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
     with "over", its winner.
     """
     try:
-        raw = Path(path).read_bytes()
+        with open_regular(path) as file:
+            raw = file.read()
     except FileNotFoundError:
         raise UserError(f"{path}: no such journal") from None
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read the journal ({exc.strerror or exc})") from None
+    except ValueError as exc:  # a NUL in the path
         raise UserError(f"{path}: cannot read the journal ({exc})") from None
-    text = raw.decode("utf-8", errors="replace")
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    elif lines:
-        lines.pop()  # no newline at the end: the crash tore the last entry; it was never confirmed
+    lines = whole_lines(raw)
     if not lines:
         raise UserError(f"{path}: an empty journal: the game had not started")
     try:
-        header = json.loads(lines[0])
-    except ValueError:  # not JSON (JSONDecodeError), or a number too long to read
-        raise UserError(f"{path}:1: not a werewolf-narrator journal") from None
+        header = parse_line(lines[0])
+    except ValueError as exc:
+        raise UserError(f"{path}:1: not a werewolf-narrator journal ({exc})") from None
     if not isinstance(header, dict) or header.get("werewolf-narrator") != VERSION:
         raise UserError(f"{path}:1: not a werewolf-narrator journal (version {VERSION})")
     header.pop("over", None)  # only the game's last line says it is over
@@ -168,15 +348,13 @@ def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
     for number, line in enumerate(lines[1:], start=2):
         where = f"{path}:{number}"
         try:
-            data = json.loads(line)
-        except ValueError:  # not JSON (JSONDecodeError), or a number too long to read
-            if number == len(lines):
-                break  # a torn last line
-            raise UserError(f"{where}: damaged journal line (not JSON); the game can resume only up to "
-                            f"line {number - 1}: keep a copy, then delete from this line on") from None
+            data = parse_line(line)
+        except ValueError as exc:
+            raise UserError(f"{where}: damaged journal line ({exc}); {_go_on_before(path, number)}") from None
         if progress is not None:
             if not _deal_step(data):
-                raise UserError(f"{where}: damaged journal line (expected a step of the deal)")
+                raise UserError(f"{where}: damaged journal line (expected a step of the deal); "
+                                f"{_go_on_before(path, number)}")
             if "deal" in data:
                 header.update(deal=data["deal"], centre=data["centre"])
                 progress = None
@@ -191,13 +369,23 @@ def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
             continue
         if (not isinstance(data, dict) or not isinstance(data.get("call"), str)
                 or not isinstance(data.get("needs"), bool) or not isinstance(data.get("number"), int)):
-            raise UserError(f"{where}: damaged journal line (expected a call and its answer)")
+            raise UserError(f"{where}: damaged journal line (expected a call and its answer); "
+                            f"{_go_on_before(path, number)}")
         entries.append(Entry(data["call"], str(data.get("phase")), data["number"], data["needs"],
                              data.get("answer"), number))
     header.pop("progress", None)  # where the deal stands is read from its lines, never taken from the header
     if progress is not None:
         header["progress"] = progress
     return header, entries
+
+
+def _go_on_before(path: str, number: int) -> str:
+    """Says exactly how to go on from the lines before a damaged one, the journal kept as it is."""
+    whole = Path(path)
+    before = str(whole.with_name(f"{whole.stem}-to-line-{number - 1}{whole.suffix or '.jsonl'}"))
+    return (f"the game can go on from the {number - 1} lines before it, in a copy (this file kept as it is): "
+            f"head -n {number - 1} {shlex.quote(path)} > {shlex.quote(before)} && "
+            f"werewolf-narrator resume {shlex.quote(before)}")
 
 
 def _deal_step(data: object) -> bool:

@@ -13,39 +13,18 @@ from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
 from engine import Answer, Call, Elimination, Fact, Game, IllegalAnswer, Phase, Rules, Step
+from engine.calls import declared_calls, declared_facts
+from engine.contract import Value
 
-from .voices import Voice
+from .voices import Voice, fact_line
 
 VOICE = "voice"
 SCREEN = "screen"
 
-# Facts shown on the screen, by the engine's key: the line's key.
-SCREEN_FACTS = {
-    "pack": "screen.pack",
-    "seer.sees": "screen.seer_sees",
-    "thief.takes": "screen.thief_takes",
-    "lovers": "screen.lovers",
-    "sisters": "screen.sisters",
-    "charmed": "screen.charmed",
-    "brothers": "screen.brothers",
-    "stuttering_judge.sign": "screen.stuttering_judge_sign",
-    "actor.takes": "screen.actor_takes",
-}
-# Public facts said aloud as they are.
-SAID_FACTS = ("vote.tie", "vote.tie_again", "vote.nobody", "sheriff.elected", "sheriff.none",
-              "sheriff.successor", "elder.penalty", "idiot.revealed", "sheriff.office_ends", "scapegoat.voters",
-              "stuttering_judge.second_vote", "devoted_servant.takes", "groups.first", "groups.second",
-              "town_crier.named", "town_crier.announces", "town_crier.veto", "seance.no_spirit",
-              # the Village: its buildings are public, and so is all they do
-              "building.dealt", "raven.marked", "pyromaniac.burnt", "confessor.confesses", "bone_setter.restores",
-              "schoolteacher.bars", "barkeeper.spared", "barkeeper.loses", "noble.pardons", "bailiff.house",
-              "bailiff.moves",
-              # the variants (engine/variants.py)
-              "moonlight.candles", "moonlight.wolves", "moonlight.relight", "chain.first", "graffiti.reader",
-              "harvest.sheriff_first")
-# The séance, said aloud: its two seats (the asker, the first eliminated) said as seats.
-SEANCE_FACTS = ("seance.read", "seance.numbers")
-DEATH_CAUSES_SAID = ("vote", "grief", "hunter", "scapegoat", "barber", "execution", "cult", "scapegoat_neighbour")
+FACTS = declared_facts()
+"""Every fact the engine may tell, with the shapes of its values and its line (engine/contract.py)."""
+CALLS = declared_calls()
+"""Every call the engine may make, with its traits (engine/contract.py)."""
 
 
 @dataclass(frozen=True)
@@ -71,14 +50,11 @@ class Answers(Protocol):
         """Learns that ``value`` was refused; may raise to stop the game."""
 
 
-EYES_CLOSED = frozenset({"stuttering_judge"})
-"""Day calls made with every eye closed (the Stuttering Judge's question, so that nobody sees who answers):
-their answer is typed on the keypad and read back on the screen only, never heard nor said aloud."""
-
-
 def eyes_closed(call: Call) -> bool:
-    """Returns whether ``call`` is a day call answered while everyone's eyes are closed."""
-    return call.phase is Phase.DAY and call.id in EYES_CLOSED
+    """Returns whether ``call`` is a day call answered while everyone's eyes are closed (the Stuttering Judge's
+    question, so that nobody sees who answers): its answer is typed on the keypad and read back on the screen
+    only, never heard nor said aloud."""
+    return call.phase is Phase.DAY and CALLS[call.id].traits.eyes_closed
 
 
 def in_the_dark(call: Call) -> bool:
@@ -87,15 +63,16 @@ def in_the_dark(call: Call) -> bool:
     return call.phase is Phase.NIGHT or eyes_closed(call)
 
 
-CLOSE_EYES = frozenset({"nightfall.call", "notice.close_eyes", "stuttering_judge.call", "card_again.call"})
-"""The lines that close the table's eyes."""
-OPEN_EYES = frozenset({"dawn.call", "notice.open_eyes", "stuttering_judge.open"})
+CLOSE_EYES = frozenset({"nightfall.call", "notice.close_eyes", "card_again.call",
+                        *(f"{c.id}.call" for c in CALLS.values() if c.traits.eyes_closed)})
+"""The lines that close the table's eyes: the nightfall, the host's, and the calls made by day with eyes closed."""
+OPEN_EYES = frozenset({"dawn.call", "notice.open_eyes", *(f"{c.id}.open" for c in CALLS.values() if c.traits.eyes_closed)})
 """The lines that open them."""
 
 
 def wakes(call: Call) -> bool:
-    """Returns whether ``call`` wakes characters at night (said with a wake and a sleep line)."""
-    return call.phase is Phase.NIGHT and call.id != "nightfall"
+    """Returns whether ``call`` wakes characters at night (said with a wake and a sleep line; not the nightfall)."""
+    return call.phase is Phase.NIGHT and CALLS[call.id].night
 
 
 class Narrator:
@@ -115,6 +92,8 @@ class Narrator:
 
     def begin(self, call: Call) -> None:
         """Says (and shows) what opens a call."""
+        # The lines a house rule or a variant picks (declared as the call's ruled_lines) are picked here by id:
+        # the call does not carry the table's rules, and the same words are said for the dead (fair play).
         if wakes(call):
             drawn = call.id == "wolf_hound" and self.rules.wolf_hound_random  # the same, called for the dead
             boxed = call.id == "witch" and "harvest" in self.rules.variants  # one potion, the box decides
@@ -122,10 +101,8 @@ class Narrator:
             self.line(key, VOICE)
         elif call.id == "sheriff_election" and not self.rules.sheriff_double_vote:
             self.line("sheriff_election.call_single", VOICE)  # the table's Sheriff votes once
-        elif call.id in ("revote", "sheriff_tiebreak", "sheriff_runoff", "noble"):
+        else:  # the seats that may be named are public: a line may say them (the revote's tied)
             self.line(f"{call.id}.call", VOICE, seats=list(call.seats))
-        else:
-            self.line(f"{call.id}.call", VOICE)
         for fact in call.facts:
             self.fact(fact)
 
@@ -139,12 +116,17 @@ class Narrator:
             self.line(f"{call.id}.sleep", VOICE)
 
     def fact(self, fact: Fact) -> None:
-        """Passes a fact on: secret ones on the screen, public ones aloud."""
+        """Passes a fact on as the engine declares it: secret ones on the screen, public ones aloud. Its values
+        declared as seats under another name than ``seat`` (the séance's asker and spirit) are said as seats.
+        A few facts are told in pieces the voice file assembles (a list joined in the language, a card or a
+        cause the line depends on): they are told by their key below."""
+        spec = FACTS.get(fact.key)
+        if spec is None:
+            raise KeyError(f"no line for the engine's fact {fact.key!r}")
         values = dict(fact.values)
         key = fact.key
-        if key in SCREEN_FACTS:
-            self.line(SCREEN_FACTS[key], SCREEN, **values)
-        elif key == "victim_shown":
+        channel = SCREEN if spec.secret else VOICE
+        if key == "victim_shown":
             if values.get("seat") is None:
                 self.line("screen.no_victim_shown", SCREEN)
             else:
@@ -153,47 +135,35 @@ class Narrator:
             if isinstance(potions, list):
                 names = [self.voice.lines[f"screen.potion.{p}"] for p in potions]
                 self.line("screen.potions", SCREEN, potions=self.voice.join(names))
-        elif key == "wolf_hound.drawn":
-            self.line(f"screen.wolf_hound_drawn_{values['side']}", SCREEN)
         elif key == "seer.sees_shuffled":  # the Harvest's Seer: three cards, no seats
             shuffled = values["roles"]
             assert isinstance(shuffled, list)
-            self.line("screen.seer_sees_shuffled", SCREEN,
-                      cards=self.voice.join([self.voice.role(c) for c in shuffled]))
-        elif key == "harvest.toss":  # the Harvest's Witch: how the box fell, and on whom
-            self.line(f"screen.harvest_toss_{values['outcome']}", SCREEN, seat=values["seat"])
-        elif key == "harvest.touched":  # the player the box changed, woken alone
-            self.line(f"screen.harvest_touched_{values['outcome']}", SCREEN)
+            self.line(fact_line(spec), SCREEN, cards=self.voice.join([self.voice.role(c) for c in shuffled]))
         elif key == "fox.sign":
             self.line("screen.fox_yes" if values["werewolf"] else "screen.fox_no", SCREEN, seat=values["seat"])
         elif key == "centre":
             cards = values["cards"]
             assert isinstance(cards, list) and len(cards) == 2
-            self.line("screen.centre", SCREEN, first=cards[0], second=cards[1])
+            self.line(fact_line(spec), SCREEN, first=cards[0], second=cards[1])
         elif key == "actor.middle":
             cards = values["cards"]
             assert isinstance(cards, list)
             shown = [self.voice.text("screen.actor_card" if c else "screen.actor_gone", {"number": n, "role": c})
                      for n, c in enumerate(cards, start=1)]
-            self.line("screen.actor_middle", SCREEN, cards=self.voice.join(shown))
-        elif key in SEANCE_FACTS:
-            for seat in ("asker", "spirit"):
-                number = values[seat]
-                assert isinstance(number, int)
-                values[seat] = self.voice.seat(number, self.names)
-            self.line(key, VOICE, **values)
+            self.line(fact_line(spec), SCREEN, cards=self.voice.join(shown))
         elif key == "victim":
             self.line("dawn.victim" if values.get("role") else "dawn.victim_hidden", VOICE, **values)
-        elif key == "no_victim":
-            self.line("dawn.no_victim", VOICE)
         elif key == "death":
             cause = values.pop("cause", "other")
-            name = f"death.{cause}" if cause in DEATH_CAUSES_SAID else "death.other"
+            name = f"death.{cause}" if cause in spec.words else "death.other"
             self.line(name if values.get("role") else f"{name}_hidden", VOICE, **values)
-        elif key in SAID_FACTS:
-            self.line(key, VOICE, **values)
         else:
-            raise KeyError(f"no line for the engine's fact {key!r}")
+            for name, shape in spec.values.items():
+                number = values.get(name)
+                if shape is Value.SEAT and name != "seat" and isinstance(number, int):
+                    values[name] = self.voice.seat(number, self.names)
+            line = f"{fact_line(spec)}_{values.pop(spec.by)}" if spec.by else fact_line(spec)
+            self.line(line, channel, **values)
 
     def refuse(self, call: Call, error: IllegalAnswer) -> None:
         """Says why an answer to ``call`` was refused; shows it only to those awake when the reason is secret

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
 from engine import Answer, Call, Deal, Game, Phase, Rules, Step, Table, deal_cards
+from engine.crier import crier as town_crier
 from engine.table import deal_buildings
 
 from .asking import KeypadAnswers
@@ -46,6 +47,10 @@ class SpeakerLike:
     def say(self, text: str) -> None: ...
 
     def close(self) -> None: ...
+
+
+# Lines said in answer to the table, not by the call: "repeat" says the call again, not "The game goes on."
+NOT_REPEATED = ("notice.", "answer.", "refusal.", "debate.warning", "debate.over", "roll_call.")
 
 
 class TableNarrator(Narrator):
@@ -109,7 +114,8 @@ class TableNarrator(Narrator):
                     self.ambience.start()  # under the line that closes the eyes, ducked like any other
                 elif self.eyes_open and not was_open:
                     self.ambience.stop()
-            self.opening.append(line)
+            if not line.key.startswith(NOT_REPEATED):
+                self.opening.append(line)
             self.screen.public(line.text)
             self._say(line)
         else:
@@ -129,9 +135,9 @@ class TableNarrator(Narrator):
         text = self.voice.text("screen.alive", {"seats": alive})
         if self.game.sheriff:
             text += " · " + self.voice.text("screen.sheriff", {"number": self.game.sheriff})
-        crier = self.game.links.get("town_crier")  # public: named aloud by the Sheriff
-        if crier and self.game.alive(crier[0]):
-            text += " · " + self.voice.text("screen.town_crier", {"number": crier[0]})
+        crier = town_crier(self.game)  # public: named aloud by the Sheriff
+        if crier is not None and self.game.alive(crier):
+            text += " · " + self.voice.text("screen.town_crier", {"number": crier})
         return text
 
     def go_live(self, call: Call) -> None:
@@ -573,10 +579,10 @@ class TableIO:
 
 
 def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Callable[[str], None],
-               listener_factory: ListenerFactory | None = None) -> TableIO:
+               listener_factory: ListenerFactory | None = None, warnings: Sequence[str] = ()) -> TableIO:
     """Opens the keypad, the loudspeaker (or the console), the screen, the night ambience if the table wants it
     (and a loudspeaker says the lines: with the console there is none, and no other warning) and, if the table
-    wants it, the microphone.
+    wants it, the microphone. ``warnings`` found before (the journal's folder open to others) are told as its own.
 
     The speech model loads in the background (it takes seconds): the first lines need not wait for it.
     """
@@ -589,7 +595,7 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
     except OSError as exc:
         raise UserError(str(exc)) from None
     full_screen = sys.stdout.isatty() and not plain
-    warnings: list[str] = []
+    told_before: list[str] = []
     opened: list[Screen] = []
 
     def told(message: str) -> None:
@@ -598,8 +604,11 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
         if opened:
             opened[0].notice(message)
             return
-        warnings.append(message)
+        told_before.append(message)
         warn(message)
+
+    for message in warnings:
+        told(message)
 
     ambience = open_ambience(config.device, told) if config.ambience and config.speaker != "console" else None
     speaker = make_speaker(config.speaker, config.language, config.voice, config.rate, config.device, warn=told,
@@ -625,14 +634,15 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
     prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck)
     screen: Screen = RichScreen() if full_screen else PlainScreen()
     if full_screen:
-        screen.notice(" · ".join(warnings))
+        screen.notice(" · ".join(told_before))
         opened.append(screen)
     return TableIO(keys, screen, speaker, listener, vocabulary, ambience)
 
 
 def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], warn: Callable[[str], None],
-                voice_log: TextIO | None = None) -> Game:
-    """Goes on with a journaled game at the table, from the call where it stopped."""
+                voice_log: TextIO | None = None, journal: Journal | None = None) -> Game:
+    """Goes on with a journaled game at the table, from the call where it stopped; ``journal`` is its journal
+    already open (and locked), or None to open it here."""
     where = f"{args.journal}:1"
     config = config_from_dict(header.get("config") or {}, where)
     if args.speaker:
@@ -642,7 +652,7 @@ def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], war
         seed = int(header["seed"])
     except (KeyError, TypeError, ValueError):
         raise UserError(f"{where}: the journal's deal is damaged") from None
-    journal = Journal(Path(args.journal))
+    journal = journal or Journal(Path(args.journal))
     try:
         io = open_table(config, plain=args.plain, model=args.model, warn=warn)
     except BaseException:

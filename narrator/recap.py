@@ -7,6 +7,7 @@ answers brought is put in the narrator's own lines (the table's language), as th
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -14,6 +15,7 @@ from typing import Sequence
 from engine import Answer, Call, Game, Phase
 
 from .errors import UserError
+from .journal import PRIVATE_FILE
 from .narration import Line, Narrator
 from .voices import Voice
 
@@ -182,7 +184,11 @@ def write_recap(journal: Path, recap: Recap) -> Path:
     """Writes the recap's Markdown beside the game's journal (game-….md); returns its path."""
     path = journal.with_suffix(".md")
     try:
-        path.write_text(markdown(recap), encoding="utf-8")
+        # As private as the journal (it holds the whole deal): the players share it themselves once it is over.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, PRIVATE_FILE)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            os.fchmod(out.fileno(), PRIVATE_FILE)  # whatever the umask
+            out.write(markdown(recap))
     except OSError as exc:
         raise UserError(f"{path}: cannot write the game's recap ({exc.strerror or exc})") from None
     return path

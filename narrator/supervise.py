@@ -8,7 +8,6 @@ neither the engine nor rich: whatever the game does, the supervisor must stay up
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -44,9 +43,11 @@ def wanted(environ: dict[str, str] | None = None) -> bool:
 
 def table_journal(path: str) -> bool:
     """Returns whether ``path`` is the journal of a game at the table (not a dry run's); resume reports the rest."""
+    from .journal import open_regular, parse_line  # as `resume` reads it: no crash on a CRLF, no hang on a FIFO
+
     try:
-        with open(path, "rb") as file:
-            header = json.loads(file.readline())
+        with open_regular(path) as file:
+            header = parse_line(file.readline().removesuffix(b"\n"))
     except (OSError, ValueError):
         return False
     return isinstance(header, dict) and header.get("kind") == "play"

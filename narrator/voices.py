@@ -9,6 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
+from engine.calls import declared_calls, declared_facts
+from engine.contract import CallDecl, FactSpec
+
 from .errors import UserError
 from .yamlfile import Document, YamlError, load
 
@@ -26,6 +29,46 @@ WORD_NEXT = re.compile(r"\s*\w")
 def said_aloud(key: str) -> bool:
     """Returns whether the line ``key`` may be said aloud (else it is only shown)."""
     return not key.startswith(SCREEN_ONLY)
+
+
+def fact_line(spec: FactSpec) -> str:
+    """Returns the line a fact is told with (``by`` a word: the line's stem, the word after it): its own when the
+    engine declares one, else a secret fact's ``screen.<key, dots as underscores>`` and a public fact's key."""
+    if spec.lines:
+        return spec.lines[0]
+    return f"screen.{spec.key.replace('.', '_')}" if spec.secret else spec.key
+
+
+def fact_lines(spec: FactSpec) -> tuple[str, ...]:
+    """Returns every line a fact may be told with."""
+    if spec.by and not spec.lines:
+        return tuple(f"{fact_line(spec)}_{word}" for word in spec.words)
+    return spec.lines or (fact_line(spec),)
+
+
+def call_lines(call: CallDecl) -> tuple[str, ...]:
+    """Returns every line a call may be made with: a wake and a sleep line for characters woken at night, a call
+    line by day (and an open line when eyes are closed), the read-backs of what a yes does, and the lines picked
+    by a house rule or a variant."""
+    traits = call.traits
+    lines = [f"{call.id}.wake", f"{call.id}.sleep"] if call.night else []
+    lines += [f"{call.id}.call"] if call.day else []
+    lines += [f"{call.id}.open"] if traits.eyes_closed else []
+    lines += [f"answer.{traits.yes_means}", f"answer.no_{traits.yes_means}"] if traits.yes_means else []
+    return (*lines, *(f"{call.id}.{line}" for line in traits.ruled_lines))
+
+
+def declared_lines() -> dict[str, tuple[str, str]]:
+    """Returns every line the engine's declaration needs (engine/contract.py): the line's key, with the owner
+    (a character, or a part of the game) and the call or fact it tells."""
+    needed: dict[str, tuple[str, str]] = {}
+    for call in declared_calls().values():
+        for line in call_lines(call):
+            needed.setdefault(line, (call.owner, f"its call {call.id!r}"))
+    for fact in declared_facts().values():
+        for line in fact_lines(fact):
+            needed.setdefault(line, (fact.owner, f"its fact {fact.key!r}"))
+    return needed
 
 
 def languages() -> list[str]:
@@ -192,7 +235,7 @@ def load_voice(language: str) -> Voice:
         if key not in data:
             raise UserError(f"{doc.where()}: the key {key!r} is missing")
     numbers = _numbers(doc, data["numbers"], "numbers")
-    return Voice(
+    voice = Voice(
         language=str(data.get("language", language)),
         lines=_strings(str(path), data["lines"], "lines"),
         numbers=dict(numbers),
@@ -209,3 +252,17 @@ def load_voice(language: str) -> Voice:
         named_roles=_strings(str(path), data.get("named_roles") or {}, "named_roles"),
         named_close=str(data.get("named_close", "")),
     )
+    _check_declared(doc, voice)
+    return voice
+
+
+def _check_declared(doc: Document, voice: Voice) -> None:
+    """Refuses a voice file that lacks a line the engine's declaration needs: at start-up, not mid-game."""
+    missing = [(line, owner, what) for line, (owner, what) in declared_lines().items() if line not in voice.lines]
+    if missing:
+        line, owner, what = missing[0]
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        who = (f"the character {voice.role(owner)!r} ({owner})" if owner in voice.roles
+               else f"the {owner!r} part of the game")
+        raise UserError(f"{doc.where('lines')}: the {voice.language!r} voice file has no line {line!r}{more}, "
+                        f"which {who} needs for {what}")

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Sets up everything werewolf-narrator needs: the system packages it speaks and listens with
-# (Debian, Ubuntu, Raspberry Pi OS: espeak-ng, libportaudio2; tmux for the terminal tests),
+# (Debian, Ubuntu, Raspberry Pi OS: espeak-ng, libportaudio2; tmux for the terminal tests; PulseAudio
+# and its ALSA plugin for the tests' virtual sound card, tests/pulse.py),
 # a virtual environment in .venv, and the package with its test tools. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if command -v apt-get >/dev/null 2>&1 && command -v dpkg >/dev/null 2>&1; then
     missing=()
-    for pkg in espeak-ng libportaudio2 tmux; do
+    for pkg in espeak-ng libportaudio2 tmux pulseaudio pulseaudio-utils libasound2-plugins; do
         dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
     done
     if [ ${#missing[@]} -gt 0 ]; then

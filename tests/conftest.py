@@ -1,11 +1,18 @@
 import atexit
+import importlib
 import os
 import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import Iterator
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import pulse  # noqa: E402  (tests/ is on the path from here)
+from pulse import SoundCard  # noqa: E402
 
 # Rendered voice lines go to a folder of this test run, never to the user's own cache (the
 # subprocesses the tests start inherit it too).
@@ -18,3 +25,37 @@ atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], True)
 # The hints name the command that runs the program where the user is (narrator.hint); pinned here, so that the
 # messages the tests expect do not depend on where pytest runs (test_hints.py checks how it is chosen).
 os.environ["WEREWOLF_NARRATOR_COMMAND"] = "werewolf-narrator"
+
+
+@pytest.fixture(scope="session")
+def sound_card() -> Iterator[SoundCard]:
+    """A private PulseAudio daemon: a null sink as the loudspeaker, another's monitor as the microphone (pulse.py).
+
+    The tests that use it exercise the real output and input paths, so a machine that cannot start it fails them
+    with the reason: scripts/setup.sh installs what it needs."""
+    folder = Path(tempfile.mkdtemp(prefix="werewolf-pulse-"))
+    try:
+        card = pulse.start(folder)
+    except pulse.SoundCardError as exc:
+        shutil.rmtree(folder, True)
+        pytest.fail(f"the virtual sound card (PulseAudio) cannot start: {exc}", pytrace=False)
+    try:
+        yield card
+    finally:
+        card.stop()
+        shutil.rmtree(folder, True)
+
+
+@pytest.fixture
+def on_sound_card(sound_card: SoundCard, monkeypatch: pytest.MonkeyPatch) -> Iterator[SoundCard]:
+    """This process plays and records on the virtual sound card for the test, then on this machine's own again."""
+    sd = importlib.import_module("sounddevice")
+    with monkeypatch.context() as patch:
+        for name, value in sound_card.env.items():
+            patch.setenv(name, value)
+        pulse.reload_portaudio(sd)
+        try:
+            yield sound_card
+        finally:
+            patch.undo()
+            pulse.reload_portaudio(sd)

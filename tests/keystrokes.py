@@ -6,8 +6,7 @@ import random
 from typing import Any
 
 from engine import Call, Game, Kind, Step, deal_cards
-
-ANNOUNCEMENTS = ("nightfall", "dawn", "growl")
+from engine.calls import declared_calls
 
 
 def seat(n: int | None) -> list[str]:
@@ -17,7 +16,7 @@ def seat(n: int | None) -> list[str]:
 
 def keys_for(call: Call, value: Any) -> list[str]:
     """Returns the keys that answer ``call`` with ``value``."""
-    if not call.live or call.id in ANNOUNCEMENTS:
+    if not call.live or declared_calls()[call.id].traits.announces:
         return []
     if call.kind is Kind.NONE:
         return ["enter"]

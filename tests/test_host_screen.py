@@ -280,3 +280,18 @@ def test_the_plain_screen_prints_the_circle_as_one_line_when_it_changes_and_only
         screen.seating(seating(VOICE, 6, NAMES, game))
         assert out.getvalue().splitlines() == (["1 Ann · 2 Bruno · 3 · 4 David · 5 Emma · 6 Farid",
                                      "1 Ann [Sheriff] · 2 Bruno · 3 · 4 David · 5 Emma · 6 Farid"] if terminal else [])
+
+
+def test_a_repeat_after_a_pause_says_the_call_not_the_game_goes_on() -> None:
+    # Found at a table: r after the host menu's pause said "The game goes on." again instead of the debate's call.
+    from narrator.narration import VOICE as SAID
+    from narrator.play import TableNarrator
+
+    speaker = Recorder()
+    narrator = TableNarrator(VOICE, Timed(), speaker)
+    narrator.line("debate.call", SAID)
+    for key in ("notice.paused", "notice.resumed", "debate.warning", "answer.undone"):
+        narrator.line(key, SAID)
+    speaker.said.clear()
+    narrator.repeat()
+    assert speaker.said == [VOICE.spoken(VOICE.text("debate.call"))]

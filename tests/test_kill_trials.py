@@ -8,6 +8,7 @@ failure can be played again. Several tmux servers run side by side to keep the t
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import re
@@ -215,6 +216,39 @@ def night_trial(number: int, root: Path) -> str:
             tmux.respawn(game_command(folder, *args))
         else:
             tmux.send(["enter"])
+        play_on(tmux, moment.rest, folder, ahead)
+    except Exception as failure:  # told with the others' failures, by trial
+        return f"trial {number} (seed {seed}, {moment.what}): {failure!r}"
+    finally:
+        tmux.close()
+    return ""
+
+
+def stopped_trial(number: int, root: Path, stops: Sequence[int]) -> str:
+    """Trial ``number``: the game's process sent ``stops``, one right after the other, while a night secret drawn
+    from the number shows. Stopped (SIGTERM, SIGHUP: exit 130, the resume command said) or killed first (SIGKILL:
+    the offer to go on), the terminal is clean and the game, resumed, plays on to its end (scripts/kill_trials.py)."""
+    seed = 300 + number
+    folder, config, tmux = started(root, "stop", number, seed)
+    moment = random.Random(number).choice(night_moments(config, seed))
+    _, ahead = plan(config, seed)
+    try:
+        tmux.wait_for(EN.text("deal.app_turn", {"seat": 1}))
+        tmux.send(moment.before)
+        tmux.wait_for(moment.shown)
+        game = tmux.game_process()
+        for stop in stops:  # at once: a second signal may find the game gone (its pid is not reused so soon)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(game, stop)
+        shown = tmux.wait_for(lambda text: ASK in text or ended(text))
+        assert moment.secret not in tmux.everything()
+        if ASK in shown:
+            tmux.send(["enter"])
+        else:
+            assert "exit=130" in shown and terminal_settings(shown) == {"echo", "icanon"}, shown
+            command = re.search(r"to go on:\s+(werewolf-narrator resume \S+)", shown)
+            assert command is not None, shown
+            tmux.respawn(game_command(folder, *command.group(1).split()[1:]))
         play_on(tmux, moment.rest, folder, ahead)
     except Exception as failure:  # told with the others' failures, by trial
         return f"trial {number} (seed {seed}, {moment.what}): {failure!r}"

@@ -106,8 +106,8 @@ def test_a_call_for_the_dead_waits_a_random_pause_without_input() -> None:
     assert len(waits) == 1 and 3.0 <= waits[0] <= 8.0
 
 
-LOOK = re.compile(r"[Ss]eat \w+ is (the|a) ")
-"""The Seer's look on the screen ("Seat two is a Simple Werewolf.")."""
+LOOK = re.compile(r"[Ss]eat (number )?\w+,? is (the|a) ")
+"""The Seer's look on the screen ("Seat number two is a Simple Werewolf.")."""
 
 
 def test_secrets_are_cleared_when_their_call_ends(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import random
+import stat
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,7 @@ def test_the_recap_is_written_beside_the_journal_and_printed_once_the_game_is_ov
     voice = load_voice("en")
     journal = next(tmp_path.glob("game-*.jsonl"))
     recap = journal.with_suffix(".md").read_text(encoding="utf-8")
+    assert stat.S_IMODE(journal.with_suffix(".md").stat().st_mode) == 0o600  # the whole deal: as private as the journal
     assert recap == markdown(build_recap(game, voice)) and recap in printed
     assert f"(recap: {journal.with_suffix('.md')})" in printed
     for seat, card in enumerate(game.deal.roles, start=1):

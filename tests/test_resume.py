@@ -15,7 +15,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import pytest
 
@@ -104,28 +104,42 @@ def journal_lines(journal: Path) -> int:
         return 0
 
 
-def kill_and_resume(trial: int, practice: Practice, folder: Path) -> str:
-    """Kills a paced dry run at a random moment, resumes its journal; returns how far the run had got."""
-    rng = random.Random(trial)
-    journal = folder / f"trial-{trial}.jsonl"
-    resumed = folder / f"trial-{trial}.json"
-    run = subprocess.Popen([sys.executable, "-m", "narrator", "dry-run", str(practice.script), "--silent",
-                            "--journal", str(journal), "--pace", str(PACE)], cwd=ROOT, stdin=subprocess.DEVNULL,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def killed(command: list[str | Path], journal: Path, trial: int, rng: random.Random, practice: Practice,
+           stops: Sequence[int], after: int = 0) -> int:
+    """Runs `werewolf-narrator COMMAND --pace` and stops it at a random moment with the signals ``stops``, one
+    right after the other; returns its status."""
+    run = subprocess.Popen([sys.executable, "-m", "narrator", *map(str, command), "--pace", str(PACE)], cwd=ROOT,
+                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     if trial % 4:
         # Mostly mid-game, whatever this machine's speed: killed once a random number of answers is on
-        # the disk (a little more may be written between the look and the kill).
-        target = rng.randint(1, len(practice.report["calls"]) - 1)
+        # the disk (a little more may be written between the look and the kill); a resume, after ``after``.
+        last = len(practice.report["calls"]) - 1
+        target = rng.randint(min(after + 1, last), last)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and run.poll() is None and journal_lines(journal) <= target:
             time.sleep(0.002)
     else:
         time.sleep(rng.uniform(0, practice.duration + MARGIN))  # also before the journal, and after the end
-    run.send_signal(signal.SIGKILL)  # not yet reaped, so the pid is still ours even if the run has finished
+    for stop in stops:  # not yet reaped, so the pid is still ours even if the run has finished
+        run.send_signal(stop)
     status = run.wait(timeout=60)
-    assert status in (0, -signal.SIGKILL), (trial, status)
+    assert status in (0, *(-stop for stop in stops)), (trial, status)
+    return status
+
+
+def kill_and_resume(trial: int, practice: Practice, folder: Path, stops: Sequence[int] = (signal.SIGKILL,),
+                    again: bool = False) -> str:
+    """Kills a paced dry run at a random moment (with ``stops``; ``again``: its resume killed too), resumes its
+    journal; returns how far the run had got."""
+    rng = random.Random(trial)
+    journal = folder / f"trial-{trial}.jsonl"
+    resumed = folder / f"trial-{trial}.json"
+    status = killed(["dry-run", practice.script, "--silent", "--journal", journal], journal, trial, rng, practice,
+                    stops)
     started = has_whole_header(journal)
     entries = len(read_journal(str(journal))[1]) if started else 0
+    if again and started:
+        killed(["resume", journal, "--silent"], journal, trial, rng, practice, stops, after=journal_lines(journal))
     result = narrator_command("resume", journal, "--silent", "--report", resumed)
     assert "Traceback" not in result.stderr, (trial, result.stderr)
     if not started:

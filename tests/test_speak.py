@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import array
 import io
+import math
+import subprocess
 import sys
 import threading
 import time
@@ -61,6 +63,7 @@ class FakeStream:
 
     def __init__(self, log: list[Any], **settings: Any) -> None:
         self.log = log
+        self.latency = settings["latency"]  # PortAudio gives what is asked, or near it
         log.append(("open", settings))
 
     def __enter__(self) -> FakeStream:
@@ -272,9 +275,11 @@ def test_say_plays_the_rendered_wav_and_returns_once_it_is_played(sounddevice: A
         speaker.close()
     with wave.open(str(tmp_path / "line.wav"), "rb") as wav:
         rate, channels = wav.getframerate(), wav.getnchannels()
-    (opened, settings), started, (wrote, data), played = sounddevice.log
-    assert (opened, started, wrote, played) == ("open", "start", "write", "played")
-    assert settings == {"samplerate": rate, "channels": channels, "dtype": "int16", "device": 1}
+    (opened, settings), started, (wrote, data), (padded, silence), played = sounddevice.log
+    assert (opened, started, wrote, padded, played) == ("open", "start", "write", "write", "played")
+    assert settings == {"samplerate": rate, "channels": channels, "dtype": "int16", "device": 1,
+                        "latency": audio.OUTPUT_LATENCY}
+    assert silence == bytes(2 * channels * math.ceil(audio.OUTPUT_LATENCY * rate))
     # espeak-ng's renders of one sentence differ by a few milliseconds, so compare lengths loosely.
     assert abs(len(data) - (tmp_path / "line.wav").stat().st_size) < rate // 10
 
@@ -284,8 +289,11 @@ def test_play_writes_the_wav_frames_as_they_are(sounddevice: Any, tmp_path: Path
     frames = array.array("h", [0, 8000, 16000, 8000, 0, -8000, -16000, -8000] * 100).tobytes()
     audio.Sound(frames, 16000, 2, 2).write(path)
     audio.play(audio.Sound.read(path), device="fake")
-    assert sounddevice.log == [("open", {"samplerate": 16000, "channels": 2, "dtype": "int16", "device": "fake"}),
-                               "start", ("write", frames), "played"]
+    # Then a buffer of silence: what stopping the stream may drop (through PulseAudio it drops the buffer).
+    silence = bytes(2 * 2 * math.ceil(audio.OUTPUT_LATENCY * 16000))
+    assert sounddevice.log == [("open", {"samplerate": 16000, "channels": 2, "dtype": "int16", "device": "fake",
+                                         "latency": audio.OUTPUT_LATENCY}),
+                               "start", ("write", frames), ("write", silence), "played"]
 
 
 @needs_engine
@@ -338,7 +346,8 @@ def test_a_failing_engine_prints_the_line_sounds_a_tone_warns_once_and_goes_on(
     assert out.getvalue() == "Seer, wake up.\nSeer, go back to sleep.\n"
     assert len(warnings) == 1 and "the engine broke" in warnings[0]
     tone = audio.tone()
-    assert [entry for entry in sounddevice.log if entry[0] == "write"] == [("write", tone.frames)] * 2
+    silence = ("write", bytes(2 * math.ceil(audio.OUTPUT_LATENCY * tone.rate)))
+    assert [entry for entry in sounddevice.log if entry[0] == "write"] == [("write", tone.frames), silence] * 2
 
 
 @needs_engine
@@ -421,3 +430,18 @@ def test_chinese_is_said_with_tones_not_spelt_as_english() -> None:
         pytest.fail("espeak-ng's cmn-latn-pinyin voice is missing: scripts/setup.sh installs espeak-ng with it")
     assert choose_voice(voices, "zh") is not None
     assert choose_voice(voices, "zh").languages == ("cmn-latn-pinyin",)  # type: ignore[union-attr]
+
+
+def test_alsas_own_messages_never_reach_the_terminal() -> None:
+    # alsa-lib prints "ALSA lib pcm.c:…: underrun occurred" on stderr, across the full-screen view; once sounddevice
+    # is loaded the narrator's handler swallows them. An unknown PCM makes ALSA print one for sure.
+    probe = ("import ctypes, sys\n"
+             "from narrator.speak.audio import load_sounddevice\n"
+             "if sys.argv[1] == 'quiet':\n"
+             "    load_sounddevice()\n"
+             "pcm = ctypes.c_void_p()\n"
+             "print(ctypes.CDLL('libasound.so.2').snd_pcm_open(ctypes.byref(pcm), b'no-such-pcm', 0, 0))\n")
+    loud = subprocess.run([sys.executable, "-c", probe, "loud"], capture_output=True, text=True, check=True)
+    quiet = subprocess.run([sys.executable, "-c", probe, "quiet"], capture_output=True, text=True, check=True)
+    assert "ALSA lib" in loud.stderr and "no-such-pcm" in loud.stderr  # the control: ALSA does print
+    assert quiet.stderr == "" and quiet.stdout.strip() == loud.stdout.strip()

@@ -10,7 +10,7 @@ import yaml
 from engine import MAX_SEATS, ROLES
 from engine.deaths import NIGHT_ORDER
 from narrator.narration import Line, Narrator
-from narrator.voices import VOICES_DIR, languages, load_voice
+from narrator.voices import VOICES_DIR, declared_lines, languages, load_voice
 
 LANGUAGES = languages()
 
@@ -46,6 +46,16 @@ def test_voice_files_have_the_same_placeholders(language: str) -> None:
         assert placeholders(other["lines"][key]) == placeholders(text), key
     for key in ("seat", "seat_named"):
         assert placeholders(other[key]) == placeholders(en[key]), key
+
+
+def test_every_declared_line_is_in_every_voice_file() -> None:
+    """The voice files hold every line the engine's declaration needs (engine/contract.py): the wake and sleep of
+    each night call, the call line of each day call, each fact's lines."""
+    needed = declared_lines()
+    assert {"seer.wake", "seer.sleep", "vote.call", "screen.seer_sees", "dawn.no_victim",
+            "screen.wolf_hound_drawn_wolf", "answer.no_infect", "stuttering_judge.open"} <= set(needed)
+    for language in LANGUAGES:
+        assert set(needed) <= set(raw(language)["lines"]), language
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from ..answers import as_int, shown
+from ..contract import FactSpec, Value
 from ..role import CallSpec, Flow, Role
 from ..types import Answer, Fact, IllegalAnswer, Kind
 
@@ -94,3 +95,7 @@ def actor(game: "Game") -> Flow:
 
 ROLE = Actor()
 CALLS = (CallSpec("actor", Kind.NUMBER, frozenset({"actor"}), actor),)
+FACTS = (FactSpec("actor.middle", {"cards": Value.CARDS}, secret=True,
+                  lines=("screen.actor_middle", "screen.actor_card", "screen.actor_gone")),
+         FactSpec("actor.takes", {"role": Value.ROLE}, secret=True))
+"""The cards left in the middle (None: taken), and the one he takes."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..contract import CallTraits
 from ..role import CallSpec, Flow, Role
 from ..types import Kind
 
@@ -34,3 +35,5 @@ def bear_tamer(game: "Game") -> Flow:
 
 ROLE = BearTamer()
 CALLS = (CallSpec("bear_tamer", Kind.NONE, frozenset({"bear_tamer"}), bear_tamer),)
+TRAITS = {"growl": CallTraits(announces=True)}
+"""The growl is said at dawn; nobody answers it."""

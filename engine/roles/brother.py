@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..contract import FactSpec, Value
 from ..role import CallSpec, Flow, Role
 from ..types import Kind
 
@@ -24,3 +25,4 @@ def brothers(game: "Game") -> Flow:
 
 ROLE = Brother()
 CALLS = (CallSpec("brothers", Kind.NONE, frozenset({"brother"}), brothers),)
+FACTS = (FactSpec("brothers", {"seats": Value.SEATS}, secret=True),)

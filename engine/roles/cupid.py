@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import answers, deaths
+from ..contract import FactSpec, Value
 from ..role import CallSpec, Flow, Role
 from ..types import Kind
 
@@ -67,3 +68,5 @@ def wake_lovers(game: "Game") -> Flow:
 ROLE = Cupid()
 CALLS = (CallSpec("cupid", Kind.SEATS, frozenset({"cupid"}), cupid),
          CallSpec("lovers", Kind.NONE, frozenset({"cupid"}), wake_lovers))
+FACTS = (FactSpec("lovers", {"seats": Value.SEATS}, secret=True),)
+"""The lovers, shown each other's seats."""

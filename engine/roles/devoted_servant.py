@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import answers
+from ..contract import FactSpec, Value
 from ..role import Flow, Role
 from ..types import Answer, IllegalAnswer, Kind
 
@@ -95,3 +96,4 @@ def take_place(game: "Game", servant: int, condemned: int) -> Flow:
 
 
 ROLE = DevotedServant()
+FACTS = (FactSpec("devoted_servant.takes", {"seat": Value.SEAT}),)

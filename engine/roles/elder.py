@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..contract import FactSpec
 from ..role import Role
 
 if TYPE_CHECKING:
@@ -37,3 +38,4 @@ class Elder(Role):
 
 
 ROLE = Elder()
+FACTS = (FactSpec("elder.penalty"),)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import answers
+from ..contract import FactSpec, Value
 from ..role import CallSpec, Flow, Role
 from ..types import Kind
 
@@ -40,3 +41,6 @@ def fox(game: "Game") -> Flow:
 
 ROLE = Fox()
 CALLS = (CallSpec("fox", Kind.SEAT, frozenset({"fox"}), fox),)
+FACTS = (FactSpec("fox.sign", {"seat": Value.SEAT, "werewolf": Value.FLAG}, secret=True,
+                  lines=("screen.fox_yes", "screen.fox_no")),)
+"""Whether a werewolf is among the three he sniffs."""

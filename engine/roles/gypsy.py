@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from .. import answers
 from ..answers import as_int, shown
+from ..contract import FactSpec, Value
 from ..role import CallSpec, Flow, Role, nothing
 from ..types import Answer, Fact, IllegalAnswer, Kind
 
@@ -112,3 +113,8 @@ def gypsy(game: "Game") -> Flow:
 
 ROLE = Gypsy()
 CALLS = (CallSpec("gypsy", Kind.SEANCE, frozenset({"gypsy"}), gypsy),)
+SEANCE = {"asker": Value.SEAT, "spirit": Value.SEAT, "card": Value.NUMBER, "question": Value.NUMBER}
+FACTS = (FactSpec("seance.no_spirit", {"card": Value.NUMBER}),
+         FactSpec("seance.read", {**SEANCE, "text": Value.TEXT}),
+         FactSpec("seance.numbers", SEANCE))
+"""The séance: its asker and spirit are seats, said as seats."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import deaths
+from ..contract import FactSpec, Value
 from ..role import Flow, Role
 
 if TYPE_CHECKING:
@@ -51,3 +52,4 @@ class Idiot(Role):
 
 
 ROLE = Idiot()
+FACTS = (FactSpec("idiot.revealed", {"seat": Value.SEAT}), FactSpec("sheriff.office_ends", {"seat": Value.SEAT}))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import answers
+from ..contract import CallTraits
 from ..role import CallSpec, Flow, Role
 from ..types import Answer, Fact, IllegalAnswer, Kind, Team
 
@@ -48,3 +49,5 @@ def infected_father(game: "Game") -> Flow:
 
 ROLE = InfectedFather()
 CALLS = (CallSpec("infected_father", Kind.YES_NO, frozenset({"infected_father"}), infected_father),)
+TRAITS = {"infected_father": CallTraits(yes_means="infect")}
+"""He is shown the Witch's victim_shown fact (engine/roles/witch.py), the seat alone."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import answers
+from ..contract import FactSpec, Value
 from ..role import CallSpec, Flow, Role
 from ..types import Answer, IllegalAnswer, Kind, Team
 
@@ -79,3 +80,5 @@ def charmed(game: "Game") -> Flow:
 
 ROLE = Piper()
 CALLS = (CallSpec("piper", Kind.SEATS, frozenset({"piper"}), piper), CallSpec("charmed", Kind.NONE, frozenset({"piper"}), charmed))
+FACTS = (FactSpec("charmed", {"seats": Value.SEATS}, secret=True),)
+"""The charmed, shown each other's seats."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..contract import FactSpec, Value
 from ..role import Flow, Role
 from ..types import Fact, Kind, Team
 
@@ -38,3 +39,4 @@ class PrejudicedManipulator(Role):
 
 
 ROLE = PrejudicedManipulator()
+FACTS = (FactSpec("groups.first", {"seats": Value.SEATS}), FactSpec("groups.second", {"seats": Value.SEATS}))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import answers, village
+from ..contract import FactSpec, Value
 from ..role import CallSpec, Flow, Role
 from ..types import Answer, Fact, IllegalAnswer, Kind
 
@@ -63,3 +64,4 @@ def pyromaniac(game: "Game") -> Flow:
 
 ROLE = Pyromaniac()
 CALLS = (CallSpec("pyromaniac", Kind.SEAT, frozenset({"pyromaniac"}), pyromaniac),)
+FACTS = (FactSpec("pyromaniac.burnt", {"seat": Value.SEAT}),)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Generator
 
 from .. import answers, village
+from ..contract import FactSpec, Value
 from ..role import CallSpec, Flow, Role
 from ..types import Answer, Call, Fact, IllegalAnswer, Kind, Phase
 
@@ -67,3 +68,4 @@ def raven(game: "Game") -> Flow:
 
 ROLE = Raven()
 CALLS = (CallSpec("raven", Kind.SEAT, frozenset({"raven"}), raven),)
+FACTS = (FactSpec("raven.marked", {"seat": Value.SEAT}),)

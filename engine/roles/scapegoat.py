@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Generator
 
 from .. import answers, deaths, victory
+from ..contract import FactSpec, Value
 from ..role import Role
 from ..types import Answer, Call, IllegalAnswer, Kind, Phase
 from ..votes import Tally
@@ -69,3 +70,4 @@ def _voters(game: "Game", value: Answer) -> tuple[int, ...]:
 
 
 ROLE = Scapegoat()
+FACTS = (FactSpec("scapegoat.voters", {"seats": Value.SEATS}),)

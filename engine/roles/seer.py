@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import answers
+from ..contract import FactSpec, Value
 from ..role import CallSpec, Flow, Role
 from ..types import Answer, IllegalAnswer, Kind
 
@@ -44,3 +45,6 @@ def seer(game: "Game") -> Flow:
 
 ROLE = Seer()
 CALLS = (CallSpec("seer", Kind.SEAT, frozenset({"seer"}), seer),)
+FACTS = (FactSpec("seer.sees", {"seat": Value.SEAT, "role": Value.ROLE}, secret=True),
+         FactSpec("seer.sees_shuffled", {"roles": Value.ROLES}, secret=True, lines=("screen.seer_sees_shuffled",)))
+"""The card she looks at; the Harvest's three cards, no seats."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..contract import FactSpec, Value
 from ..role import CallSpec, Flow, Role
 from ..types import Kind
 
@@ -23,3 +24,4 @@ def sisters(game: "Game") -> Flow:
 
 ROLE = Sister()
 CALLS = (CallSpec("sisters", Kind.NONE, frozenset({"sister"}), sisters),)
+FACTS = (FactSpec("sisters", {"seats": Value.SEATS}, secret=True),)

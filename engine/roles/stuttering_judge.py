@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import answers, votes
+from ..contract import CallTraits, FactSpec
 from ..role import CallSpec, Flow, Role
 from ..types import Fact, Kind
 
@@ -61,3 +62,6 @@ def stuttering_judge(game: "Game") -> Flow:
 
 ROLE = StutteringJudge()
 CALLS = (CallSpec("stuttering_judge", Kind.NONE, frozenset({"stuttering_judge"}), stuttering_judge),)
+FACTS = (FactSpec("stuttering_judge.sign", secret=True), FactSpec("stuttering_judge.second_vote"))
+TRAITS = {"stuttering_judge": CallTraits(eyes_closed=True, yes_means="second_vote")}
+"""By day he is asked with every eye closed, so that nobody sees who answers."""

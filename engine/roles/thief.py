@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..answers import as_int, shown
+from ..contract import FactSpec, Value
 from ..role import CallSpec, Flow, Role
 from ..roles import ROLES
 from ..types import Answer, Fact, IllegalAnswer, Kind
@@ -48,3 +49,6 @@ def thief(game: "Game") -> Flow:
 
 ROLE = Thief()
 CALLS = (CallSpec("thief", Kind.CARD, frozenset({"thief"}), thief),)
+FACTS = (FactSpec("centre", {"cards": Value.ROLES}, secret=True, lines=("screen.centre",)),
+         FactSpec("thief.takes", {"role": Value.ROLE}, secret=True))
+"""The two centre cards shown to him, and the one he takes."""

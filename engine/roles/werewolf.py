@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import answers, variants
+from ..contract import FactSpec, Value
 from ..role import CallSpec, Flow, Role
 from ..types import Answer, Fact, IllegalAnswer, Kind, Team
 
@@ -62,3 +63,5 @@ def werewolves(game: "Game") -> Flow:
 ROLE = Werewolf()
 CALLS = (CallSpec("werewolves", Kind.SEAT, frozenset({"werewolf", "big_bad_wolf", "infected_father", "white_werewolf",
                                            "wolf_hound", "wild_child"}), werewolves),)
+FACTS = (FactSpec("pack", {"seats": Value.SEATS}, secret=True),)
+"""The pack's seats, shown to the werewolves awake."""

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .. import answers, variants
+from ..contract import CallTraits, FactSpec, Value
 from ..role import CallSpec, Flow, Role
-from ..types import Answer, Fact, IllegalAnswer, Kind
+from ..types import Answer, Call, Fact, IllegalAnswer, Kind
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -66,3 +68,32 @@ def witch(game: "Game") -> Flow:
 
 ROLE = Witch()
 CALLS = (CallSpec("witch", Kind.WITCH, frozenset({"witch"}), witch),)
+SHOWN = FactSpec("victim_shown", {"seat": Value.SEAT_OR_NONE, "potions": Value.WORDS, "one_in_all": Value.FLAG},
+                  secret=True, words=("heal", "poison", "box"),
+                  lines=("screen.victim_shown", "screen.no_victim_shown", "screen.potions", "screen.potion.heal",
+                         "screen.potion.poison", "screen.potion.box"))
+"""The werewolves' victim (None: none tonight) and the potions left (the Harvest's one: "box"), and whether she has
+one potion in all; the Infected Father is shown it too, the seat alone."""
+FACTS = (SHOWN,)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a call shows of the werewolves' victim (the fact SHOWN), as the keypad asks about it."""
+
+    victim: int | None = None
+    potions: tuple[str, ...] = ()
+    one_in_all: bool = False
+
+
+def shown(call: Call) -> Shown | None:
+    """Returns what ``call`` shows of the werewolves' victim, or None when it shows nothing of it."""
+    for fact in call.facts:
+        if fact.key == SHOWN.key:
+            seat, potions = fact.values.get("seat"), fact.values.get("potions")
+            return Shown(seat if isinstance(seat, int) else None,
+                         tuple(str(p) for p in potions) if isinstance(potions, list) else (),
+                         fact.values.get("one_in_all") is True)
+    return None
+TRAITS = {"witch": CallTraits(ruled_lines=("wake_harvest",))}
+"""The Harvest's Witch wakes to one potion in all."""

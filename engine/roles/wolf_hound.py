@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..answers import shown
+from ..contract import CallTraits, FactSpec, Value
 from ..role import CallSpec, Flow, Role
 from ..types import Answer, IllegalAnswer, Kind, Team
 
@@ -46,3 +47,7 @@ def wolf_hound(game: "Game") -> Flow:
 
 ROLE = WolfHound()
 CALLS = (CallSpec("wolf_hound", Kind.SIDE, frozenset({"wolf_hound"}), wolf_hound),)
+FACTS = (FactSpec("wolf_hound.drawn", {"side": Value.WORD}, secret=True, by="side", words=("wolf", "village")),)
+"""The side drawn for him (the house rule wolf_hound_random)."""
+TRAITS = {"wolf_hound": CallTraits(ruled_lines=("wake_drawn",))}
+"""With the house rule wolf_hound_random his side is drawn, not chosen: he wakes to learn it."""

@@ -12,6 +12,7 @@ from typing import Any, Literal, TypedDict
 
 from ..errors import UserError
 from ..hint import command
+from ..speak.audio import quiet_alsa
 
 Kind = Literal["input", "output"]
 KINDS: tuple[Kind, ...] = ("input", "output")
@@ -34,6 +35,7 @@ class Device(TypedDict):
 def load_sounddevice() -> Any:
     """Imports sounddevice; raises UserError saying what to install when it cannot be."""
     try:
+        quiet_alsa()
         return importlib.import_module("sounddevice")
     except ImportError:
         raise UserError("sounddevice is not installed (pip install sounddevice)") from None

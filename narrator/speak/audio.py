@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import array
+import atexit
 import importlib
 import math
 import sys
@@ -13,6 +14,10 @@ from typing import Any
 
 # sounddevice's name for the sample format of each WAV sample width (8-bit WAV is unsigned).
 _DTYPES = {1: "uint8", 2: "int16", 3: "int24", 4: "int32"}
+# Seconds of sound the output buffer holds. A line is written whole at once, so a deep buffer delays nothing (its
+# first frame plays as soon as it is written) and rides out a busy CPU: with PortAudio's default through
+# PulseAudio (35 ms) a loaded machine broke lines mid-word [measured with tests/pulse.py's sound card].
+OUTPUT_LATENCY = 0.2
 
 
 @dataclass(frozen=True)
@@ -42,7 +47,40 @@ class Sound:
 
 def load_sounddevice() -> Any:
     """Imports sounddevice; raises ImportError without it, OSError without the PortAudio library."""
+    quiet_alsa()
     return importlib.import_module("sounddevice")
+
+
+_alsa_handler: Any = None  # kept alive for as long as ALSA may call it
+
+
+def quiet_alsa() -> None:
+    """Stops ALSA's library printing its messages on the terminal ("ALSA lib pcm.c:…: underrun occurred").
+
+    alsa-lib writes them straight to the process's stderr, across the full-screen view the table reads (seen in
+    play through PulseAudio: an underrun scrolled the screen by a line). They are for developers, and an underrun
+    the buffer rode out is already heard or not; the narrator says in its own words what keeps sound from playing.
+    Does nothing where there is no ALSA (macOS, Windows).
+    """
+    global _alsa_handler
+    if _alsa_handler is not None or not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("asound")
+    try:
+        alsa = ctypes.CDLL(name or "libasound.so.2")
+    except OSError:
+        return  # no ALSA: nothing prints
+    # snd_lib_error_handler_t is variadic; a handler that reads only the fixed arguments (and ignores them) is safe.
+    handler_type = ctypes.CFUNCTYPE(None, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int,
+                                    ctypes.c_char_p)
+    _alsa_handler = handler_type(lambda *_: None)
+    alsa.snd_lib_error_set_handler(_alsa_handler)
+    # ALSA's own default again at exit, registered before sounddevice is imported so that it runs after
+    # sounddevice has stopped PortAudio (atexit runs last-in first-out): no Python called back once finalizing.
+    atexit.register(alsa.snd_lib_error_set_handler, None)
 
 
 def device_arg(device: str | int | None) -> str | int | None:
@@ -88,6 +126,9 @@ def play(sound: Sound, device: str | int | None = None) -> None:
     """Plays ``sound`` on ``device`` and returns once it has been heard."""
     sd = load_sounddevice()
     with sd.RawOutputStream(samplerate=sound.rate, channels=sound.channels, dtype=_DTYPES[sound.width],
-                            device=device_arg(device)) as stream:
+                            device=device_arg(device), latency=OUTPUT_LATENCY) as stream:
         stream.write(sound.frames)
-    # Leaving the block stops the stream, and PortAudio's stop waits for the queued buffers to play.
+        # Stopping the stream may drop what is still buffered (through PulseAudio's ALSA plugin it drops up to
+        # the whole buffer: the end of the line): what it drops is this silence, written once the line is.
+        frames = math.ceil(stream.latency * sound.rate)
+        stream.write((b"\x80" if sound.width == 1 else bytes(sound.width)) * (frames * sound.channels))

@@ -1,0 +1,124 @@
+"""The contract between the engine and the narrator: what each call and each fact is, declared once.
+
+A character's module declares, beside its calls, the facts it tells (``FACTS``: each key with the shape of
+its values, and whether it is secret) and what the narrator must know of its calls beyond their answer's
+kind (``TRAITS``: an announcement, a question asked with every eye closed, what a yes does). The registry
+(``engine/roles``) gathers them, the game's frame declares its own (the vote, the Sheriff, the variants), and
+``engine.calls`` puts them together: the narrator, the keypad, the hearing and the voice-file check read that,
+never a list of ids of their own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Mapping
+
+from .types import Fact, Kind
+
+
+class Value(str, Enum):
+    """The shape of one of a fact's values."""
+
+    SEAT = "seat"  # a seat number
+    SEAT_OR_NONE = "seat_or_none"  # a seat number, or None (no victim tonight)
+    SEATS = "seats"  # a list of seat numbers
+    ROLE = "role"  # a card's id
+    ROLE_OR_NONE = "role_or_none"  # a card's id, or None when the table does not reveal cards
+    ROLES = "roles"  # a list of card ids
+    CARDS = "cards"  # a list of card ids, None for a card taken (the Actor's cards in the middle)
+    NUMBER = "number"  # a whole number (an event card, a séance card and its question)
+    FLAG = "flag"  # true or false
+    WORD = "word"  # one of the fact's ``words`` (the Wolf Hound's side, how the box fell)
+    WORDS = "words"  # a list of the fact's ``words`` (the Witch's potions left)
+    TEXT = "text"  # free text given by the table (a séance question)
+
+
+@dataclass(frozen=True)
+class FactSpec:
+    """A fact the engine tells: its ``key``, the shape of each of its ``values`` (a fact may leave some out),
+    and whether it is ``secret`` (shown on the screen to those awake) or public (said aloud).
+
+    ``lines`` are the voice lines it is told with when not the one the narrator derives from its key (secret:
+    ``screen.<key, dots as underscores>``; public: the key itself). ``by`` names a WORD value whose word picks
+    the line: the derived line with ``_<word>`` after it, one for each of ``words``. ``owner`` is the character
+    (or part of the game: the Sheriff, a variant) that tells it, filled in by whoever gathers the declarations.
+    """
+
+    key: str
+    values: Mapping[str, Value] = field(default_factory=dict)
+    secret: bool = False
+    lines: tuple[str, ...] = ()
+    by: str = ""
+    words: tuple[str, ...] = ()
+    owner: str = ""
+
+    def problems(self, fact: Fact) -> list[str]:
+        """Returns how ``fact`` departs from this declaration (nothing when it keeps to it)."""
+        found = [] if fact.secret == self.secret else [f"{fact.key}: secret is {fact.secret}"]
+        for name, value in fact.values.items():
+            shape = self.values.get(name)
+            if shape is None:
+                found.append(f"{fact.key}: the value {name!r} is not declared")
+            elif not _fits(shape, value, self.words):
+                found.append(f"{fact.key}: {name}={value!r} is not a {shape.value}")
+        return found
+
+
+def _seat(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _fits(shape: Value, value: object, words: tuple[str, ...]) -> bool:
+    if shape is Value.SEAT or shape is Value.NUMBER:
+        return _seat(value)
+    if shape is Value.SEAT_OR_NONE:
+        return value is None or _seat(value)
+    if shape is Value.SEATS:
+        return isinstance(value, list) and all(_seat(s) for s in value)
+    if shape is Value.ROLE or shape is Value.TEXT:
+        return isinstance(value, str)
+    if shape is Value.ROLE_OR_NONE:
+        return value is None or isinstance(value, str)
+    if shape is Value.ROLES:
+        return isinstance(value, list) and all(isinstance(r, str) for r in value)
+    if shape is Value.CARDS:
+        return isinstance(value, list) and all(r is None or isinstance(r, str) for r in value)
+    if shape is Value.FLAG:
+        return isinstance(value, bool)
+    if shape is Value.WORD:
+        return value in words
+    return isinstance(value, list) and all(w in words for w in value)  # WORDS
+
+
+@dataclass(frozen=True)
+class CallTraits:
+    """What the narrator must know of a call beyond the kind of its answer.
+
+    ``announces``: nobody answers; the narrator goes on at once (the nightfall, the dawn, the growl).
+    ``eyes_closed``: made by day with every eye closed, answered on the keypad and read back on the screen
+    only (the Stuttering Judge's question). ``yes_means``: what a yes does, read back for the seat it is about
+    ("Infect seat three?": the lines ``answer.<yes_means>`` and ``answer.no_<yes_means>``) rather than "Yes?".
+    ``timed``: the table's debate timer runs while it lasts. ``ruled_lines``: the other lines the call may open
+    with, picked by a house rule or a variant (``wake_drawn``: the Wolf Hound's side drawn at random).
+    """
+
+    announces: bool = False
+    eyes_closed: bool = False
+    yes_means: str = ""
+    timed: bool = False
+    ruled_lines: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CallDecl:
+    """A call the engine may make: its id, the kind of its answer, whether it wakes characters at night (said
+    with a wake and a sleep line) and whether it is made with the village awake (said with a call line), its
+    traits and its owner (the character, or the part of the game, that makes it)."""
+
+    id: str
+    kind: Kind
+    night: bool
+    day: bool
+    traits: CallTraits
+    owner: str
