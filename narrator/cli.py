@@ -7,9 +7,12 @@ Only what every command needs is imported here: `play` and `resume` run their ga
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import dataclasses
+import io
 import json
+import math
 import os
 import sys
 import time
@@ -147,9 +150,12 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 
 def _file_name(value: str) -> str:
-    """An argparse type: a file or folder name, never empty (an empty one would be silently ignored)."""
+    """An argparse type: a file or folder name, never empty (an empty one would be silently ignored), without a
+    NUL character (no system takes one)."""
     if not value:
         raise argparse.ArgumentTypeError("an empty name (give the file or folder meant)")
+    if "\0" in value:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a file or folder name (a NUL character)")
     return value
 
 
@@ -164,7 +170,8 @@ def _table_options(args: argparse.Namespace) -> list[str]:
     """The options of `play` that a game keeps when it goes on with `resume`."""
     return [*(["--speaker", args.speaker] if args.speaker else []), *(["--plain"] if args.plain else []),
             *(["--model", args.model] if args.model else []),
-            *(["--voice-log", args.voice_log] if args.voice_log else [])]
+            *(["--voice-log", args.voice_log] if args.voice_log else []),
+            *(["--max-size", str(args.max_size)] if args.max_size else [])]
 
 
 def _supervise_play(args: argparse.Namespace) -> int:
@@ -295,10 +302,41 @@ class UsageError(Exception):
 
 
 def _size(text: str) -> int:
-    """A download's size in bytes, as --size gives it: a positive whole number."""
-    if not text.isdigit() or int(text) == 0:
+    """A size in bytes, as --size and --max-size give it: a positive whole number."""
+    if not text.isdigit() or len(text) > 18 or int(text) == 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a size in bytes (a positive whole number)")
     return int(text)
+
+
+def _whole(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``, or a message saying so."""
+
+    def whole(text: str) -> int:
+        digits = text.strip().removeprefix("-")
+        if not digits.isascii() or not digits.isdigit() or len(digits) > 19 or not low <= int(text) <= high:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from {low:,} to {high:,}")
+        return int(text)
+
+    return whole
+
+
+def _seconds(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a number of seconds from ``low`` to ``high`` (no nan, no inf), or a message saying so."""
+
+    def seconds(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not low <= value <= high:  # nan compares false
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from {low:g} to {high:g}")
+        return value
+
+    return seconds
+
+
+PACE = _seconds(0, 60)
+SEED = _whole(0, 2**63 - 1)
 
 
 def _render_voices(args: argparse.Namespace) -> int:
@@ -517,22 +555,26 @@ VOICE_LOG_HELP = ("append every line said aloud to FILE as it is said, one JSON 
 
 
 def build_parser() -> argparse.ArgumentParser:
+    yaml_size = _Parser(add_help=False)
+    yaml_size.add_argument("--max-size", type=_size, metavar="BYTES",
+                           help="read YAML files (configs, scripts) of up to BYTES (default 1000000)")
     parser = _Parser(
         prog="werewolf-narrator",
         description="An offline narrator for The Werewolves of Miller's Hollow.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    p = sub.add_parser("dry-run", help="play a practice script through the narrator and report the game")
-    p.add_argument("script", help="the practice script (YAML, see spec/dry-run.md)")
+    p = sub.add_parser("dry-run", parents=[yaml_size],
+                       help="play a practice script through the narrator and report the game")
+    p.add_argument("script", type=_file_name, help="the practice script (YAML, see spec/dry-run.md)")
     p.add_argument("--silent", action="store_true", help="print the lines instead of speaking them")
     p.add_argument("--report", type=_file_name, metavar="FILE", help="write the game report (JSON) to FILE")
-    p.add_argument("--audio-dir", metavar="DIR", help="write every spoken line as a WAV file in DIR, in order "
-                   "(and ambience.wav, the night ambience, when the table turns it on)")
+    p.add_argument("--audio-dir", type=_file_name, metavar="DIR", help="write every spoken line as a WAV file in DIR, "
+                   "in order (and ambience.wav, the night ambience, when the table turns it on)")
     p.add_argument("--journal", dest="journal_file", type=_file_name, metavar="FILE",
                    help="journal every answer to FILE, so that `resume FILE` goes on")
-    p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS", help="wait after each line said")
+    p.add_argument("--pace", type=PACE, default=0.0, metavar="SECONDS", help="wait after each line said (0 to 60)")
     p.set_defaults(func=cmd_dry_run)
-    p = sub.add_parser("resume", help="go on with a game (or a dry run) from its journal")
+    p = sub.add_parser("resume", parents=[yaml_size], help="go on with a game (or a dry run) from its journal")
     p.add_argument("journal", nargs="?", type=_file_name,
                    help="the journal a game or `dry-run --journal` wrote; without it, the unfinished games in the "
                         "journal folder are listed to choose from")
@@ -541,28 +583,30 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the journal folder to look in (default: where `play` writes)")
     p.add_argument("--silent", action="store_true", help="print the lines instead of speaking them")
     p.add_argument("--report", type=_file_name, metavar="FILE", help="a dry run's report (JSON), of the whole game")
-    p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS", help="wait after each line said")
+    p.add_argument("--pace", type=PACE, default=0.0, metavar="SECONDS", help="wait after each line said (0 to 60)")
     p.add_argument("--speaker", choices=SPEAKERS, help="a game's speaker, instead of its own")
     p.add_argument("--plain", action="store_true",
                    help="print the screen line by line instead of full-screen (a call's secrets in the terminal's "
                         "alternate screen, gone when it ends)")
-    p.add_argument("--model", metavar="DIR", help="the speech recognition model's folder")
-    p.add_argument("--voice-log", metavar="FILE", help=VOICE_LOG_HELP)
+    p.add_argument("--model", type=_file_name, metavar="DIR", help="the speech recognition model's folder")
+    p.add_argument("--voice-log", type=_file_name, metavar="FILE", help=VOICE_LOG_HELP)
     p.set_defaults(func=cmd_resume)
-    p = sub.add_parser("play", help="play a game at the table (with no CONFIG: an 8-player starter table)")
-    p.add_argument("config", nargs="?", help="the table config (YAML); see examples/")
+    p = sub.add_parser("play", parents=[yaml_size],
+                       help="play a game at the table (with no CONFIG: an 8-player starter table)")
+    p.add_argument("config", nargs="?", type=_file_name, help="the table config (YAML); see examples/")
     p.add_argument("--speaker", choices=SPEAKERS, help="override the config's speaker")
-    p.add_argument("--seed", type=int, help="the shuffle's seed (to deal the same cards again)")
+    p.add_argument("--seed", type=SEED, help="the shuffle's seed (to deal the same cards again)")
     p.add_argument("--journal-dir", type=_file_name, metavar="DIR", help="where the game's journal is written")
     p.add_argument("--journal", dest="journal_file", type=_file_name, metavar="FILE",
                    help="the game's journal: a new file; default: a new file in the journal folder")
     p.add_argument("--plain", action="store_true",
                    help="print the screen line by line instead of full-screen (a call's secrets in the terminal's "
                         "alternate screen, gone when it ends)")
-    p.add_argument("--model", metavar="DIR", help="the speech recognition model's folder (see `models`)")
-    p.add_argument("--voice-log", metavar="FILE", help=VOICE_LOG_HELP)
+    p.add_argument("--model", type=_file_name, metavar="DIR",
+                   help="the speech recognition model's folder (see `models`)")
+    p.add_argument("--voice-log", type=_file_name, metavar="FILE", help=VOICE_LOG_HELP)
     p.set_defaults(func=cmd_play)
-    p = sub.add_parser("voices", help="which speech voice each language gets on this machine; "
+    p = sub.add_parser("voices", parents=[yaml_size], help="which speech voice each language gets on this machine; "
                        "`voices render LANG` renders its lines ahead; `voices add LANG FILE.onnx` installs a "
                        "Piper voice, `voices fetch LANG` downloads one",
                        description="With no action: which speech voice each language gets on this machine, and why "
@@ -579,8 +623,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="render: render the lines of LANG ahead; add: install a Piper voice for LANG; "
                         "fetch: download and install LANG's Piper voice")
     p.add_argument("language", nargs="?", metavar="LANG", help="en, fr or zh")
-    p.add_argument("file", nargs="?", metavar="FILE.onnx", help="add: the Piper voice's model")
-    p.add_argument("--config", metavar="FILE",
+    p.add_argument("file", nargs="?", type=_file_name, metavar="FILE.onnx", help="add: the Piper voice's model")
+    p.add_argument("--config", type=_file_name, metavar="FILE",
                    help="a table config (or a practice script): its seats, names, characters, voice and rate")
     p.add_argument("--voice", metavar="NAME", help="fetch: another voice of the language than its default "
                    "(part of its name, e.g. lessac)")
@@ -595,9 +639,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_understand)
     p = sub.add_parser("mic-test", help="a live level meter and what the microphone hears")
     p.add_argument("--lang", default="en", help="en, fr or zh: the words to listen for (default en)")
-    p.add_argument("--model", metavar="DIR", help="the speech recognition model's folder")
+    p.add_argument("--model", type=_file_name, metavar="DIR", help="the speech recognition model's folder")
     p.add_argument("--microphone", help="the microphone: its number or part of its name")
-    p.add_argument("--seconds", type=float, default=60.0, help="how long to listen (default 60)")
+    p.add_argument("--seconds", type=_seconds(0.1, 86400), default=60.0, help="how long to listen (default 60)")
     p.set_defaults(func=cmd_mic_test)
     p = sub.add_parser("models", help="the speech recognition models: list them, or fetch one")
     models = p.add_subparsers(dest="action", metavar="ACTION")
@@ -610,18 +654,20 @@ def build_parser() -> argparse.ArgumentParser:
     fetch.add_argument("--size", type=_size, metavar="BYTES",
                        help="with --sha256, the file's size in bytes (the download never goes past it)")
     p.set_defaults(func=cmd_models)
-    p = sub.add_parser("devices", help="the sound input and output devices, and which are chosen")
-    p.add_argument("config", nargs="?", help="a table config, to show the devices it chooses")
+    p = sub.add_parser("devices", parents=[yaml_size], help="the sound input and output devices, and which are chosen")
+    p.add_argument("config", nargs="?", type=_file_name, help="a table config, to show the devices it chooses")
     p.set_defaults(func=cmd_devices)
     epilog: Callable[[], str] = _check_keys
-    p = sub.add_parser("check", help="check table configs and practice scripts, and explain every problem",
+    p = sub.add_parser("check", parents=[yaml_size],
+                       help="check table configs and practice scripts, and explain every problem",
                        epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)  # type: ignore[arg-type]
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("files", nargs="+", type=_file_name, metavar="FILE")
     p.add_argument("--no-simulate", action="store_true",
                    help="do not simulate a table config's deck to warn when it is lopsided (a side winning "
                         "under 25%% or over 75%% of up to 2,000 games played with the hunt model)")
     p.set_defaults(func=cmd_check)
-    p = sub.add_parser("simulate", help="play many games of a deck with simple strategies: who wins, how often",
+    p = sub.add_parser("simulate", parents=[yaml_size],
+                       help="play many games of a deck with simple strategies: who wins, how often",
                        description="Plays GAMES games of a deck through the rules engine with simple "
                        "strategies and prints each team's win rate with its 95% interval. Strategies: "
                        "random (every choice at random), seer (the Seer's looks are public; the "
@@ -630,16 +676,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deck", nargs="+", metavar="CARD",
                    help="the cards: ids separated by spaces or commas, id*N for N copies "
                         "(e.g. werewolf*2,seer,villager*5); the number of players follows")
-    p.add_argument("--config", metavar="FILE", help="the deck and house rules of a table config")
+    p.add_argument("--config", type=_file_name, metavar="FILE", help="the deck and house rules of a table config")
     p.add_argument("--preset", help="a deck preset (classic), with --seats")
-    p.add_argument("--seats", type=int, help="the number of players (with --preset)")
+    p.add_argument("--seats", type=_whole(1, 1000), help="the number of players (with --preset)")
     p.add_argument("--sheriff", action=argparse.BooleanOptionalAction, default=None,
                    help="elect a Sheriff or not (default: the config's rule, else yes)")
-    p.add_argument("--games", type=int, default=10000, help="games a strategy (default 10000)")
+    p.add_argument("--games", type=_whole(1, 10_000_000), default=10000, help="games a strategy (default 10000)")
     p.add_argument("--strategy", choices=("random", "seer", "hunt", "all"), default="hunt",
                    help="the players' strategy (default hunt, the model `check` uses)")
-    p.add_argument("--seed", type=int, default=1, help="the seed: the same seed gives the same figures (default 1)")
-    p.add_argument("--jobs", type=int, help="processes (default: every core)")
+    p.add_argument("--seed", type=SEED, default=1,
+                   help="the seed: the same seed gives the same figures (default 1)")
+    p.add_argument("--jobs", type=_whole(1, 256), help="processes (default: every core)")
     p.set_defaults(func=cmd_simulate)
     return parser
 
@@ -647,8 +694,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status (0 ok, 1 a problem with the input, 2 usage)."""
     args = build_parser().parse_args(argv)
+    _replace_unencodable()
+    stdout = sys.stdout
+    sys.stdout = _WatchedOutput(stdout)
     try:
-        return int(args.func(args))
+        with _yaml_cap(getattr(args, "max_size", None)):
+            status = int(args.func(args))
+        sys.stdout.flush()  # a full disk or /dev/full is met here, not at exit where it would be a traceback
+        return status
     except UsageError as exc:
         print(f"werewolf-narrator: error: {exc}", file=sys.stderr)
         return 2
@@ -666,12 +719,96 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         # The reader went away (| head): stop quietly, as command-line tools do.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_stdout()
         return 141
     except Exception as exc:  # a bug of ours: say so plainly rather than show a traceback
+        if isinstance(exc, OSError) and _stdout_fails():  # a full disk, /dev/full: not ours, and said
+            _drop_stdout()
+            print(f"werewolf-narrator: error: cannot write the output ({exc.strerror or exc})", file=sys.stderr)
+            return 1
         print(f"werewolf-narrator: internal error ({type(exc).__name__}: {exc}); please report it "
               "with the command and files that caused it", file=sys.stderr)
         return 3
+    finally:
+        sys.stdout = stdout
+
+
+class _WatchedOutput:
+    """The standard output, remembering whether a write failed: a failed write drops what it held, so that the
+    error cannot be told from another by writing again."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream, self.failed = stream, False
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except OSError:
+            self.failed = True
+            raise
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError:
+            self.failed = True
+            raise
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def _stdout_fails() -> bool:
+    """Tells whether writing the standard output failed (a full disk, /dev/full)."""
+    return isinstance(sys.stdout, _WatchedOutput) and sys.stdout.failed
+
+
+def _drop_stdout() -> None:
+    """Sends the rest of the output, and what is still buffered, nowhere: the exit's own flush must not fail
+    again (Python would print a traceback-like warning and exit 120)."""
+    with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+UNENCODABLE = "werewolf-narrator-unencodable"
+
+
+def _unencodable(exc: UnicodeError) -> tuple[str, int]:
+    """The codec error handler of the output: a character the output's encoding cannot show (Chinese lines in a
+    latin-1 terminal, a file name's stray bytes) becomes ?, and the first time the host is told why."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    if not getattr(_unencodable, "told", False):
+        _unencodable.told = True  # type: ignore[attr-defined]
+        print(f"warning: the output's encoding ({exc.encoding}) cannot show some characters: they are shown "
+              "as ?; a UTF-8 terminal (or PYTHONIOENCODING=utf-8) shows them", file=sys.stderr, flush=True)
+    return "?" * (exc.end - exc.start), exc.end
+
+
+def _replace_unencodable() -> None:
+    """Makes the standard output replace what its encoding cannot show, instead of failing with an error; the
+    standard error shows it escaped (Python's own way for stderr, whoever opened the stream)."""
+    codecs.register_error(UNENCODABLE, _unencodable)
+    for stream, errors in ((sys.stdout, UNENCODABLE), (sys.stderr, "backslashreplace")):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", errors) != errors:
+            with contextlib.suppress(OSError, ValueError):
+                reconfigure(errors=errors)
+
+
+@contextlib.contextmanager
+def _yaml_cap(size: int | None) -> Iterator[None]:
+    """Reads YAML files of up to ``size`` bytes meanwhile (--max-size), instead of the default 1 MB."""
+    if size is None:
+        yield
+        return
+    from . import yamlfile
+
+    yamlfile.max_bytes = size
+    try:
+        yield
+    finally:
+        yamlfile.max_bytes = yamlfile.MAX_BYTES
 
 
 def entry() -> None:

@@ -52,8 +52,9 @@ MAX_DEPTH = 16
 
 def default_folder() -> Path:
     """Returns the folder where games are journaled (XDG data home)."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "werewolf-narrator" / "games"
+    from .folders import data_home
+
+    return data_home() / "werewolf-narrator" / "games"
 
 
 def journal_name(seed: int) -> str:

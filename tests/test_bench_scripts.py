@@ -70,3 +70,11 @@ def test_bench_latency_times_the_first_audible_frame_at_the_sink(sound_card: Sou
     # The 75 ms lead-in is heard first: a shorter wait was not timed right (give or take the monitor's 10 ms, which
     # takes the sound as the sink renders it, a little ahead of playing it).
     assert 60 <= p95 < 5000, out
+
+
+def test_bench_yaml_prints_the_cost_of_reading_and_of_refusing(tmp_path: Path) -> None:
+    out = run_script("bench_yaml.py", "--megabytes", "2", home=tmp_path)
+    assert re.search(r"fr.yaml .*, libyaml +\d+\.\d ms  read", out), out
+    assert re.search(r"a 2 MB list, default cap +\d+\.\d ms  refused: larger than 1,000,000 bytes", out), out
+    assert re.search(r"a billion laughs .* refused: more than 100000 values", out), out
+    assert re.search(r"peak memory \d+ MB", out), out

@@ -196,16 +196,26 @@ def test_simulate_reads_a_preset_or_a_table_config(tmp_path: Path, capsys: pytes
     (["--preset", "classic", "--seats", "30"], "no column for 30 players"),
     (["--deck", "werewolf*2,villager*4", "--preset", "classic"], "one of --deck, --config or --preset"),
     ([], "one of --deck, --config or --preset"),
-    (["--deck", "werewolf*2,villager*4", "--games", "0"], "--games"),
-    (["--deck", "werewolf*2,villager*4", "--jobs", "0"], "--jobs"),
     (["--config", "nowhere.yaml"], "nowhere.yaml"),
 ], ids=["unknown-card", "bad-count", "too-few", "no-werewolf", "preset-without-seats", "preset-too-big",
-        "two-decks", "no-deck", "no-games", "no-jobs", "missing-config"])
+        "two-decks", "no-deck", "missing-config"])
 def test_simulate_refuses_bad_input_clearly(args: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
     """Bad options get a message naming what is wrong, status 1, never a traceback."""
     assert main(["simulate", *args]) == 1
     err = capsys.readouterr().err
     assert says in err and "Traceback" not in err and "internal error" not in err
+
+
+@pytest.mark.parametrize("option, value, says", [
+    ("--games", "0", "from 1 to 10,000,000"), ("--games", "10000001", "from 1 to 10,000,000"),
+    ("--jobs", "0", "from 1 to 256"), ("--seed", "-1", "from 0 to")])
+def test_simulate_refuses_a_number_out_of_range_as_a_command_line_mistake(
+        option: str, value: str, says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A count out of range is a mistake on the command line: argparse names the option, status 2."""
+    with pytest.raises(SystemExit) as exited:
+        main(["simulate", "--deck", "werewolf*2,villager*4", option, value])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and f"argument {option}: '{value}'" in err and says in err
 
 
 def test_check_warns_about_a_lopsided_deck(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

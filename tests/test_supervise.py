@@ -48,7 +48,9 @@ def test_a_player_name_with_a_control_character_is_refused_with_its_file_line_an
 
 def test_names_in_any_script_with_emoji_are_plain_text(tmp_path: Path) -> None:
     """Letters of any script, accents, emoji (joined by a zero-width joiner) are names like any other."""
-    names = "".join(f"  - {json.dumps(n)}\n" for n in ["Zoë", "李雷", "Ωmega", "👩‍🌾", "O'Neil", "Ann-Marie"])
+    # Written as a host writes them (json.dumps would escape the emoji as a surrogate pair, which YAML refuses).
+    names = "".join(f"  - {json.dumps(n, ensure_ascii=False)}\n"
+                    for n in ["Zoë", "李雷", "Ωmega", "👩‍🌾", "O'Neil", "Ann-Marie"])
     (tmp_path / "table.yaml").write_text(TABLE.format(names=names), encoding="utf-8")
     result = subprocess.run([sys.executable, "-m", "narrator", "check", "--no-simulate", "table.yaml"],
                             capture_output=True, text=True, timeout=60, cwd=tmp_path)

@@ -22,6 +22,7 @@ from typing import Callable, TypedDict
 
 from ..download import download, fetch_lock, verify
 from ..errors import UserError
+from ..folders import data_home
 from ..hint import command
 
 # The models come straight from alphacephei.com: a redirect elsewhere is refused (see narrator/download.py).
@@ -90,10 +91,7 @@ def find(language_or_name: str) -> SpeechModel:
 
 def data_folder() -> Path:
     """Returns the folder models are installed in: $XDG_DATA_HOME (or ~/.local/share)/werewolf-narrator/models."""
-    base = os.environ.get("XDG_DATA_HOME", "")
-    # The XDG spec says a relative value is invalid and must be ignored.
-    root = Path(base) if os.path.isabs(base) else Path.home() / ".local" / "share"
-    return root / "werewolf-narrator" / "models"
+    return data_home() / "werewolf-narrator" / "models"
 
 
 def is_model(folder: Path) -> bool:

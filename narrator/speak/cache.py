@@ -24,6 +24,7 @@ import wave
 from pathlib import Path
 from typing import Callable, Iterator
 
+from ..folders import cache_home, home
 from .audio import Sound
 from .console import print_to_stderr
 from .hygiene import VERSION as HYGIENE
@@ -47,9 +48,8 @@ def default_folder() -> Path:
         base = os.environ.get("LOCALAPPDATA") or os.path.join(os.path.expanduser("~"), "AppData", "Local")
         return Path(base) / "werewolf-narrator" / "Cache" / "voices"
     if sys.platform == "darwin":
-        return Path(os.path.expanduser("~")) / "Library" / "Caches" / "werewolf-narrator" / "voices"
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "werewolf-narrator" / "voices"
+        return home() / "Library" / "Caches" / "werewolf-narrator" / "voices"
+    return cache_home() / "werewolf-narrator" / "voices"
 
 
 def line_key(backend: str, engine: str, voice: str, rate: int, text: str) -> str:
