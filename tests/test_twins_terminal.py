@@ -67,12 +67,14 @@ def wait_said(game: Game, lines: int, seconds: float = 60, more: bool = False) -
 
 
 def settled(tmux: Tmux, target: str) -> str:
-    """Returns the pane once two captures in a row agree (the screen is drawn)."""
-    shown = tmux.screen(target)
-    for _ in range(40):
+    """Returns the pane once it has not changed for 0.4 s (the screen is drawn). Two captures 80 ms apart were not
+    enough on a loaded machine: the footer came a moment after the panel, and one twin was read in between."""
+    shown, still = tmux.screen(target), 0
+    for _ in range(60):
         time.sleep(0.08)
         again = tmux.screen(target)
-        if again == shown:
+        still = still + 1 if again == shown else 0
+        if still == 5:
             return shown
         shown = again
     return shown
