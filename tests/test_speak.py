@@ -5,6 +5,8 @@ from __future__ import annotations
 import array
 import io
 import math
+import os
+import subprocess
 import sys
 import threading
 import time
@@ -429,3 +431,31 @@ def test_chinese_is_said_with_tones_not_spelt_as_english() -> None:
         pytest.fail("espeak-ng's cmn-latn-pinyin voice is missing: scripts/setup.sh installs espeak-ng with it")
     assert choose_voice(voices, "zh") is not None
     assert choose_voice(voices, "zh").languages == ("cmn-latn-pinyin",)  # type: ignore[union-attr]
+
+
+# The game printing its lines in the main thread while the engine's thread renders lines ahead, as a dry run does.
+PRINTS_WHILE_RENDERING = """
+import sys, tempfile
+from narrator.speak import Pyttsx3Speaker
+from narrator.speak.cache import VoiceCache
+
+speaker = Pyttsx3Speaker("en", cache=VoiceCache(tempfile.mkdtemp()), rate=400)
+speaker.prepare([f"Line {i}." for i in range(60)])
+printed = 0
+while not speaker.wait_ahead(0):
+    print("the game's own output", printed, flush=True)
+    printed += 1
+speaker.close()
+print(printed, "printed", file=sys.stderr)
+"""
+
+
+@needs_engine
+def test_the_game_can_print_while_lines_are_rendered_ahead() -> None:
+    """The engine's thread once replaced sys.stdout around each render (to hide pyttsx3's "Audio saved" notices), and
+    the stand-in was freed under a print() of the main thread: a practice game in ten crashed (SIGSEGV), every run of
+    this one did."""
+    done = subprocess.run([sys.executable, "-c", PRINTS_WHILE_RENDERING], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True, timeout=120, env={**os.environ, "PYTHONFAULTHANDLER": "1"})
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.endswith(" printed\n") and int(done.stderr.split()[0]) > 0, done.stderr
