@@ -433,6 +433,49 @@ def test_chinese_is_said_with_tones_not_spelt_as_english() -> None:
     assert choose_voice(voices, "zh").languages == ("cmn-latn-pinyin",)  # type: ignore[union-attr]
 
 
+# Each line's text copied to the very end of readable memory, an unreadable page after it, before espeak-ng gets it:
+# espeak-ng reading one byte past the text (and its final NUL) kills the process with SIGSEGV.
+AT_THE_EDGE = """
+import ctypes, mmap, sys
+from pyttsx3.drivers import _espeak
+from narrator.speak import Pyttsx3Speaker
+
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+page = mmap.PAGESIZE
+base = libc.mmap(None, 2 * page, mmap.PROT_READ | mmap.PROT_WRITE, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, -1, 0)
+assert base not in (None, ctypes.c_void_p(-1).value) and libc.mprotect(base + page, page, 0) == 0  # PROT_NONE
+real = _espeak.cSynth
+
+def at_the_edge(text, size, *rest):
+    at = base + page - len(text) - 1
+    ctypes.memmove(at, text + b"\\0", len(text) + 1)
+    print(size, len(text), flush=True)
+    return real(ctypes.cast(at, ctypes.c_char_p), size, *rest)
+
+_espeak.cSynth = at_the_edge
+for language, line in (("en", "Seat number three, you were eaten."), ("fr", "Le village se réveille."),
+                       ("zh", "天黑请闭眼。")):
+    sound = Pyttsx3Speaker(language, cache=False).sound(line)
+    assert len(sound.frames) > sound.rate // 2, (language, len(sound.frames))
+print("done")
+"""
+
+
+@needs_engine
+def test_espeak_ng_reads_nothing_past_a_line_of_text() -> None:
+    """pyttsx3 told espeak-ng each line was ten times its length: espeak-ng copied that much memory, and the game
+    crashed whenever a line ended near an unmapped page (pyttsx3_backend._tell_espeak_the_true_length)."""
+    done = subprocess.run([sys.executable, "-c", AT_THE_EDGE], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONFAULTHANDLER": "1"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    sizes = [tuple(map(int, line.split())) for line in done.stdout.splitlines()[:-1]]
+    assert len(sizes) == 3 and all(size == length + 1 for size, length in sizes), done.stdout
+    assert done.stdout.endswith("done\n")
+
+
 # The game printing its lines in the main thread while the engine's thread renders lines ahead, as a dry run does.
 PRINTS_WHILE_RENDERING = """
 import sys, tempfile

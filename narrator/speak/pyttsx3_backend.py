@@ -172,6 +172,7 @@ class _Renderer(EngineThread):
             raise SpeechUnavailable(_engine_problem(exc)) from None
         # pyttsx3 swallows errors raised in its command queue (a voice it refuses) and only reports them here.
         engine.connect("error", self._on_error)
+        _tell_espeak_the_true_length()
         _silence_saved_notices()
         # pyttsx3 runs espeak-ng asynchronously, and its next runAndWait cancels whatever espeak-ng is
         # still doing: a new rate, even the new line [checked: rates applied at random, empty WAVs].
@@ -211,6 +212,28 @@ class _Renderer(EngineThread):
         if not path.exists():
             raise RuntimeError("the speech engine wrote no sound")
         return Sound.read(path)
+
+
+def _tell_espeak_the_true_length() -> None:
+    """Has pyttsx3's espeak driver give espeak-ng the true size of each line's text.
+
+    pyttsx3 (2.99) passes ten times the length of the text as its size, and espeak-ng copies that many bytes: it
+    read up to nine times a line's length past its end, and crashed the process (SIGSEGV in espeak_ng_Synthesize's
+    memcpy) whenever a line ended near the end of a mapping [checked: valgrind's invalid reads in every render;
+    a line before an unmapped page crashes every time; pyttsx3 issue #448]. The size espeak-ng needs is the text's
+    with its final NUL, as pyttsx3's own Synth_Mark passes.
+    """
+    espeak = sys.modules.get("pyttsx3.drivers._espeak")
+    synthesize = getattr(espeak, "cSynth", None)
+    if espeak is None or synthesize is None:
+        return  # another driver (macOS, Windows) or another pyttsx3: nothing of this bug to mend
+
+    def synth(text: str | bytes, position: int = 0, position_type: int = espeak.POS_CHARACTER,
+              end_position: int = 0, flags: int = 0, user_data: Any = None) -> int:
+        data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+        return int(synthesize(data, len(data) + 1, position, position_type, end_position, flags, None, user_data))
+
+    espeak.Synth = synth  # type: ignore[attr-defined]
 
 
 def _engine_version() -> str:
