@@ -5,6 +5,7 @@ from __future__ import annotations
 import array
 import io
 import math
+import os
 import subprocess
 import sys
 import threading
@@ -445,3 +446,74 @@ def test_alsas_own_messages_never_reach_the_terminal() -> None:
     quiet = subprocess.run([sys.executable, "-c", probe, "quiet"], capture_output=True, text=True, check=True)
     assert "ALSA lib" in loud.stderr and "no-such-pcm" in loud.stderr  # the control: ALSA does print
     assert quiet.stderr == "" and quiet.stdout.strip() == loud.stdout.strip()
+
+
+# Each line's text copied to the very end of readable memory, an unreadable page after it, before espeak-ng gets it:
+# espeak-ng reading one byte past the text (and its final NUL) kills the process with SIGSEGV.
+AT_THE_EDGE = """
+import ctypes, mmap, sys
+from pyttsx3.drivers import _espeak
+from narrator.speak import Pyttsx3Speaker
+
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+page = mmap.PAGESIZE
+base = libc.mmap(None, 2 * page, mmap.PROT_READ | mmap.PROT_WRITE, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, -1, 0)
+assert base not in (None, ctypes.c_void_p(-1).value) and libc.mprotect(base + page, page, 0) == 0  # PROT_NONE
+real = _espeak.cSynth
+
+def at_the_edge(text, size, *rest):
+    at = base + page - len(text) - 1
+    ctypes.memmove(at, text + b"\\0", len(text) + 1)
+    print(size, len(text), flush=True)
+    return real(ctypes.cast(at, ctypes.c_char_p), size, *rest)
+
+_espeak.cSynth = at_the_edge
+for language, line in (("en", "Seat number three, you were eaten."), ("fr", "Le village se réveille."),
+                       ("zh", "天黑请闭眼。")):
+    sound = Pyttsx3Speaker(language, cache=False).sound(line)
+    assert len(sound.frames) > sound.rate // 2, (language, len(sound.frames))
+print("done")
+"""
+
+
+@needs_engine
+def test_espeak_ng_reads_nothing_past_a_line_of_text() -> None:
+    """pyttsx3 told espeak-ng each line was ten times its length: espeak-ng copied that much memory, and the game
+    crashed whenever a line ended near an unmapped page (pyttsx3_backend._tell_espeak_the_true_length)."""
+    done = subprocess.run([sys.executable, "-c", AT_THE_EDGE], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONFAULTHANDLER": "1"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    sizes = [tuple(map(int, line.split())) for line in done.stdout.splitlines()[:-1]]
+    assert len(sizes) == 3 and all(size == length + 1 for size, length in sizes), done.stdout
+    assert done.stdout.endswith("done\n")
+
+
+# The game printing its lines in the main thread while the engine's thread renders lines ahead, as a dry run does.
+PRINTS_WHILE_RENDERING = """
+import sys, tempfile
+from narrator.speak import Pyttsx3Speaker
+from narrator.speak.cache import VoiceCache
+
+speaker = Pyttsx3Speaker("en", cache=VoiceCache(tempfile.mkdtemp()), rate=400)
+speaker.prepare([f"Line {i}." for i in range(60)])
+printed = 0
+while not speaker.wait_ahead(0):
+    print("the game's own output", printed, flush=True)
+    printed += 1
+speaker.close()
+print(printed, "printed", file=sys.stderr)
+"""
+
+
+@needs_engine
+def test_the_game_can_print_while_lines_are_rendered_ahead() -> None:
+    """The engine's thread once replaced sys.stdout around each render (to hide pyttsx3's "Audio saved" notices), and
+    the stand-in was freed under a print() of the main thread: a practice game in ten crashed (SIGSEGV), every run of
+    this one did."""
+    done = subprocess.run([sys.executable, "-c", PRINTS_WHILE_RENDERING], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True, timeout=120, env={**os.environ, "PYTHONFAULTHANDLER": "1"})
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.endswith(" printed\n") and int(done.stderr.split()[0]) > 0, done.stderr

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import re
 import sys
@@ -10,7 +9,7 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence, TextIO, cast
+from typing import Any, Callable, Sequence, TextIO
 
 from ..errors import UserError
 from .audio import Sound
@@ -109,44 +108,25 @@ def choose_voice(voices: Sequence[VoiceInfo], language: str, override: str | Non
     return voices[min(ranked)[1]] if ranked else None
 
 
-class _WithoutSavedNotice:
-    """Stdout minus pyttsx3's "Audio saved to …" notices.
-
-    The espeak driver prints one per file from espeak-ng's own thread, not the caller's, so the
-    notice is known by its text; everything else, from any thread, goes through.
-    """
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self._newline_owed: set[int] = set()
-
-    def write(self, text: str) -> int:
-        thread = threading.get_ident()
-        if text.startswith("Audio saved to "):
-            self._newline_owed.add(thread)
-            return len(text)
-        if text == "\n" and thread in self._newline_owed:  # print() writes its end separately
-            self._newline_owed.discard(thread)
-            return len(text)
-        return self.stream.write(text)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.stream, name)
-
-
-@contextlib.contextmanager
-def _without_saved_notice() -> Iterator[None]:
-    stream = sys.stdout
-    if stream is None:  # pythonw: print() already goes nowhere
-        yield
+def _print_but_saved_notice(*values: object, **options: Any) -> None:
+    """print() for pyttsx3's espeak driver: everything but its "Audio saved to …" notice, one per line rendered."""
+    if values and isinstance(values[0], str) and values[0].startswith("Audio saved to "):
         return
-    filtered = cast(TextIO, _WithoutSavedNotice(stream))
-    sys.stdout = filtered
-    try:
-        yield
-    finally:
-        if sys.stdout is filtered:
-            sys.stdout = stream
+    print(*values, **options)
+
+
+def _silence_saved_notices() -> None:
+    """Silences pyttsx3's "Audio saved to …" notices, which its espeak driver prints from espeak-ng's thread.
+
+    The driver's own print() is replaced, never the process's sys.stdout: replaced around each render, in the
+    engine's thread, the stand-in was freed while the game's print() in the main thread still wrote to it (print()
+    holds sys.stdout without a reference of its own: CPython issue 130163). That crashed about one practice game in
+    ten with SIGSEGV, or with a TypeError from the freed object's reused memory [checked: the core's main thread in
+    the stand-in's __getattr__, under print() in cli.emit].
+    """
+    driver = sys.modules.get("pyttsx3.drivers.espeak")
+    if driver is not None:
+        driver.print = _print_but_saved_notice  # type: ignore[attr-defined]
 
 
 def _engine_problem(exc: Exception) -> str:
@@ -192,6 +172,8 @@ class _Renderer(EngineThread):
             raise SpeechUnavailable(_engine_problem(exc)) from None
         # pyttsx3 swallows errors raised in its command queue (a voice it refuses) and only reports them here.
         engine.connect("error", self._on_error)
+        _tell_espeak_the_true_length()
+        _silence_saved_notices()
         # pyttsx3 runs espeak-ng asynchronously, and its next runAndWait cancels whatever espeak-ng is
         # still doing: a new rate, even the new line [checked: rates applied at random, empty WAVs].
         # Waiting for espeak-ng to be idle before each run prevents it.
@@ -219,8 +201,7 @@ class _Renderer(EngineThread):
         engine.save_to_file(text, str(path))
         if self._settle:
             self._settle()
-        with _without_saved_notice():
-            engine.runAndWait()
+        engine.runAndWait()
         if self._settle:
             # runAndWait returns from espeak-ng's own thread's last callback, which may still be winding down:
             # wait for it here too, so that espeak-ng is idle whenever this thread leaves it.
@@ -231,6 +212,28 @@ class _Renderer(EngineThread):
         if not path.exists():
             raise RuntimeError("the speech engine wrote no sound")
         return Sound.read(path)
+
+
+def _tell_espeak_the_true_length() -> None:
+    """Has pyttsx3's espeak driver give espeak-ng the true size of each line's text.
+
+    pyttsx3 (2.99) passes ten times the length of the text as its size, and espeak-ng copies that many bytes: it
+    read up to nine times a line's length past its end, and crashed the process (SIGSEGV in espeak_ng_Synthesize's
+    memcpy) whenever a line ended near the end of a mapping [checked: valgrind's invalid reads in every render;
+    a line before an unmapped page crashes every time; pyttsx3 issue #448]. The size espeak-ng needs is the text's
+    with its final NUL, as pyttsx3's own Synth_Mark passes.
+    """
+    espeak = sys.modules.get("pyttsx3.drivers._espeak")
+    synthesize = getattr(espeak, "cSynth", None)
+    if espeak is None or synthesize is None:
+        return  # another driver (macOS, Windows) or another pyttsx3: nothing of this bug to mend
+
+    def synth(text: str | bytes, position: int = 0, position_type: int = espeak.POS_CHARACTER,
+              end_position: int = 0, flags: int = 0, user_data: Any = None) -> int:
+        data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+        return int(synthesize(data, len(data) + 1, position, position_type, end_position, flags, None, user_data))
+
+    espeak.Synth = synth  # type: ignore[attr-defined]
 
 
 def _engine_version() -> str:
