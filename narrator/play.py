@@ -610,7 +610,7 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
     for message in warnings:
         told(message)
 
-    ambience = open_ambience(config.device, told) if config.ambience and config.speaker != "console" else None
+    ambience = open_ambience(config.device, told, config.language) if config.ambience and config.speaker != "console" else None
     speaker = make_speaker(config.speaker, config.language, config.voice, config.rate, config.device, warn=told,
                            sink=ambience.play if ambience is not None else None)
     if ambience is not None and speaker.name == "console":

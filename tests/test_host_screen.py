@@ -370,3 +370,17 @@ def test_no_sound_is_told_in_the_tables_language(language: str, monkeypatch: pyt
     told: list[str] = []
     assert speak.make_speaker("auto", language, warn=told.append).name == "console"
     assert told == [load_voice(language).text("screen.no_sound", {"why": "no sound output device found"})]
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_a_line_said_by_the_fallback_voice_is_told_to_the_host_in_the_tables_language(language: str) -> None:
+    from narrator.speak.rendered import RenderedSpeaker
+
+    speaker = RenderedSpeaker(cache=False)
+    speaker.language = language
+    told = speaker._told("screen.not_rendered", "english", voice="en_US-joe-medium", fallback="espeak-ng", text="x")
+    assert told == load_voice(language).text("screen.not_rendered",
+                                             {"voice": "en_US-joe-medium", "fallback": "espeak-ng", "text": "x"})
+    assert "en_US-joe-medium" in told and "espeak-ng" in told
+    speaker.language = ""  # a speaker of no table (the benchmarks): English
+    assert speaker._told("screen.not_rendered", "not {voice}", voice="v") == "not v"

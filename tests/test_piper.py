@@ -142,7 +142,7 @@ def test_speaker_piper_without_a_voice_for_the_language_says_what_to_do(
     speaker = make_speaker("piper", "fr", warn=warnings.append)
     assert speaker.name == "console"
     assert len(warnings) == 1
-    assert "no Piper voice for French is installed" in warnings[0]
+    assert warnings[0].startswith("No Piper voice for French is installed")  # the sentence of the French table
     assert "werewolf-narrator voices add fr" in warnings[0]
 
 

@@ -91,8 +91,8 @@ def make_speaker(backend: str, language: str, voice: str | None = None, rate: in
     return ConsoleSpeaker()
 
 
-def open_ambience(device: str | int | None = None,
-                  warn: Callable[[str], None] = print_to_stderr) -> NightAmbience | None:
+def open_ambience(device: str | int | None = None, warn: Callable[[str], None] = print_to_stderr,
+                  language: str = "en") -> NightAmbience | None:
     """Returns the night ambience playing (silent until the eyes close) on ``device``, or None: without a sound
     output, silently (make_speaker's warning says why the lines are printed); if its stream cannot open, after
     a warning (the lines are then said without it)."""
@@ -101,7 +101,7 @@ def open_ambience(device: str | int | None = None,
     try:
         return NightAmbience(SoundDeviceOutput(device))
     except Exception as exc:  # PortAudio's errors, a device that went away since it was checked
-        warn(f"the night ambience cannot play ({exc or type(exc).__name__}): the lines are said without it")
+        warn(load_voice(language).text("screen.no_ambience", {"why": exc or type(exc).__name__}))
         return None
 
 

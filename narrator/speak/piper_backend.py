@@ -216,6 +216,7 @@ class PiperSpeaker(RenderedSpeaker):
         if problem or chosen is None:
             raise SpeechUnavailable(problem or f"no Piper voice for {language}")
         super().__init__(rate, device, out=out, warn=warn, cache=cache, sink=sink)
+        self.language = language
         engine = _engine(chosen)
         self._renderer = engine
         self.voice = chosen

@@ -289,6 +289,7 @@ class Pyttsx3Speaker(RenderedSpeaker):
                 raise SpeechUnavailable(f"no installed voice matches {voice!r}")
             raise SpeechUnavailable(f"no {language_name(language)} voice is installed ({install_hint(language)})")
         super().__init__(rate, device, out=out, warn=warn, cache=cache, sink=sink)
+        self.language = language
         self._renderer = renderer
         self.voice = chosen
         self.voice_id = chosen.id

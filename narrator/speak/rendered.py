@@ -144,6 +144,8 @@ class RenderedSpeaker:
     """What the cache key names the voice by."""
     voice_name = ""
     """The voice's name, for messages."""
+    language = ""
+    """The table's language, for messages to the host (a backend sets it; none: English)."""
 
     def __init__(self, rate: int | None = None, device: str | int | None = None, *, out: TextIO | None = None,
                  warn: Callable[[str], None] = print_to_stderr, cache: VoiceCache | bool = True,
@@ -281,8 +283,16 @@ class RenderedSpeaker:
                 pass  # no sound at all: the printed line is all there is
             if not self._warned:
                 self._warned = True
-                self._warn(f"a line could not be said ({exc or type(exc).__name__}): "
-                           "lines that cannot be said are printed instead")
+                self._warn(self._told("screen.line_printed", f"a line could not be said ({{why}}): lines that cannot be "
+                                      "said are printed instead", why=exc or type(exc).__name__))
+
+    def _told(self, key: str, english: str, **values: object) -> str:
+        """A message to the host in the table's language (the voice file's ``key``); in English without one."""
+        if not self.language:
+            return english.format(**values)
+        from ..voices import load_voice  # the voice files are loaded once, and only for a table's speaker
+
+        return load_voice(self.language).text(key, dict(values))
 
     def _not_ready(self, text: str, fallback: RenderedSpeaker) -> None:
         """Says ``text``, not rendered yet, with ``fallback`` at once; renders it in the background for the next
@@ -295,8 +305,9 @@ class RenderedSpeaker:
         self._want(lambda wanted: wanted.append(collections.deque([text])))  # the next rendered
         if text not in self._fell_back:
             self._fell_back.add(text)
-            self._warn(f"not rendered by {self.voice_name or self.name} yet, said with "
-                       f"{fallback.voice_name or fallback.name}: {text}")
+            self._warn(self._told("screen.not_rendered", "not rendered by {voice} yet, said with {fallback}: {text}",
+                                  voice=self.voice_name or self.name, fallback=fallback.voice_name or fallback.name,
+                                  text=text))
         fallback.say(text)
 
     def close(self) -> None:
