@@ -283,8 +283,9 @@ class RenderedSpeaker:
                 pass  # no sound at all: the printed line is all there is
             if not self._warned:
                 self._warned = True
-                self._warn(self._told("screen.line_printed", f"a line could not be said ({{why}}): lines that cannot be "
-                                      "said are printed instead", why=exc or type(exc).__name__))
+                self._warn(self._told("screen.line_printed",
+                                      "a line could not be said ({why}): lines that cannot be said are printed instead",
+                                      why=exc or type(exc).__name__))
 
     def _told(self, key: str, english: str, **values: object) -> str:
         """A message to the host in the table's language (the voice file's ``key``); in English without one."""
