@@ -42,8 +42,9 @@ def _shortest(path: str, cwd: str | None) -> str:
         relative = os.path.relpath(full, cwd or os.getcwd())
     except ValueError:  # another drive
         return full
-    if not relative.startswith(".."):
-        relative = os.path.join(".", relative) if os.sep not in relative else relative
+    if relative.startswith(".."):
+        return full  # a path that climbs out of the working folder is read more easily whole
+    relative = os.path.join(".", relative) if os.sep not in relative else relative
     return relative if len(relative) < len(full) else full
 
 
@@ -72,10 +73,13 @@ def resume_hint(journal: str | os.PathLike[str], fd: int = 2) -> str:
 
 def typed_path(path: str) -> str:
     """Returns ``path`` as the shell takes it: quoted if need be, and the shortest of itself, ``~/...`` and relative
-    to the working folder."""
+    to the working folder when it lies inside it."""
     full = os.path.abspath(path)
     home = os.path.expanduser("~").rstrip("/")
-    forms = [shlex.quote(full), shlex.quote(os.path.relpath(full))]
+    forms = [shlex.quote(full)]
+    relative = os.path.relpath(full)
+    if not relative.startswith(".."):  # "../../tmp/game.jsonl" says less than "/tmp/game.jsonl", and depends on cwd
+        forms.append(shlex.quote(relative))
     if home and full.startswith(home + "/"):
         forms.append("~/" + shlex.quote(full[len(home) + 1:]))
     return min(forms, key=len)
