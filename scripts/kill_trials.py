@@ -74,7 +74,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="trials side by side (default 2)")
     args = parser.parse_args()
     if args.table and shutil.which("tmux") is None:
-        parser.error("the trials at the table need tmux (scripts/setup.sh installs it), or --table 0")
+        parser.error("the trials at the table need tmux (scripts/setup.sh --test installs it), or --table 0")
     failures: list[str] = []
     with tempfile.TemporaryDirectory(prefix="kill-trials-") as folder, ThreadPoolExecutor(args.jobs) as pool:
         root = Path(folder)

@@ -1,14 +1,26 @@
 #!/usr/bin/env bash
-# Sets up everything werewolf-narrator needs: the system packages it speaks and listens with
-# (Debian, Ubuntu, Raspberry Pi OS: espeak-ng, libportaudio2; tmux for the terminal tests; PulseAudio
-# and its ALSA plugin for the tests' virtual sound card, tests/pulse.py),
-# a virtual environment in .venv, and the package with its test tools. Safe to run again.
+# Sets up everything werewolf-narrator needs to play: the system packages it speaks and listens with
+# (Debian, Ubuntu, Raspberry Pi OS: espeak-ng, libportaudio2), a virtual environment in .venv and the
+# package in it. With --test (scripts/test.sh, CI) also what the tests need: tmux for the terminal tests,
+# PulseAudio and its ALSA plugin for their virtual sound card (tests/pulse.py), and the test extra.
+# PulseAudio is never installed to play: on a desktop that runs PipeWire it would replace pipewire-pulse
+# and change how the whole machine plays sound. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+packages=(espeak-ng libportaudio2)
+extra=""
+if [ "${1:-}" = "--test" ]; then
+    packages+=(tmux pulseaudio pulseaudio-utils libasound2-plugins)
+    extra="[test]"
+elif [ $# -gt 0 ]; then
+    echo "usage: scripts/setup.sh [--test]" >&2
+    exit 2
+fi
+
 if command -v apt-get >/dev/null 2>&1 && command -v dpkg >/dev/null 2>&1; then
     missing=()
-    for pkg in espeak-ng libportaudio2 tmux pulseaudio pulseaudio-utils libasound2-plugins; do
+    for pkg in "${packages[@]}"; do
         dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
     done
     if [ ${#missing[@]} -gt 0 ]; then
@@ -27,5 +39,5 @@ if [ ! -x .venv/bin/python ]; then
     echo "setup: creating .venv"
     "$python" -m venv .venv
 fi
-.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".${extra}"
 echo "setup: ready (.venv/bin/werewolf-narrator)"

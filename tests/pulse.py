@@ -7,7 +7,7 @@ daemon, so PortAudio (sounddevice) plays and records through it as through any s
 
 Everything lives in a temporary folder (runtime dir, state, config): no system-wide state is read
 or written, it runs as root (CI) as well as a user, and it is killed when the tests end. Needs the
-Debian packages pulseaudio, pulseaudio-utils and libasound2-plugins (scripts/setup.sh installs them).
+Debian packages pulseaudio, pulseaudio-utils and libasound2-plugins (scripts/setup.sh --test installs them).
 """
 
 from __future__ import annotations
@@ -86,10 +86,10 @@ class SoundCard:
         self.folder = folder
         missing = [tool for tool in ("pulseaudio", "parecord", "paplay") if shutil.which(tool) is None]
         if missing:
-            raise SoundCardError(f"{', '.join(missing)} not found: install {PACKAGES} (scripts/setup.sh does)")
+            raise SoundCardError(f"{', '.join(missing)} not found: install {PACKAGES} (scripts/setup.sh --test does)")
         if not any(Path("/usr/lib").glob("*alsa-lib/libasound_module_pcm_pulse.so")) and \
                 not any(Path("/usr/lib").glob("*/alsa-lib/libasound_module_pcm_pulse.so")):
-            raise SoundCardError(f"ALSA's PulseAudio plugin not found: install {PACKAGES} (scripts/setup.sh does)")
+            raise SoundCardError(f"ALSA's PulseAudio plugin not found: install {PACKAGES} (scripts/setup.sh --test does)")
         if not ALSA_CONFIG.exists():
             raise SoundCardError(f"{ALSA_CONFIG} not found: ALSA's configuration is needed (libasound2-data)")
         for sub in ("run", "state", "home", "config"):

@@ -350,7 +350,7 @@ def test_characters_in_the_centre_are_still_called_with_the_same_words(tmp_path:
 
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh")
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh --test")
 def test_a_game_killed_mid_deal_in_a_terminal_resumes_at_the_same_seat_with_the_same_card(tmp_path: Path) -> None:
     """In a real terminal: the game killed (SIGKILL) while seat 5 looks at its card; `resume` goes on at seat 5,
     which sees the same card, and the game plays to its end."""
@@ -465,7 +465,7 @@ def test_the_host_menu_shows_no_card_before_real_cards_are_identified(tmp_path: 
     assert "card_again" not in screen.text and VOICE.text("card_again.call", {"seat": 3}) not in screen.text
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh")
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh --test")
 def test_in_a_terminal_the_card_waits_for_enter_then_hides_and_the_host_menu_shows_one_again(tmp_path: Path) -> None:
     """80×24: seat 1's screen asks for Enter before its card, shows it with "Press Enter to hide it", hides it;
     the host menu then shows seat 3 its card, only once the narrator has said so, and hides it again."""

@@ -34,7 +34,7 @@ from narrator.narration import VOICE, Line, Narrator
 from narrator.voices import Voice, load_voice
 from tmux import Tmux
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh")
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh --test")
 
 NAMES = {"en": ["Ann", "Bruno", "Chloe", "David", "Emma", "Farid", "Gilles", "Helen", "Ines", "Jules", "Karim", "Lea"],
          "fr": ["Anne", "Bruno", "Chloé", "David", "Emma", "Farid", "Gilles", "Hélène", "Inès", "Jules", "Karim",

@@ -30,7 +30,7 @@ from narrator.narration import SCREEN, VOICE, Line, Narrator
 from narrator.voices import load_voice
 from tmux import Tmux, children
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh")
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh --test")
 
 CONFIG = """\
 language: en

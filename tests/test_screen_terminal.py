@@ -18,7 +18,7 @@ from keystrokes import after, keys_for
 from narrator.config import TableConfig, load_config
 from tmux import Tmux
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh")
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh --test")
 
 NAMES = ["Ann", "Bruno", "Chloé", "David", "Emma", "Farid", "Gilles", "Hélène", "Inès", "Jules", "Karim", "Léa"]
 TABLE = f"""\

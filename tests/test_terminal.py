@@ -16,7 +16,7 @@ from narrator.journal import read_journal
 from narrator.voices import load_voice
 from tmux import Tmux
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh")
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh --test")
 
 
 

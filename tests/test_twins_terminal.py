@@ -25,7 +25,7 @@ from narrator.voices import load_voice
 from tmux import Tmux
 from twins import Moment, Played, Twin, comparable, play_twin, voice_difference
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh")
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh --test")
 
 PAUSE = 1.5
 """A dead character's call rests this long: the only rest while every eye is closed, long enough to read."""
