@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from test_download import loopback_only  # noqa: F401  (the fixture: no test may touch the internet)
 
 from narrator.cli import main
 from narrator.errors import UserError
@@ -117,18 +118,6 @@ class Server:
             self.gate.set()
         self.httpd.shutdown()
         self.httpd.server_close()
-
-
-@pytest.fixture(autouse=True)
-def loopback_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Makes any connection beyond this machine fail the test: no test may touch the internet."""
-    connect = socket.create_connection
-
-    def guarded(address: tuple[str, int], *args: Any, **kwargs: Any) -> socket.socket:
-        assert address[0] in ("127.0.0.1", "localhost"), f"a test tried to reach {address[0]}"
-        return connect(address, *args, **kwargs)
-
-    monkeypatch.setattr(socket, "create_connection", guarded)
 
 
 @pytest.fixture
