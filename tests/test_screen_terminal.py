@@ -75,8 +75,9 @@ def test_the_circle_the_banner_and_the_countdown_on_the_full_screen(tmp_path: Pa
         assert "EYES OPEN" in deal
         assert all(f"{n} {name}" in deal for n, name in enumerate(NAMES, start=1)), deal  # the circle, named
         tmux.send(keys[:night])
-        shown = tmux.wait_for("Night 1")
-        assert "EYES CLOSED" in shown and "EYES OPEN" not in shown, shown
+        # The panel turns to Night 1 a moment before the line that closes the eyes is said: the banner follows that line.
+        shown = tmux.wait_for(lambda screen: "Night 1" in screen and "EYES CLOSED" in screen)
+        assert "EYES OPEN" not in shown, shown
         assert "[Sheriff]" in shown, shown  # elected before the first night: the badge is public
         tmux.send(keys[night:debate])
         first = countdown(tmux.wait_for("Debate: 1:1"))
