@@ -7,17 +7,19 @@
 ['nightfall']
 """
 
+from .answers import kept_after_undo
 from .calls import call_kinds
-from .game import Game, GameOver, Player
+from .game import Game
 from .order import PROFILES, night_calls
-from .role import CallSpec, Role
-from .roles import CALLS, ROLES
-from .table import MAX_SEATS, MIN_SEATS, PRESETS, Deal, Rules, Table, check_deck, check_groups, deal_cards, preset
+from .role import CallSpec, GameOver, Play, Role
+from .roles import CALLS, ROLES, check_deck, check_extras
+from .state import Kept, Night, Player, State
+from .table import MAX_SEATS, MIN_SEATS, PRESETS, Deal, Rules, Table, check_groups, deal_cards, preset
 from .types import Answer, Call, Elimination, Fact, IllegalAnswer, Kind, Outcome, Phase, Step, Team
 
 __all__ = [
     "Answer", "CALLS", "Call", "CallSpec", "Deal", "Elimination", "Fact", "Game", "GameOver",
-    "IllegalAnswer", "Kind", "MAX_SEATS", "MIN_SEATS", "Outcome", "PRESETS", "PROFILES", "Phase", "Player",
-    "ROLES", "Role", "Rules", "Step", "Table", "Team", "call_kinds", "check_deck", "check_groups",
-    "deal_cards", "night_calls", "preset",
+    "IllegalAnswer", "Kept", "Kind", "MAX_SEATS", "MIN_SEATS", "Night", "Outcome", "PRESETS", "PROFILES", "Phase",
+    "Play", "Player", "ROLES", "Role", "Rules", "State", "Step", "Table", "Team", "call_kinds", "check_deck", "check_extras", "check_groups",
+    "deal_cards", "kept_after_undo", "night_calls", "preset",
 ]

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable, Sequence
 
+from .role import Play
 from .types import Answer, IllegalAnswer
-
-if TYPE_CHECKING:
-    from .game import Game
-
 
 LARGEST = 10**6
 """No seat, centre card or count is larger; bigger numbers are refused before they are ever printed."""
@@ -42,7 +39,7 @@ def as_int(value: Answer) -> int | None:
     return None
 
 
-def seat(game: "Game", value: Answer, *, optional: bool = False,
+def seat(game: Play, value: Answer, *, optional: bool = False,
          among: Iterable[int] | None = None) -> int | None:
     """Returns the living seat named by ``value``; refuses what is illegal in public knowledge.
 
@@ -61,7 +58,7 @@ def seat(game: "Game", value: Answer, *, optional: bool = False,
                             key="refusal.no_such_seat", seat=number)
     if not game.alive(number):
         raise IllegalAnswer(f"seat {number} has been eliminated", key="refusal.eliminated", seat=number)
-    if number in game.doomed:
+    if number in game.tonight.doomed:
         # The rust's doomed died at nightfall: out of every choice tonight, which only his death at dawn makes
         # public; until then the refusal is for the screen.
         raise IllegalAnswer(f"seat {number} has been eliminated", key="refusal.eliminated", secret=True,
@@ -74,7 +71,7 @@ def seat(game: "Game", value: Answer, *, optional: bool = False,
     return number
 
 
-def seats(game: "Game", value: Answer, count: int) -> tuple[int, ...]:
+def seats(game: Play, value: Answer, count: int) -> tuple[int, ...]:
     """Returns ``count`` distinct living seats named by ``value`` (a list)."""
     if not isinstance(value, (list, tuple)):
         raise IllegalAnswer(f"expected a list of {count} seats, got {shown(value)}", key="refusal.shape")
@@ -102,3 +99,17 @@ def mapping(value: Answer, keys: Iterable[str]) -> dict[str, object]:
     if extra:
         raise IllegalAnswer(f"unexpected key {shown(extra[0])}; expected {', '.join(allowed)}", key="refusal.shape")
     return {str(k): v for k, v in value.items()}
+
+
+def kept_after_undo(answered: Sequence[bool]) -> int | None:
+    """Returns how many of a game's journal entries stay when the host takes back the last answer: the last
+    entry that was an answer goes, with the confirmations after it; None when there is no answer to take back.
+    Game.undo and the journal read from disk (narrator.journal) both take back what this says.
+
+    >>> kept_after_undo([True, False, True, False, False]), kept_after_undo([False, False])
+    (2, None)
+    """
+    keep = len(answered)
+    while keep and not answered[keep - 1]:
+        keep -= 1
+    return keep - 1 if keep else None

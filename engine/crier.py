@@ -9,31 +9,41 @@ another card before the vote (the seed's veto, kept as a spoken reminder)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from . import answers, victory
 from .answers import as_int, shown
 from .contract import FactSpec, Value
-from .role import Flow, Role, nothing
+from .role import Flow, Play, Role, nothing
+from .state import Kept
 from .types import Answer, IllegalAnswer, Kind
-
-if TYPE_CHECKING:
-    from .game import Game
 
 EVENT_CARDS = 36
 """The New Moon holds 36 event cards (the seed); the table numbers those it gives the Crier."""
 
-OFFICE_LINK = "town_crier"
-"""game.links[OFFICE_LINK] = (the Crier's seat, the Sheriff who named him)."""
 
 
-def crier(game: "Game") -> int | None:
+@dataclass(frozen=True)
+class InOffice(Kept):
+    """The Town Crier in office and the Sheriff who named him (None: no Crier)."""
+
+    seat: int | None = None
+    named_by: int | None = None
+
+
+@dataclass(frozen=True)
+class Announced(Kept):
+    """The event cards the Crier has announced, each once a game."""
+
+    cards: frozenset[int] = frozenset()
+
+
+def crier(game: Play) -> int | None:
     """Returns the seat of the Town Crier in office, if any."""
-    held = game.links.get(OFFICE_LINK)
-    return held[0] if held else None
+    return game.kept(InOffice).seat
 
 
-def appoint(game: "Game") -> Flow:
+def appoint(game: Play) -> Flow:
     """The Sheriff names the Town Crier among the other living players (he may name the one in office)."""
     chief = game.sheriff
     others = tuple(s for s in game.living() if s != chief)
@@ -41,18 +51,18 @@ def appoint(game: "Game") -> Flow:
         return
     named = yield game.ask("town_crier_appoint", Kind.SEAT, actors=(chief,), seats=others,
                            check=lambda v: answers.seat(game, v, among=others))
-    game.links[OFFICE_LINK] = (named, chief)
+    game.keep(InOffice(named, chief))
     game.fact("town_crier.named", seat=named)
 
 
-def _card(game: "Game", value: Answer) -> int | None:
+def _card(game: Play, value: Answer) -> int | None:
     if value is None:
         return None
     number = as_int(value)
     if number is None or not 1 <= number <= EVENT_CARDS:
         raise IllegalAnswer(f"expected an event card's number, 1 to {EVENT_CARDS}, or null, got {shown(value)}",
                             key="refusal.shape")
-    if f"event.{number}" in game.used:
+    if number in game.kept(Announced).cards:
         raise IllegalAnswer(f"event card {number} has been announced already", key="refusal.event_used",
                             number=number)
     return number
@@ -64,29 +74,30 @@ class Office(Role):
     id = "town_crier"
     death_order = 35  # after the Sheriff's successor (30): the new Sheriff names the Crier
 
-    def on_death(self, game: "Game", seat: int, cause: str) -> Flow:
-        held = game.links.get(OFFICE_LINK)
-        if held is not None and (held[0] == seat or (game.sheriff is not None and held[1] != game.sheriff)):
-            del game.links[OFFICE_LINK]  # the Crier is gone, or a new Sheriff names his own (maybe the same)
-            held = None
-        if held is not None or game.sheriff is None:
+    def on_death(self, game: Play, seat: int, cause: str) -> Flow:
+        held = game.kept(InOffice)
+        if held.seat is not None and (held.seat == seat
+                                      or (game.sheriff is not None and held.named_by != game.sheriff)):
+            game.forget(InOffice)  # the Crier is gone, or a new Sheriff names his own (maybe the same)
+            held = InOffice()
+        if held.seat is not None or game.sheriff is None:
             # Ruling taken: with no Sheriff left (none succeeded, or the Idiot's office ended) the Crier
             # stays in office while he lives, and nobody names another once he is gone.
             return nothing()
         return appoint(game)
 
-    def after_dawn(self, game: "Game") -> Flow:
+    def after_dawn(self, game: Play) -> Flow:
         seat = crier(game)
         if seat is None or not game.alive(seat):
             return nothing()
         return self._announce(game, seat)
 
-    def _announce(self, game: "Game", seat: int) -> Flow:
+    def _announce(self, game: Play, seat: int) -> Flow:
         number = yield game.ask("town_crier", Kind.NUMBER, actors=(seat,), optional=True, picks=EVENT_CARDS,
                                 check=lambda v: _card(game, v))
         if number is None:
             return
-        game.used.add(f"event.{number}")
+        game.keep(Announced(game.kept(Announced).cards | {number}))
         game.fact("town_crier.announces", number=number)
         if game.sheriff is not None and game.alive(game.sheriff):
             game.fact("town_crier.veto")

@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from . import variants
 from .contract import FactSpec, Value
-from .role import Flow
-from .types import Elimination, Fact, Kind, Phase
-
-if TYPE_CHECKING:
-    from .game import Game
+from .role import Flow, Play
+from .types import Fact, Kind, Phase
 
 NIGHT_ORDER = ("rust", "werewolves", "big_bad_wolf", "white_werewolf", "poison")
 """The night's causes in the order the night deals them (the rust at nightfall, then the calls): a player killed
@@ -20,7 +14,7 @@ dead are announced in: that is the seats' order, or the table would learn which 
 NIGHT_CAUSES = frozenset(NIGHT_ORDER)
 
 
-def death_fact(game: "Game", seat: int, key: str, cause: str | None = None) -> Fact:
+def death_fact(game: Play, seat: int, key: str, cause: str | None = None) -> Fact:
     """Returns the public announcement of an elimination; the card only if the table reveals roles."""
     role = game.card(seat) if game.rules.reveal_roles else None
     values: dict[str, object] = {"seat": seat, "role": role}
@@ -29,55 +23,46 @@ def death_fact(game: "Game", seat: int, key: str, cause: str | None = None) -> F
     return Fact(key, values)
 
 
-def mark(game: "Game", seat: int, cause: str, phase: Phase | None = None) -> bool:
+def mark(game: Play, seat: int, cause: str, phase: Phase | None = None) -> bool:
     """Marks ``seat`` eliminated by ``cause`` and records it; False if already out of the game."""
-    player = game.players[seat - 1]
-    if not player.alive:
-        return False
-    player.alive = False
-    game._living = None
-    game.version += 1
-    game.eliminated.append(Elimination(seat, player.card, phase or game.phase, game.number, cause))
-    return True
+    return game.kill(seat, cause, phase)
 
 
-def consequences(game: "Game", seat: int, cause: str) -> Flow:
+def consequences(game: Play, seat: int, cause: str) -> Flow:
     """Runs what an elimination sets off, in the hooks' order: grief, the shot, the successor."""
     for role in game.hooked["on_death"]:
         yield from role.on_death(game, seat, cause)
 
 
-def kill(game: "Game", seat: int, cause: str) -> Flow:
+def kill(game: Play, seat: int, cause: str) -> Flow:
     """Eliminates one player now (a vote, a shot, grief) and runs the consequences, depth-first."""
     if not game.alive(seat):
         return
     if any(role.survives(game, seat, cause) for role in game.hooked["survives"]):
         return
     mark(game, seat, cause)
-    game._facts.append(death_fact(game, seat, "death", cause))
-    if variants.by_candlelight(game):
-        game._facts.append(variants.candles([seat]))
+    game.tell(death_fact(game, seat, "death", cause))
+    for rule in game.hooked["death_news"]:
+        for fact in rule.death_news(game, [seat], False):
+            game.tell(fact)
     for role in game.hooked["on_mark"]:
         role.on_mark(game, seat, cause)
     yield from consequences(game, seat, cause)
 
 
-def dawn(game: "Game") -> Flow:
+def dawn(game: Play) -> Flow:
     """Reveals the night's victims together, in seat order, then runs each one's consequences in that order."""
-    if game.variant("moonlight_wolves"):
-        yield from variants.candles_out(game)
+    for rule in game.hooked["at_dawn"]:
+        yield from rule.at_dawn(game)
     rank = {cause: i for i, cause in enumerate(NIGHT_ORDER)}
     news: tuple[Fact, ...] = ()
     for role in game.hooked["before_dawn"]:
         news += role.before_dawn(game)
     causes: dict[int, str] = {}
-    for seat, cause in sorted(game.attacks, key=lambda a: rank.get(a[1], len(rank))):
+    for seat, cause in sorted(game.tonight.attacks, key=lambda a: rank.get(a[1], len(rank))):
         if not game.alive(seat) or seat in causes:
             continue  # killed twice: the first cause in night order is the one reported
         if any(role.survives(game, seat, cause) for role in game.hooked["survives"]):
-            continue
-        if cause in variants.SEDUCING and game.variant("cult"):
-            variants.seduce(game, seat)  # the Cult: seduced, not killed; nothing is said
             continue
         causes[seat] = cause
     # Seat order, for the announcement, the record and the consequences alike: the order of the causes would
@@ -85,14 +70,10 @@ def dawn(game: "Game") -> Flow:
     victims = sorted(causes.items())
     for seat, cause in victims:
         mark(game, seat, cause, Phase.NIGHT)
-    game.attacks = []
+    game.record(attacks=())
     told = tuple(death_fact(game, seat, "victim") for seat, _ in victims) or (Fact("no_victim"),)
-    if victims and variants.by_candlelight(game):
-        # Moonlight: 'each morning the narrator blows out the candle before each victim' — said after the
-        # victims, public. Every victim of the night, whatever the cause, or the candles would tell the cause.
-        told += (variants.candles([seat for seat, _ in victims]),)
-    if game.variant("moonlight_wolves"):
-        told += (Fact("moonlight.relight"),)  # a victim spared keeps their place in the light
+    for rule in game.hooked["death_news"]:
+        told += rule.death_news(game, [seat for seat, _ in victims], True)  # Moonlight's candles
     yield game.ask("dawn", Kind.NONE, facts=news + told)
     for seat, cause in victims:
         for role in game.hooked["on_mark"]:

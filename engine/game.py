@@ -8,17 +8,17 @@ the last answer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
-from typing import Any, Callable, Iterable, Sequence
+from typing import Iterable, Mapping
 
 from . import crier, deaths, sheriff, variants, victory, village, votes
+from .answers import kept_after_undo
 from .order import night_calls
-from .role import HOOKS, CallSpec, Flow, Role
-from .roles import CALLS, ROLES
-from .table import Deal, Table, check_deck, check_extras, check_groups
-from .types import Answer, Call, Elimination, Fact, IllegalAnswer, Kind, Outcome, Phase, Step, Team
+from .role import HOOKS, CallSpec, Flow, GameOver, Play, Role
+from .roles import CALLS, ROLES, check_deck, check_extras
+from .table import Deal, Table, check_groups
+from .types import Answer, Call, Fact, IllegalAnswer, Kind, Outcome, Phase, Step
 
 _CALLS: dict[str, CallSpec] = {**CALLS, **{spec.id: spec for spec in village.CALLS}}
 """Every night call: the characters' and the Village buildings' (the Baker)."""
@@ -45,39 +45,7 @@ def _checked_deck(seats: int, deck: tuple[str, ...], chosen: tuple[str, ...]) ->
 
 
 
-def kept_after_undo(answered: Sequence[bool]) -> int | None:
-    """Returns how many of a game's journal entries stay when the host takes back the last answer: the last
-    entry that was an answer goes, with the confirmations after it; None when there is no answer to take back.
-    Game.undo and the journal read from disk (narrator.journal) both take back what this says.
-
-    >>> kept_after_undo([True, False, True, False, False]), kept_after_undo([False, False])
-    (2, None)
-    """
-    keep = len(answered)
-    while keep and not answered[keep - 1]:
-        keep -= 1
-    return keep - 1 if keep else None
-
-class GameOver(Exception):
-    """Raised inside the flow the instant a side has won (the Angel needs no further step)."""
-
-    def __init__(self, outcome: Outcome) -> None:
-        super().__init__(outcome.winner)
-        self.outcome = outcome
-
-
-@dataclass
-class Player:
-    """A seat at the table: the card it holds now, whether it is alive, and its marks
-    (``infected``, ``charmed``, ``turned``, ``simple_villager``, ...)."""
-
-    seat: int
-    card: str
-    alive: bool = True
-    marks: set[str] = field(default_factory=set)
-
-
-class Game:
+class Game(Play):
     """A game of The Werewolves of Miller's Hollow, from the deal to the outcome.
 
     >>> from engine import Table, Deal, Rules
@@ -98,7 +66,8 @@ class Game:
     engine.types.IllegalAnswer: seat 4 is a werewolf
     """
 
-    def __init__(self, table: Table, deal: Deal, answers: Iterable[Answer] = ()) -> None:
+    def __init__(self, table: Table, deal: Deal, answers: Iterable[Answer] = (),
+                 roles: Mapping[str, Role] = ROLES, variant_rules: Mapping[str, Role] = variants.RULES) -> None:
         # The table first (its deck, and what the deck needs from it), then the deal against it.
         errors = (_checked_deck(table.seats, table.deck, table.rules.variants)[0] + check_extras(table)
                   + variants.check_variants(table.rules.variants)
@@ -112,79 +81,44 @@ class Game:
         if (sorted(t for _, t in deal.buildings) != sorted(table.buildings) or len(set(dealt)) != len(dealt)
                 or not all(1 <= s <= table.seats for s in dealt)):
             raise ValueError("the buildings dealt do not match the table's buildings (one a seat at most)")
-        self.table = table
-        self.deal = deal
-        self.rules = table.rules
-        self.players = [Player(i + 1, card) for i, card in enumerate(deal.roles)]
-        self._dealt: dict[str, list[int]] = {}  # card -> seats holding it; give() keeps it current
-        for p in self.players:
-            self._dealt.setdefault(p.card, []).append(p.seat)
-        self.centre = list(deal.centre)
+        super().__init__(table, roles, deal)
         self.in_deck = frozenset(table.deck)
-        self.variants = frozenset(table.rules.variants)
-        self.tokens: dict[int, str] = dict(deal.buildings)  # seat -> building token held now (public)
-        self.spent: set[int] = set()  # seats whose token's power is spent or lost (the house kept)
-        self.middle: list[str | None] = list(table.actor_cards)  # the Actor's cards; None: taken
-        self.lent: dict[str, int] = {}  # card -> the Actor's seat, while he has that card's power
         # What plays: the deck, the Actor's cards (he may hold their power), the buildings.
         self._called = self.in_deck | frozenset(table.actor_cards) | frozenset(self.tokens.values())
-        in_order = ([r for r in ROLES.values() if r.id in self._called]
+        in_order = ([r for r in roles.values() if r.id in self._called]
                     + ([village.HOLDINGS] if self.tokens else []))
         # The Black Death's plague is the werewolves' call with nobody awake: it is made as if they played.
         self._calling = self._called | {"werewolf"} if self.variant("black_death") else self._called
         offices: list[Role] = [sheriff.OFFICE] if self.rules.sheriff else []
         if self.rules.sheriff and self.rules.town_crier:
             offices.append(crier.OFFICE)
-        hooks: list[Role] = in_order + offices
+        # The variants played take part like the cards, after them (in the registry's order, not the table's).
+        played = [rule for name, rule in variant_rules.items() if name in self.variants]
+        hooks: list[Role] = in_order + offices + played
         self.hooks: tuple[Role, ...] = tuple(sorted(hooks, key=lambda r: r.death_order))
         self.roles_in_deck: tuple[Role, ...] = tuple(in_order)
         # Per hook, only the roles that override it: most roles have nothing to say at most hooks,
         # and asking them all, at every death and every night, is most of a game's work.
-        self.hooked: dict[str, tuple[Role, ...]] = {
-            name: tuple(r for r in (self.hooks if name in DEATH_HOOKS else self.roles_in_deck)
+        self.hooked = {
+            name: tuple(r for r in (self.hooks if name in DEATH_HOOKS else (*in_order, *played))
                         if name in r.overrides)
             for name in HOOKS}
         if crier.OFFICE in offices:  # the Crier speaks after every card's morning (day order 4.)
             self.hooked["after_dawn"] += (crier.OFFICE,)
-        self.goals: tuple[Role, ...] = tuple(sorted((r for r in in_order if r.win_name), key=lambda r: r.win_order))
-        self.phase = Phase.DAY
-        self.number = 0
-        self.night = 0
-        self.sheriff: int | None = None
-        self.penalty = False  # the villagers' special powers are lost (the Elder's penalty)
-        self.used: set[str] = set()  # spent one-shot powers ("witch.heal", "infected_father", ...)
-        self.links: dict[str, tuple[int, ...]] = {}  # lovers, role model, the Knight's doomed werewolf
-        self.choices: dict[str, str] = {}  # the Wolf Hound's side
-        self.counters: dict[str, int] = {}  # the Elder's lives
-        self.tonight: dict[str, Any] = {}  # what the running night decided (the pack, its victim)
-        self.attacks: list[tuple[int, str]] = []  # tonight's deaths in the making: (seat, cause)
-        self.doomed: set[int] = set()  # dead by the rust at nightfall, announced at dawn
-        self.eliminated: list[Elimination] = []
-        self._living: tuple[int, ...] | None = None  # cache; deaths.mark clears it
-        self.version = 0  # bumped by every change that can decide victory
-        self.sides_version = 0  # bumped by every change of a player's side (marks, choices, cards)
+        self.goals = tuple(sorted((r for r in (*in_order, *played) if r.win_name), key=lambda r: r.win_order))
+        self.variant_rules = variant_rules
         self._checked = -1
         self._orders: dict[int, tuple[CallSpec, ...]] = {}
-        self._sides: list[Team] = []  # cache of side() for every seat, valid at version _sides_at
-        self._wolves: list[bool] = []  # cache of is_werewolf(), likewise
-        self._sides_at = -1
         self.calls: list[Call] = []
         self.journal: list[Answer] = []
         self._answered: list[bool] = []  # which journal entries were answers, not confirmations
         self.outcome: Outcome | None = None
-        self._facts: list[Fact] = []
-        self._call: Call | None = None
         self._flow = self._play()
         self._advance(None, first=True)
         for value in answers:
             self.answer(value)
 
     # -- driving the game -------------------------------------------------
-
-    @property
-    def call(self) -> Call | None:
-        """Returns the call waiting for an answer, or None once the game is over."""
-        return self._call
 
     @property
     def over(self) -> bool:
@@ -277,7 +211,7 @@ class Game:
         keep = kept_after_undo(self._answered)
         if keep is None:
             return False
-        self.__init__(self.table, self.deal, self.journal[:keep])  # type: ignore[misc]
+        self.__init__(self.table, self.deal, self.journal[:keep], self.roles, self.variant_rules)  # type: ignore[misc]
         return True
 
     def _advance(self, value: object, first: bool = False) -> None:
@@ -313,11 +247,7 @@ class Game:
             self.outcome = over.outcome
 
     def _night(self) -> Flow:
-        self.night += 1
-        self.phase, self.number = Phase.NIGHT, self.night
-        self.tonight = {}
-        self.attacks = []
-        self.doomed = set()
+        self.begin(Phase.NIGHT)
         yield self.ask("nightfall", Kind.NONE)
         for role in self.hooked["at_nightfall"]:
             role.at_nightfall(self)
@@ -373,7 +303,7 @@ class Game:
         return self._orders[night]
 
     def _day(self, elect: bool = False) -> Flow:
-        self.phase = Phase.DAY
+        self.begin(Phase.DAY)
         if self.night:
             yield from deaths.dawn(self)
             self.step_done()
@@ -390,8 +320,8 @@ class Game:
         for role in self.hooked["after_vote"]:
             yield from role.after_vote(self)
             self.step_done()
-        if self.variant("graffiti"):
-            yield from variants.graffiti(self)
+        for rule in self.hooked["at_dusk"]:  # the graffiti
+            yield from rule.at_dusk(self)
 
     def step_done(self) -> None:
         """Ends the game if a side has won; called between steps, never inside one."""
@@ -401,182 +331,6 @@ class Game:
         outcome = victory.check(self)
         if outcome is not None:
             raise GameOver(outcome)
-
-    # -- what the roles use ----------------------------------------------
-
-    def variant(self, name: str) -> bool:
-        """Returns whether the table plays the variant ``name`` (engine/variants.py)."""
-        return name in self.variants
-
-    def ask(self, call_id: str, kind: Kind, *, live: bool = True, actors: Sequence[int] = (),
-            seats: Sequence[int] | None = None, optional: bool = False, picks: int = 0,
-            facts: Sequence[Fact] = (), check: Callable[[Answer], object] | None = None,
-            options: Sequence[Answer] = ()) -> Call:
-        """Returns a call of the running phase; the flow yields it."""
-        return Call(call_id, self.phase, self.number, kind, live, tuple(actors),
-                    self.present() if seats is None else tuple(seats), optional,
-                    picks, tuple(facts), check if live else None, live and kind is not Kind.NONE, tuple(options))
-
-    def idle(self, call_id: str, kind: Kind, picks: int = 0) -> Flow:
-        """Makes a call for fair play only (its character is eliminated or powerless), if the table wants it."""
-        if self.rules.call_dead and not self.rules.skip_idle_calls:
-            yield self.ask(call_id, kind, live=False, picks=picks)
-
-    def wake(self, call_id: str, awake: Sequence[int], shown: bool = True) -> Flow:
-        """Wakes ``awake`` together, with nothing to answer (the lovers, the sisters, the charmed), each shown
-        the others' seats if ``shown``; with nobody left to wake, makes the call for fair play only."""
-        if not awake:
-            yield from self.idle(call_id, Kind.NONE)
-            return
-        facts = (Fact(call_id, {"seats": list(awake)}, secret=True),) if shown else ()
-        yield self.ask(call_id, Kind.NONE, actors=awake, facts=facts)
-
-    def fact(self, key: str, *, secret: bool = False, **values: object) -> None:
-        """Records a fact for the narrator to say (public) or show to those awake (secret)."""
-        self._facts.append(Fact(key, values, secret))
-
-    def mark(self, seat: int, mark: str) -> None:
-        """Puts ``mark`` (``infected``, ``charmed``, ``turned``, ...) on the player at ``seat``."""
-        self.players[seat - 1].marks.add(mark)
-        self.version += 1
-        self.sides_version += 1
-
-    def link(self, key: str, seats: tuple[int, ...]) -> None:
-        """Records seats bound together or chosen (``lovers``, ``role_model``, ``rust``)."""
-        self.links[key] = seats
-        self.version += 1
-
-    def choose(self, key: str, value: str) -> None:
-        """Records a lasting choice (the Wolf Hound's side)."""
-        self.choices[key] = value
-        self.version += 1
-        self.sides_version += 1
-
-    def give(self, seat: int, card: str) -> None:
-        """Gives the player at ``seat`` another card (the Thief's swap)."""
-        self._dealt[self.players[seat - 1].card].remove(seat)
-        self._dealt.setdefault(card, []).append(seat)
-        self._dealt[card].sort()
-        self.players[seat - 1].card = card
-        self.version += 1
-        self.sides_version += 1
-
-    def card(self, seat: int) -> str:
-        """Returns the card the player at ``seat`` holds now."""
-        return self.players[seat - 1].card
-
-    def role(self, seat: int) -> Role:
-        """Returns the character of the card at ``seat``."""
-        return ROLES[self.players[seat - 1].card]
-
-    def alive(self, seat: int) -> bool:
-        """Returns whether the player at ``seat`` is still in the game."""
-        return self.players[seat - 1].alive
-
-    def living(self) -> tuple[int, ...]:
-        """Returns the seats still in the game, in order."""
-        if self._living is None:
-            self._living = tuple(p.seat for p in self.players if p.alive)
-        return self._living
-
-    def present(self) -> tuple[int, ...]:
-        """Returns the seats that may be chosen now: the living, less the rust's doomed on the night he dies
-        (dead at nightfall, he is announced at dawn)."""
-        living = self.living()
-        return tuple(s for s in living if s not in self.doomed) if self.doomed else living
-
-    def holders(self, card: str) -> tuple[int, ...]:
-        """Returns the living seats holding ``card`` that may act tonight (the rust's doomed may not)."""
-        players = self.players
-        found = tuple(s for s in self._dealt.get(card, ()) if players[s - 1].alive and s not in self.doomed)
-        if self.lent:
-            lent = self.lent.get(card)  # the Actor, while he has this card's power
-            if lent is not None and players[lent - 1].alive and lent not in self.doomed:
-                found += (lent,)
-        return found
-
-    def plays(self, seat: int, card: str) -> bool:
-        """Returns whether the player at ``seat`` has the power of ``card``: holds it, or the Actor has it now."""
-        return self.players[seat - 1].card == card or self.lent.get(card) == seat
-
-    def actor(self, card: str) -> int | None:
-        """Returns the seat of the living holder of ``card`` who may use its power tonight, or None."""
-        for seat in self.holders(card):
-            if self.keeps_power(seat):
-                return seat
-        return None
-
-    def marked(self, seat: int, mark: str) -> bool:
-        """Returns whether the player at ``seat`` bears ``mark``."""
-        return mark in self.players[seat - 1].marks
-
-    def side(self, seat: int) -> Team:
-        """Returns the side the player at ``seat`` plays for now (infection first)."""
-        if self._sides_at != self.sides_version:
-            self._sort_sides()
-        return self._sides[seat - 1]
-
-    def sides(self) -> list[Team]:
-        """Returns every seat's side now, by seat - 1 (dead or alive)."""
-        if self._sides_at != self.sides_version:
-            self._sort_sides()
-        return self._sides
-
-    def _sort_sides(self) -> None:
-        sides = []
-        for p in self.players:
-            role = ROLES[p.card]
-            if "infected" in p.marks:
-                sides.append(Team.WEREWOLVES)
-            elif "simple_villager" in p.marks:  # the Harvest's potion: a simple villager, whatever the card
-                sides.append(Team.VILLAGE)
-            elif role.side_is_team:
-                sides.append(role.team)
-            else:
-                sides.append(role.side(self, p.seat))
-        self._sides = sides
-        self._wolves = [s is Team.WEREWOLVES or s is Team.WHITE_WEREWOLF for s in self._sides]
-        self._sides_at = self.sides_version
-
-    def is_werewolf(self, seat: int) -> bool:
-        """Returns whether the player counts as a werewolf for every rule (the White Werewolf does)."""
-        if self._sides_at != self.sides_version:
-            self._sort_sides()
-        return self._wolves[seat - 1]
-
-    def keeps_power(self, seat: int) -> bool:
-        """Returns whether the card at ``seat`` still has its power (the Elder's penalty aside from infected;
-        a player the Cult seduced has lost theirs, and so has one the Harvest's potion made a simple villager)."""
-        marks = self.players[seat - 1].marks
-        if "seduced" in marks or "simple_villager" in marks:
-            return False
-        return not (self.penalty and self.role(seat).villager_power and "infected" not in marks)
-
-    def can_act(self, seat: int | None) -> bool:
-        """Returns whether the player at ``seat`` is alive, takes part tonight, and has their power."""
-        return (seat is not None and self.alive(seat) and seat not in self.doomed
-                and self.keeps_power(seat))
-
-    def neighbours(self, seat: int) -> tuple[int, ...]:
-        """Returns the nearest living players on the left (clockwise) and the right of ``seat`` (not the rust's
-        doomed, on the night he dies).
-
-        >>> from engine import Table, Deal, Rules
-        >>> g = Game(Table(6, ("werewolf",) + ("villager",) * 5), Deal(("werewolf",) + ("villager",) * 5))
-        >>> g.neighbours(1), g.neighbours(6)
-        ((2, 6), (1, 5))
-        """
-        n = self.table.seats
-        found: list[int] = []
-        for step in (1, -1):
-            s = seat
-            for _ in range(n - 1):
-                s = (s - 1 + step) % n + 1
-                if self.alive(s) and s not in self.doomed:
-                    if s != seat and s not in found:
-                        found.append(s)
-                    break
-        return tuple(found)
 
     def report_calls(self) -> list[dict[str, object]]:
         """Returns every call made, in order, as the report lists them."""

@@ -2,26 +2,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import answers, votes
 from .contract import FactSpec, Value
-from .role import Flow, Role
-from .types import Answer, IllegalAnswer, Kind
-
-if TYPE_CHECKING:
-    from .game import Game
+from .role import Flow, Play, Role
+from .types import Answer, IllegalAnswer, Kind, Tally
 
 
-def _read_election(game: "Game", value: Answer) -> votes.Tally:
+def _read_election(game: Play, value: Answer) -> Tally:
     if isinstance(value, dict) and set(value) != {"tie"}:
         raise IllegalAnswer("expected a seat or {tie: [seats]}", key="refusal.shape")
     return votes.read(game, value, game.living(), nobody=False)
 
 
-def election(game: "Game") -> Flow:
+def election(game: Play) -> Flow:
     """Elects the Sheriff by plurality; a tie is re-run among the tied; a second tie: no Sheriff."""
-    tally: votes.Tally = yield game.ask("sheriff_election", Kind.ELECTION,
+    tally: Tally = yield game.ask("sheriff_election", Kind.ELECTION,
                                         check=lambda v: _read_election(game, v))
     chosen = tally.seat
     if tally.tied:
@@ -32,7 +27,7 @@ def election(game: "Game") -> Flow:
     if chosen is None:
         game.fact("sheriff.none")
     else:
-        game.sheriff = chosen
+        game.appoint(chosen)
         game.fact("sheriff.elected", seat=chosen)
 
 
@@ -42,10 +37,10 @@ class Office(Role):
     id = "sheriff"
     death_order = 30
 
-    def on_death(self, game: "Game", seat: int, cause: str) -> Flow:
+    def on_death(self, game: Play, seat: int, cause: str) -> Flow:
         if seat != game.sheriff:
             return
-        game.sheriff = None
+        game.appoint(None)
         living = tuple(s for s in game.living() if all(r.may_lead(game, s) for r in game.hooked["may_lead"]))
         if not living:
             if game.living():
@@ -53,7 +48,7 @@ class Office(Role):
             return
         successor = yield game.ask("sheriff_successor", Kind.SEAT, actors=(seat,), seats=living,
                                    check=lambda v: answers.seat(game, v, among=living))
-        game.sheriff = successor
+        game.appoint(successor)
         game.fact("sheriff.successor", seat=successor)
 
 

@@ -203,53 +203,6 @@ class Deal:
         return len(self.roles)
 
 
-def check_deck(seats: int, deck: Sequence[str], variants: Sequence[str] = ()) -> tuple[list[str], list[str]]:
-    """Returns (errors, warnings) for a deck at a table of ``seats`` players (playing ``variants``).
-
-    The Black Death is played without any werewolf card; every other game needs one.
-
-    >>> check_deck(8, ["werewolf"] * 2 + ["villager"] * 6)
-    ([], [])
-    >>> check_deck(8, ["werewolf"] * 3 + ["villager"] * 5)[1]
-    ['3 werewolves for 8 players: the rulebook advises no more than a quarter (2)']
-    >>> check_deck(8, ["werewolf"] * 2 + ["villager"] * 5 + ["sister"])[0]
-    ["1 'sister' card: a deck holds 0 or 2"]
-    """
-    from .roles import ROLES
-
-    known = frozenset(ROLES)
-    errors: list[str] = []
-    warnings: list[str] = []
-    if not MIN_SEATS <= seats <= MAX_SEATS:
-        errors.append(f"a table has {MIN_SEATS} to {MAX_SEATS} players, not {seats}")
-    unknown = sorted({r for r in deck if r not in known})
-    for role in unknown:
-        errors.append(f"unknown character {role!r}; known characters: {', '.join(sorted(known))}")
-    count = Counter(deck)
-    extra = 2 if count["thief"] else 0
-    if len(deck) != seats + extra:
-        need = f"{seats} cards for {seats} players" + (" plus the Thief's 2 centre cards" if extra else "")
-        errors.append(f"the deck has {len(deck)} cards; it needs {need}")
-    wolves = sum(n for r, n in count.items() if r in ROLES and ROLES[r].wolf_card)
-    if "black_death" in variants:
-        if wolves:
-            errors.append(f"the Black Death is played without werewolves; the deck has {wolves} werewolf "
-                          f"card{'s' if wolves > 1 else ''}")
-    elif wolves == 0:
-        names = ", ".join(sorted(r.id for r in ROLES.values() if r.wolf_card))
-        errors.append(f"the deck has no werewolf card ({names})")
-    for role, n in sorted(count.items()):
-        allowed = ROLES[role].copies if role in ROLES else None
-        if allowed is not None and n not in allowed:
-            word = "card" if n == 1 else "cards"
-            errors.append(f"{n} {role!r} {word}: a deck holds {' or '.join(map(str, allowed))}")
-    # The Harvest advises more werewolves than usual: no warning then.
-    if not errors and wolves > seats // 4 and "harvest" not in variants:
-        warnings.append(f"{wolves} werewolves for {seats} players: "
-                        f"the rulebook advises no more than a quarter ({seats // 4})")
-    return errors, warnings
-
-
 MANIPULATOR = "prejudiced_manipulator"
 """The card that needs the table's two groups."""
 
@@ -285,16 +238,6 @@ def check_groups(seats: int, deck: Sequence[str], groups: Sequence[Sequence[int]
     if missing:
         errors.append(f"the groups leave out {'seat' if len(missing) == 1 else 'seats'} "
                       f"{', '.join(map(str, missing))}: every seat is in one group")
-    return errors
-
-
-def check_extras(table: Table) -> list[str]:
-    """Returns the problems of what a table adds to its deck: the Actor's cards, the séance cards, the Crier."""
-    from .roles import actor, gypsy
-
-    errors = actor.check_cards(table.deck, table.actor_cards) + gypsy.check_cards(table.deck, table.seance_cards)
-    if table.rules.town_crier and not table.rules.sheriff:
-        errors.append("town_crier needs sheriff: the Sheriff names the Town Crier")
     return errors
 
 

@@ -132,3 +132,11 @@ class Step(NamedTuple):
     call: Call
     answer: Answer
     facts: tuple[Fact, ...] = ()
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A vote's result: the seat with the most votes, or the tied seats, or nobody."""
+
+    seat: int | None = None
+    tied: tuple[int, ...] = ()

@@ -1,23 +1,25 @@
 """The variants of the Chinese article (seeds/001_…, 变体规则) a narrator-less table can play.
 
-A table picks any of them (``Rules.variants``). Each changes the game in a few places, which ask
-``game.variant(name)``; what they need of their own (the chain of innocence, the graffiti, the
-candles, the Cult's victory) lives here. A random draw (the plague's victim, the graffiti's reader,
+A table picks any of them (``Rules.variants``). Each is a provider of hooks, like a character's card
+(``RULES``, at the end): the game asks the variants played at the same hooks as the characters, after
+them; a few characters ask ``game.variant(name)`` for what the variant changes of their own power (the
+Harvest's). What they need of their own (the chain of innocence, the graffiti, the candles, the Cult's
+victory) lives here. A random draw (the plague's victim, the graffiti's reader,
 the chain's first player) is a call of kind DRAW: the narrator's program draws the answer and the
 journal keeps it, so that a replay is exact and the engine stays free of randomness.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Any, Generator
 
-from . import answers, deaths
+from . import answers, deaths, victory
 from .contract import FactSpec, Value
-from .role import Flow
-from .types import Answer, Fact, IllegalAnswer, Kind
-
-if TYPE_CHECKING:
-    from .game import Game
+from .role import Flow, Play, Role
+from .state import Kept
+from .types import Answer, Call, Fact, IllegalAnswer, Kind, Tally, Team
+from .votes import settle
 
 VARIANTS: dict[str, str] = {
     "moonlight": "月光: a candle before every player; the narrator has the candle of each player eliminated "
@@ -73,29 +75,27 @@ def candles(seats: list[int]) -> Fact:
     return Fact("moonlight.candles", {"seats": seats})
 
 
-def by_candlelight(game: "Game") -> bool:
+def by_candlelight(game: Play) -> bool:
     """Returns whether candles burn before the players (moonlight, or its option)."""
     return game.variant("moonlight") or game.variant("moonlight_wolves")
 
 
-def candles_out(game: "Game") -> Flow:
+def candles_out(game: Play) -> Flow:
     """Moonlight's option, at dawn before the news: the table says whether more than one candle went out in
     the night (besides those of players already out of the game); if so, the pack's victim is spared.
     Asked every dawn, whatever the pack did, so that asking tells nothing. The Big Bad Wolf's and the White
     Werewolf's victims are not the pack's: the narrator has their candles blown out at dawn (ruling taken)."""
     many = yield game.ask("candles", Kind.YES_NO, check=answers.yes_no)
     if many:
-        game.attacks = [attack for attack in game.attacks if attack[1] != "werewolves"]
+        game.record(attacks=[attack for attack in game.tonight.attacks if attack[1] != "werewolves"])
 
 
 # -- not_him: the chain of innocence ----------------------------------------------------------------
 
-def chain(game: "Game") -> Flow:
+def chain(game: Play) -> Flow:
     """Replaces the vote: everyone stands; the player to the left of the last player the vote eliminated
     (clockwise, as Game.neighbours has it) vouches first, or, before any such elimination, a player drawn
     at random; the table reports the last one standing, who is eliminated as by the vote."""
-    from .votes import Tally, settle
-
     living = game.living()
     executed = [e.seat for e in game.eliminated if e.cause == "vote"]
     first: int | None = None
@@ -112,7 +112,7 @@ def chain(game: "Game") -> Flow:
 
 # -- graffiti -------------------------------------------------------------------------------------
 
-def graffiti(game: "Game") -> Flow:
+def graffiti(game: Play) -> Flow:
     """Before nightfall: notes written and put face down in the centre; a player drawn at random shuffles
     and reads them aloud; the table confirms when every note is read."""
     living = game.living()
@@ -143,19 +143,28 @@ def _toss(value: Answer) -> str:
     return value
 
 
-def harvest_witch(game: "Game") -> Flow:
+@dataclass(frozen=True)
+class Box(Kept):
+    """The Harvest's Witch: whether her one potion, the box, is spent; a new Witch (the Servant's) has it again."""
+
+    card = "witch"
+    renewed = True
+    spent: bool = False
+
+
+def harvest_witch(game: Play) -> Flow:
     """The Harvest: the Witch has one potion in the whole game; shown the werewolves' victim, she names a
     player (or nobody), and the program tosses the box (a draw, journaled) to decide what the potion does.
     Three calls every night, whatever she did, so that the voice tells nothing: hers, the toss (she looks
     at the screen: the outcome is hers alone), and the player the potion changed (asleep when it changed
     nobody), who learns it on the screen."""
     seat = game.actor("witch")
-    if seat is None or "witch.box" in game.used:
+    if seat is None or game.kept(Box).spent:
         yield from game.idle("witch", Kind.SEAT)
         yield from game.idle("witch_toss", Kind.DRAW)
         yield from game.idle("witch_touched", Kind.NONE)
         return
-    victim: int | None = game.tonight.get("victim")
+    victim: int | None = game.tonight.victim
     target = yield game.ask("witch", Kind.SEAT, actors=(seat,), optional=True,
                             facts=(Fact("victim_shown", {"seat": victim, "potions": ["box"]}, secret=True),),
                             check=lambda v: answers.seat(game, v, optional=True))
@@ -166,18 +175,17 @@ def harvest_witch(game: "Game") -> Flow:
         return
     outcome = yield game.ask("witch_toss", Kind.DRAW, actors=(seat,), seats=(), options=tuple(TOSS),
                              check=_toss)
-    game.used.add("witch.box")
+    game.keep(Box(spent=True))
     game.fact("harvest.toss", secret=True, outcome=outcome, seat=target)
     if outcome == "poison":
-        game.attacks.append((target, "poison"))
+        game.attack(target, "poison")
     else:
         # Every other face heals: like the Witch's heal, it cancels the werewolves' attack on the player.
-        if (target, "werewolves") in game.attacks:
-            game.attacks.remove((target, "werewolves"))
+        game.spare(target, "werewolves")
         if outcome == "villager":
             # A simple villager from now on: no power, and the village's side even for a werewolf card. An
             # infection before is undone (an infection after wins: game.side() looks at it first).
-            game.players[target - 1].marks.discard("infected")
+            game.unmark(target, "infected")
             game.mark(target, "simple_villager")
         elif outcome == "werewolf":
             # Exactly the Infected Father's infection: a werewolf, waking with the pack from the next night.
@@ -191,19 +199,26 @@ def harvest_witch(game: "Game") -> Flow:
 
 # -- black_death ----------------------------------------------------------------------------------
 
-def plague(game: "Game") -> Flow:
+def plague(game: Play) -> Flow:
     """The werewolves' call, made as usual, with nobody awake: the program draws the victim among the living
     (the narrator does not say the variant is played, so the night sounds like any other)."""
     living = game.living()
     victim = yield game.ask("werewolves", Kind.DRAW, seats=living,
                             check=lambda v: answers.seat(game, v, among=living))
-    game.tonight["victim"] = victim
-    game.attacks.append((victim, "werewolves"))
+    game.record(victim=victim)
+    game.attack(victim, "werewolves")
 
 
-def refuse_to_vote(game: "Game") -> None:
+@dataclass(frozen=True)
+class Refused(Kept):
+    """The Black Death: whether the village refused to vote, having seen through it (its win)."""
+
+    refused: bool = False
+
+
+def refuse_to_vote(game: Play) -> None:
     """The whole village refuses to vote (a vote for nobody): the players have seen through the Black Death."""
-    game.choose("black_death", "declared")
+    game.keep(Refused(True))
 
 
 # -- cult -----------------------------------------------------------------------------------------
@@ -212,12 +227,12 @@ SEDUCING = frozenset({"werewolves", "big_bad_wolf"})
 """The attacks that seduce instead of killing under the Cult: the pack's victim and the Big Bad Wolf's."""
 
 
-def seduce(game: "Game", seat: int) -> None:
+def seduce(game: Play, seat: int) -> None:
     """The victim loses their special power and is seduced; nothing is said, nobody wakes."""
     game.mark(seat, "seduced")
 
 
-def seduced_fall(game: "Game", seat: int) -> Flow:
+def seduced_fall(game: Play, seat: int) -> Flow:
     """A seduced player eliminated by the vote takes every seduced player along, at once."""
     if not game.marked(seat, "seduced"):
         return
@@ -228,7 +243,7 @@ def seduced_fall(game: "Game", seat: int) -> Flow:
         yield from deaths.kill(game, other, "cult")
 
 
-def cult_won(game: "Game") -> bool:
+def cult_won(game: Play) -> bool:
     """The werewolves win when one living villager at most is not seduced (and a werewolf still lives)."""
     living = game.living()
     wolves = sum(1 for s in living if game.is_werewolf(s))
@@ -243,3 +258,99 @@ FACTS = (FactSpec("moonlight.candles", {"seats": Value.SEATS}), FactSpec("moonli
                   words=tuple(TOSS)),
          FactSpec("harvest.touched", {"outcome": Value.WORD}, secret=True, by="outcome", words=CHANGED))
 """What the variants tell: by candlelight, the chain of innocence, the graffiti, the Harvest."""
+
+
+# -- the variants as providers of hooks ------------------------------------------------------------
+
+class Variant(Role):
+    """A variant's part in the game: its hooks run after every character's (death_order), like an office's."""
+
+    death_order = 100
+
+
+class Moonlight(Variant):
+    id = "moonlight"
+
+    def death_news(self, game: Play, seats: list[int], dawn: bool) -> tuple[Fact, ...]:
+        # 'each morning the narrator blows out the candle before each victim': said after the victims, public.
+        # Every victim, whatever the cause, or the candles would tell the cause.
+        return (candles(seats),) if seats else ()
+
+
+class MoonlightWolves(Moonlight):
+    id = "moonlight_wolves"
+
+    def at_dawn(self, game: Play) -> Flow:
+        return candles_out(game)
+
+    def death_news(self, game: Play, seats: list[int], dawn: bool) -> tuple[Fact, ...]:
+        told = () if game.variant("moonlight") else super().death_news(game, seats, dawn)  # candles told once
+        return told + (Fact("moonlight.relight"),) if dawn else told  # a victim spared keeps their place in the light
+
+
+class NotHim(Variant):
+    id = "not_him"
+
+    def instead_of_vote(self, game: Play) -> Generator[Call, Any, bool]:
+        yield from chain(game)
+        return True
+
+
+class Graffiti(Variant):
+    id = "graffiti"
+
+    def at_dusk(self, game: Play) -> Flow:
+        return graffiti(game)
+
+
+class Harvest(Variant):
+    id = "harvest"
+
+    def vote_facts(self, game: Play) -> tuple[Fact, ...]:
+        if game.sheriff is not None and game.alive(game.sheriff):
+            return (Fact("harvest.sheriff_first", {"seat": game.sheriff}),)  # 'the Sheriff votes before all'
+        return ()
+
+
+class BlackDeath(Variant):
+    """The Black Death: until everyone is dead, unless the village refused to vote."""
+
+    id = "black_death"
+    win_name = "village"
+
+    def on_vote(self, game: Play, tally: Tally) -> Generator[Call, Any, Tally]:
+        # 'the players win when all refuse to vote'. Ruling taken: a vote for nobody is that refusal; the voice
+        # says nothing of the variant until the end.
+        if tally.seat is None and not tally.tied:
+            refuse_to_vote(game)
+        return tally
+        yield  # pragma: no cover  (makes this a generator)
+
+    def holds_victory(self, game: Play) -> bool:
+        return True
+
+    def victory(self, game: Play) -> tuple[int, ...] | None:
+        return tuple(p.seat for p in game.players) if game.kept(Refused).refused else None
+
+
+class Cult(Variant):
+    id = "cult"
+    win_name = "werewolves"
+    win_order = 100  # after every character's goal
+
+    def survives(self, game: Play, seat: int, cause: str) -> bool:
+        if cause in SEDUCING:
+            seduce(game, seat)  # seduced, not killed; nothing is said
+            return True
+        return False
+
+    def voted_out(self, game: Play, seat: int) -> Flow:
+        return seduced_fall(game, seat)
+
+    def victory(self, game: Play) -> tuple[int, ...] | None:
+        return victory.side_winners(game, Team.WEREWOLVES) if cult_won(game) else None
+
+
+RULES: dict[str, Role] = {rule.id: rule for rule in (Moonlight(), MoonlightWolves(), NotHim(), Graffiti(), Harvest(),
+                                                     BlackDeath(), Cult())}
+"""Every variant's provider of hooks, by name: the registry the game takes the table's variants from."""

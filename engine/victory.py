@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from . import variants
+from .role import Play
 from .types import Outcome, Team
 
-if TYPE_CHECKING:
-    from .game import Game
 
-
-def side_winners(game: "Game", team: Team) -> tuple[int, ...]:
+def side_winners(game: Play, team: Team) -> tuple[int, ...]:
     """Returns every seat, living or not, that wins with ``team`` (lovers of mixed sides do not)."""
     return tuple(p.seat for p in game.players
                  if game.side(p.seat) is team
                  and not any(r.abandons_side(game, p.seat) for r in game.hooked["abandons_side"]))
 
 
-def check(game: "Game") -> Outcome | None:
+def check(game: Play) -> Outcome | None:
     """Returns the outcome if the game is won, else None.
 
     Simultaneous wins are settled in the order: nobody, the roles with goals of
@@ -27,17 +22,14 @@ def check(game: "Game") -> Outcome | None:
     living = game.living()
     if not living:
         return Outcome("nobody", ())
-    if game.variant("black_death"):
-        # The Black Death: until everyone is dead, unless the village refused to vote.
-        if game.choices.get("black_death") == "declared":
-            return Outcome("village", tuple(p.seat for p in game.players))
-        return None
-    for role in game.goals:
+    for rule in game.hooked["holds_victory"]:  # the Black Death: only its own end, or everyone dead
+        if rule.holds_victory(game):
+            seats = rule.victory(game)
+            return None if seats is None else Outcome(rule.win_name, seats)
+    for role in game.goals:  # the characters' own goals, then the variants' (the Cult's)
         seats = role.victory(game)
         if seats is not None:
             return Outcome(role.win_name, seats)
-    if game.variant("cult") and variants.cult_won(game):
-        return Outcome("werewolves", side_winners(game, Team.WEREWOLVES))
     sides = game.sides()
     first = sides[living[0] - 1]
     for seat in living:

@@ -22,15 +22,14 @@ Rulings taken where the seeds (001_… 角色标记与建筑牌, 002_… the BGA
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Generator
+from dataclasses import dataclass
+from typing import Any, Generator
 
 from . import answers, deaths
 from .contract import CallTraits, FactSpec, Value
-from .role import CallSpec, Flow, Role
+from .role import CallSpec, Flow, Play, Role
+from .state import Kept
 from .types import Answer, Call, Fact, IllegalAnswer, Kind, Phase
-
-if TYPE_CHECKING:
-    from .game import Game
 
 TOKENS = ("farmer", "confessor", "bone_setter", "baker", "barber", "barkeeper", "noble", "schoolteacher",
           "bailiff", "vagabond")
@@ -73,45 +72,43 @@ def check_buildings(seats: int, tokens: tuple[str, ...] | list[str]) -> list[str
     return errors
 
 
-def token(game: "Game", seat: int) -> str | None:
+def token(game: Play, seat: int) -> str | None:
     """Returns the token the player at ``seat`` holds now (a building or ``vagabond``), or None."""
     return game.tokens.get(seat)
 
 
-def is_vagabond(game: "Game", seat: int) -> bool:
+def is_vagabond(game: Play, seat: int) -> bool:
     """Returns whether the player at ``seat`` is a Vagabond (immune to the Schoolteacher, the Barber, the
     Raven and the Pyromaniac)."""
     return game.tokens.get(seat) == VAGABOND
 
 
-def owns_house(game: "Game", seat: int) -> bool:
+def owns_house(game: Play, seat: int) -> bool:
     """Returns whether the player at ``seat`` lives in a building (the Pyromaniac's targets)."""
     held = game.tokens.get(seat)
     return held is not None and held != VAGABOND
 
 
-def holder(game: "Game", building: str) -> int | None:
+def holder(game: Play, building: str) -> int | None:
     """Returns the living seat whose token ``building`` can act now (not spent), or None."""
     for seat, held in sorted(game.tokens.items()):
-        if held == building and game.alive(seat) and seat not in game.spent and seat not in game.doomed:
+        if held == building and game.alive(seat) and seat not in game.spent and seat not in game.tonight.doomed:
             return seat
     return None
 
 
-def burn(game: "Game", seat: int) -> None:
+def burn(game: Play, seat: int) -> None:
     """Removes the house of ``seat`` from the game: its owner becomes a Vagabond."""
-    game.tokens[seat] = VAGABOND
-    game.spent.discard(seat)
-    game.version += 1
+    game.hand_token(seat, VAGABOND)
 
 
-def announce(game: "Game") -> Flow:
+def announce(game: Play) -> Flow:
     """Before anything else, says aloud who holds which token: they are public."""
     facts = tuple(Fact("building.dealt", {"seat": seat, "role": held}) for seat, held in sorted(game.tokens.items()))
     yield game.ask("buildings", Kind.NONE, facts=facts)
 
 
-def baker(game: "Game") -> Flow:
+def baker(game: Play) -> Flow:
     """The Baker opens his eyes for a moment right after the werewolves, and closes them: nothing to answer."""
     seat = holder(game, "baker")
     return game.wake("baker", () if seat is None else (seat,), shown=False)
@@ -120,27 +117,27 @@ def baker(game: "Game") -> Flow:
 CALLS = (CallSpec("baker", Kind.NONE, frozenset({"baker"}), baker),)
 
 
-def _other(game: "Game", value: Answer, actor: int, *, optional: bool = True) -> int | None:
+def _other(game: Play, value: Answer, actor: int, *, optional: bool = True) -> int | None:
     seat = answers.seat(game, value, optional=optional)
     if seat == actor:
         raise IllegalAnswer("you cannot choose yourself", key="refusal.self")
     return seat
 
 
-def _not_vagabond(game: "Game", seat: int | None) -> int | None:
+def _not_vagabond(game: Play, seat: int | None) -> int | None:
     if seat is not None and is_vagabond(game, seat):
         raise IllegalAnswer(f"seat {seat} is a Vagabond", key="refusal.vagabond", seat=seat)
     return seat
 
 
-def _restorable(game: "Game", value: Answer, actor: int) -> int | None:
+def _restorable(game: Play, value: Answer, actor: int) -> int | None:
     seat = _other(game, value, actor)
     if seat is not None and not (seat in game.spent and game.tokens.get(seat) in ONCE):
         raise IllegalAnswer(f"seat {seat} has no spent power to restore", key="refusal.not_spent", seat=seat)
     return seat
 
 
-def _barred(game: "Game", value: Answer, actor: int) -> tuple[int, ...]:
+def _barred(game: Play, value: Answer, actor: int) -> tuple[int, ...]:
     """Reads the Schoolteacher's answer: null, or a list of up to two other players, not Vagabonds."""
     if value is None:
         return ()
@@ -160,16 +157,16 @@ class Holdings(Role):
     id = "buildings"
     death_order = 40  # after the Sheriff's successor: the Bailiff fills the houses last
 
-    def survives(self, game: "Game", seat: int, cause: str) -> bool:
+    def survives(self, game: Play, seat: int, cause: str) -> bool:
         if cause in BITE_OR_VOTE and game.tokens.get(seat) == "barkeeper" and seat not in game.spent:
             if cause == "vote":
                 game.fact("barkeeper.spared", seat=seat)
             return True
         return False
 
-    def on_death(self, game: "Game", seat: int, cause: str) -> Flow:
-        held = game.tokens.pop(seat, None)
-        game.spent.discard(seat)
+    def on_death(self, game: Play, seat: int, cause: str) -> Flow:
+        held = game.tokens.get(seat)
+        game.hand_token(seat, None)
         if held is None or held == VAGABOND:
             return
         bailiff = holder(game, "bailiff")
@@ -180,18 +177,17 @@ class Holdings(Role):
         chosen = yield game.ask("bailiff", Kind.SEAT, actors=(bailiff,), seats=vagabonds, optional=True,
                                 check=lambda v: answers.seat(game, v, optional=True, among=vagabonds))
         if chosen is not None:
-            game.tokens[chosen] = held
-            game.spent.discard(chosen)  # a once-only power comes with the house afresh
+            game.hand_token(chosen, held)  # a once-only power comes with the house afresh
             game.fact("bailiff.moves", seat=chosen, role=held)
 
-    def after_dawn(self, game: "Game") -> Flow:
+    def after_dawn(self, game: Play) -> Flow:
         farmers = tuple(s for s in game.living() if game.tokens.get(s) == "farmer")
         if game.number == 2 and game.rules.sheriff and farmers:
             # From the second day the farmers choose the Sheriff among themselves (he replaces the one the
             # village elected before the first night).
             chosen = yield game.ask("farmers", Kind.SEAT, actors=farmers, seats=farmers,
                                     check=lambda v: answers.seat(game, v, among=farmers))
-            game.sheriff = chosen
+            game.appoint(chosen)
             game.fact("sheriff.elected", seat=chosen)
         yield from self._confessor(game)
         game.step_done()
@@ -201,17 +197,17 @@ class Holdings(Role):
         game.step_done()
         yield from self._schoolteacher(game)
 
-    def _confessor(self, game: "Game") -> Flow:
+    def _confessor(self, game: Play) -> Flow:
         seat = holder(game, "confessor")
         if seat is None:
             return
         target = yield game.ask("confessor", Kind.SEAT, actors=(seat,), optional=True,
                                 check=lambda v: _other(game, v, seat))
         if target is not None:
-            game.spent.add(seat)
+            game.spend(seat)
             game.fact("confessor.confesses", seat=target)
 
-    def _bone_setter(self, game: "Game") -> Flow:
+    def _bone_setter(self, game: Play) -> Flow:
         seat = holder(game, "bone_setter")
         if seat is None or not any(s in game.spent and game.tokens.get(s) in ONCE and s != seat
                                    for s in game.living()):
@@ -219,11 +215,11 @@ class Holdings(Role):
         target = yield game.ask("bone_setter", Kind.SEAT, actors=(seat,), optional=True,
                                 check=lambda v: _restorable(game, v, seat))
         if target is not None:
-            game.spent.add(seat)
-            game.spent.discard(target)
+            game.spend(seat)
+            game.spend(target, False)
             game.fact("bone_setter.restores", seat=target)
 
-    def _barber(self, game: "Game") -> Flow:
+    def _barber(self, game: Play) -> Flow:
         seat = holder(game, "barber")
         if seat is None:
             return
@@ -231,51 +227,50 @@ class Holdings(Role):
                                 check=lambda v: _not_vagabond(game, _other(game, v, seat)))
         if target is None:
             return
-        game.spent.add(seat)
+        game.spend(seat)
         werewolf = game.is_werewolf(target)
         yield from deaths.kill(game, target, "barber")
         if not werewolf:
             yield from deaths.kill(game, seat, "execution")  # he struck an innocent: executed at once
 
-    def _schoolteacher(self, game: "Game") -> Flow:
+    def _schoolteacher(self, game: Play) -> Flow:
         seat = holder(game, "schoolteacher")
         if seat is None:
             return
         barred = yield game.ask("schoolteacher", Kind.SEATS, actors=(seat,), optional=True, picks=0,
                                 check=lambda v: _barred(game, v, seat))
-        game.link("schoolteacher", barred)
-        game.counters["schoolteacher.day"] = game.number
+        game.keep(Barred(tuple(barred), game.number))
         if barred:
             game.fact("schoolteacher.bars", seats=list(barred))
 
-    def before_vote(self, game: "Game") -> Flow:
-        game.counters.pop("barkeeper.ballot", None)  # a ballot counts for its own vote only
+    def before_vote(self, game: Play) -> Flow:
+        game.forget(Ballot)  # a ballot counts for its own vote only
         seat = holder(game, "barkeeper")
-        if seat is None or (game.counters.get("schoolteacher.day") == game.number
-                            and seat in game.links.get("schoolteacher", ())):
+        if seat is None or barred(game, seat, game.number):
             return  # the Schoolteacher may bar the Barkeeper from voting
         living = game.living()
         ballot = yield game.ask("barkeeper", Kind.SEAT, actors=(seat,), seats=living, optional=True,
                                 check=lambda v: answers.seat(game, v, optional=True))
-        game.counters["barkeeper.ballot"] = 0 if ballot is None else ballot
+        game.keep(Ballot(ballot))
 
-    def ballot(self, game: "Game", voter: int, weight: int) -> int:
+    def ballot(self, game: Play, voter: int, weight: int) -> int:
         call = game.call
         if call is None or call.phase is not Phase.DAY or call.id not in ("vote", "revote"):
             return weight
         if holder(game, "schoolteacher") == voter:
             raise IllegalAnswer(f"seat {voter} is the Schoolteacher, who never votes", key="refusal.not_a_voter",
                                 seat=voter)
-        if (game.counters.get("schoolteacher.day") == call.number
-                and voter in game.links.get("schoolteacher", ())):
+        if barred(game, voter, call.number):
             raise IllegalAnswer(f"seat {voter} may not vote today: the Schoolteacher barred them",
                                 key="refusal.not_a_voter", seat=voter)
         return weight
 
-    def condemned(self, game: "Game", seat: int) -> Generator[Call, Any, bool]:
+    def condemned(self, game: Play, seat: int) -> Generator[Call, Any, bool]:
         keeper = holder(game, "barkeeper")
-        if keeper is not None and game.counters.pop("barkeeper.ballot", 0) == seat:
-            game.spent.add(keeper)  # the one he voted for is condemned: he loses token and protection
+        ballot = game.kept(Ballot).seat
+        game.forget(Ballot)
+        if keeper is not None and ballot == seat:
+            game.spend(keeper)  # the one he voted for is condemned: he loses token and protection
             game.fact("barkeeper.loses", seat=keeper)
         noble = holder(game, "noble")
         if noble is None or holder(game, "barkeeper") == seat:
@@ -283,16 +278,37 @@ class Holdings(Role):
         pardon = yield game.ask("noble", Kind.YES_NO, actors=(noble,), seats=(seat,),
                                 check=lambda v: answers.yes_no(v))
         if pardon:
-            game.spent.add(noble)
+            game.spend(noble)
             game.fact("noble.pardons", seat=seat)
         return bool(pardon)
 
-    def may_lead(self, game: "Game", seat: int) -> bool:
+    def may_lead(self, game: Play, seat: int) -> bool:
         # With farmers in the village, the successor must be a farmer; the last farmer gone, no Sheriff.
         return not any(t == "farmer" for _, t in game.deal.buildings) or game.tokens.get(seat) == "farmer"
 
 
 HOLDINGS = Holdings()
+
+
+@dataclass(frozen=True)
+class Barred(Kept):
+    """The players the Schoolteacher barred from voting, and the day they may not vote."""
+
+    seats: tuple[int, ...] = ()
+    day: int | None = None
+
+
+def barred(game: Play, seat: int, day: int) -> bool:
+    """Returns whether the Schoolteacher barred ``seat`` from the votes of ``day``."""
+    kept = game.kept(Barred)
+    return kept.day == day and seat in kept.seats
+
+
+@dataclass(frozen=True)
+class Ballot(Kept):
+    """The Barkeeper's ballot, cast before the village votes (None: none), for that vote only."""
+
+    seat: int | None = None
 
 
 FACTS = (FactSpec("building.dealt", {"seat": Value.SEAT, "role": Value.ROLE}),

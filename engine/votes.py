@@ -3,27 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
-from . import answers, deaths, variants
+from . import answers, deaths
 from .contract import FactSpec, Value
-from .role import Flow
-from .types import Answer, Fact, IllegalAnswer, Kind
-
-if TYPE_CHECKING:
-    from .game import Game
+from .role import Flow, Play
+from .types import Answer, Fact, IllegalAnswer, Kind, Tally
 
 
-@dataclass(frozen=True)
-class Tally:
-    """A vote's result: the seat with the most votes, or the tied seats, or nobody."""
-
-    seat: int | None = None
-    tied: tuple[int, ...] = ()
-
-
-def weight(game: "Game", voter: int) -> int:
+def weight(game: Play, voter: int) -> int:
     """Returns how many votes a ballot of ``voter`` counts for (the Sheriff's counts double)."""
     w = 2 if voter == game.sheriff and game.rules.sheriff_double_vote else 1
     for role in game.hooked["ballot"]:
@@ -31,7 +19,7 @@ def weight(game: "Game", voter: int) -> int:
     return w
 
 
-def voters(game: "Game") -> tuple[int, ...]:
+def voters(game: Play) -> tuple[int, ...]:
     """Returns, in seat order, the living whose ballot counts in the running vote: not a revealed Idiot, nor
     one the Scapegoat left out or the Schoolteacher barred (all public). The keypad's roll call asks them."""
     counted = []
@@ -44,7 +32,7 @@ def voters(game: "Game") -> tuple[int, ...]:
     return tuple(counted)
 
 
-def totals(game: "Game", ballots: dict[int, int | None]) -> Counter[int]:
+def totals(game: Play, ballots: dict[int, int | None]) -> Counter[int]:
     """Returns the votes each seat has from a roll call: the Sheriff double, the Raven's mark added.
 
     Abstentions (``None``) count for no one.
@@ -59,7 +47,7 @@ def totals(game: "Game", ballots: dict[int, int | None]) -> Counter[int]:
     return votes
 
 
-def count(game: "Game", ballots: dict[int, int | None]) -> Tally:
+def count(game: Play, ballots: dict[int, int | None]) -> Tally:
     """Counts a roll call: plurality, the Sheriff double; a tie at the top is a tie; no vote at all elects
     nobody."""
     votes = totals(game, ballots)
@@ -70,7 +58,7 @@ def count(game: "Game", ballots: dict[int, int | None]) -> Tally:
     return Tally(leaders[0]) if len(leaders) == 1 else Tally(None, leaders)
 
 
-def read(game: "Game", value: Answer, among: Sequence[int], nobody: bool = True) -> Tally:
+def read(game: Play, value: Answer, among: Sequence[int], nobody: bool = True) -> Tally:
     """Reads a vote's answer: a seat, null (nobody), ``{tie: [...]}`` or ``{ballots: {voter: target}}``."""
     if isinstance(value, dict):
         if set(value) == {"tie"}:
@@ -90,7 +78,7 @@ def read(game: "Game", value: Answer, among: Sequence[int], nobody: bool = True)
     return Tally(answers.seat(game, value, optional=True, among=among))
 
 
-def _ballots(game: "Game", value: object, among: Sequence[int]) -> dict[int, int | None]:
+def _ballots(game: Play, value: object, among: Sequence[int]) -> dict[int, int | None]:
     if not isinstance(value, dict) or not value:
         raise IllegalAnswer("ballots are a mapping of voter seat to target seat", key="refusal.shape")
     ballots: dict[int, int | None] = {}
@@ -103,7 +91,7 @@ def _ballots(game: "Game", value: object, among: Sequence[int]) -> dict[int, int
     return ballots
 
 
-def _cast(game: "Game", value: Answer, among: Sequence[int]) -> Tally:
+def _cast(game: Play, value: Answer, among: Sequence[int]) -> Tally:
     """Reads a vote, refusing nobody (null, or a roll call of abstentions) when the village must vote."""
     tally = read(game, value, among)
     if tally.seat is None and not tally.tied and not game.rules.votes_may_be_skipped:
@@ -111,28 +99,24 @@ def _cast(game: "Game", value: Answer, among: Sequence[int]) -> Tally:
     return tally
 
 
-def village_vote(game: "Game") -> Flow:
+def village_vote(game: Play) -> Flow:
     """Runs the day's vote: the result, then a tie-break or a run-off, then the elimination."""
     for role in game.hooked["before_vote"]:
         yield from role.before_vote(game)
-    if game.variant("not_him"):
-        yield from variants.chain(game)
-        return
+    for rule in game.hooked["instead_of_vote"]:  # the chain of innocence
+        if (yield from rule.instead_of_vote(game)):
+            return
     living = game.living()
     skip = game.rules.votes_may_be_skipped
     facts: tuple[Fact, ...] = ()
-    if game.variant("harvest") and game.sheriff is not None and game.alive(game.sheriff):
-        facts = (Fact("harvest.sheriff_first", {"seat": game.sheriff}),)  # 'the Sheriff votes before all'
+    for rule in game.hooked["vote_facts"]:
+        facts += rule.vote_facts(game)
     tally: Tally = yield game.ask("vote", Kind.VOTE, seats=living, optional=skip, facts=facts,
                                   check=lambda v: _cast(game, v, living))
-    if game.variant("black_death") and tally.seat is None and not tally.tied:
-        # The Black Death: 'the players win when all refuse to vote'. Ruling taken: a vote for nobody is
-        # that refusal; the voice says nothing of the variant until the end.
-        variants.refuse_to_vote(game)
     yield from settle(game, tally)
 
 
-def settle(game: "Game", tally: Tally) -> Flow:
+def settle(game: Play, tally: Tally) -> Flow:
     """Eliminates the vote's choice; a tie goes to the Sheriff, or to a second vote among the tied."""
     for role in game.hooked["on_vote"]:
         tally = yield from role.on_vote(game, tally)
@@ -163,8 +147,8 @@ def settle(game: "Game", tally: Tally) -> Flow:
     for role in game.hooked["on_condemned"]:  # the Devoted Servant takes the condemned's place
         yield from role.on_condemned(game, tally.seat)
     yield from deaths.kill(game, tally.seat, "vote")
-    if game.variant("cult"):
-        yield from variants.seduced_fall(game, tally.seat)
+    for rule in game.hooked["voted_out"]:  # the Cult's seduced fall together
+        yield from rule.voted_out(game, tally.seat)
 
 
 FACTS = (FactSpec("vote.tie", {"seats": Value.SEATS}), FactSpec("vote.tie_again", {"seats": Value.SEATS}),

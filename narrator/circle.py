@@ -10,6 +10,7 @@ from typing import Sequence
 
 from engine import Game, Phase
 from engine.crier import crier
+from engine.roles import raven
 
 from .voices import Voice
 
@@ -70,7 +71,7 @@ def _marks(game: Game, seat: int) -> list[str]:
         marks.append("sheriff")
     if crier(game) == seat and game.alive(seat):
         marks.append("town_crier")
-    if game.phase is Phase.DAY and seat in game.links.get("raven", ()):
+    if game.phase is Phase.DAY and raven.marked(game) == seat:
         marks.append("raven")
     return marks
 

@@ -21,7 +21,8 @@ from engine import (
 )
 from engine.answers import shown
 from engine.roles.actor import LENDABLE
-from engine.table import HouseRule, check_extras, house_rules
+from engine import check_extras
+from engine.table import HouseRule, house_rules
 from engine.variants import INCOMPATIBLE, VARIANTS
 from engine.village import TOKENS, check_buildings
 

@@ -403,7 +403,7 @@ def _deal_step(data: object) -> bool:
 
 def _undo(entries: list[Entry]) -> None:
     """Takes back the last answer, and the confirmations after it, as Game.undo does (one rule for both)."""
-    from engine.game import kept_after_undo  # here: reading a journal without an undo needs no engine
+    from engine import kept_after_undo  # here: reading a journal without an undo needs no engine
 
     keep = kept_after_undo([entry.needs for entry in entries])
     if keep is not None:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Sequence
 
 from engine import Answer, Call, Game, Phase
+from engine.roles import cupid
 
 from .errors import UserError
 from .journal import PRIVATE_FILE
@@ -90,7 +91,7 @@ def build_recap(game: Game, voice: Voice, names: Sequence[str | None] = ()) -> R
         deal.append(voice.text("summary.deal", {"seat": seat, "role": role}, names))
     if game.deal.centre:
         deal.append(voice.text("recap.centre", {"cards": voice.join([voice.role(c) for c in game.deal.centre])}))
-    lovers = game.links.get("lovers")
+    lovers = cupid.lovers(game)
     return Recap(
         title=voice.text("recap.title", {}),
         result=[line.text for line in lines[-2 if game.outcome.winners else -1:]],

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine import MAX_SEATS, ROLES, Deal, Kind, call_kinds, check_groups
 from engine.answers import shown
-from engine.table import check_extras
+from engine import check_extras
 from engine.village import TOKENS, check_buildings
 
 from .config import Findings, TableConfig, read_table, suggest

@@ -12,6 +12,7 @@ import pytest
 from rich.cells import cell_len
 
 from engine import Deal, Game, Phase, Rules, Table, deal_cards
+from engine.roles import cupid, raven
 from engine.types import Kind
 from keystrokes import Recorder, after, keys_for
 from narrator.asking import KeypadAnswers
@@ -42,24 +43,17 @@ def test_before_the_game_the_circle_shows_the_seats_and_names_only() -> None:
 def test_an_eliminated_seat_shows_its_card_only_when_the_table_reveals_cards() -> None:
     for reveal, card in ((True, "Witch"), (False, None)):
         game = six(reveal_roles=reveal)
-        game.players[2].alive = False
-        game.eliminated.append(_out(3, "witch"))
+        game.kill(3, "vote")
         view = seating(VOICE, 6, NAMES, game)[2]
         assert (view.alive, view.card) == (False, card)
         assert view.label() == ("3 ✝ Witch" if reveal else "3 ✝")
 
 
-def _out(seat: int, card: str):  # type: ignore[no-untyped-def]
-    from engine.types import Elimination
-
-    return Elimination(seat, card, Phase.DAY, 1, "vote")
-
-
 def test_the_sheriff_a_revealed_idiot_and_a_building_token_are_public_marks() -> None:
     game = six()
-    game.sheriff = 2
+    game.appoint(2)
     game.mark(4, "revealed")
-    game.tokens[5] = "vagabond"
+    game.hand_token(5, "vagabond")
     views = seating(VOICE, 6, NAMES, game)
     assert views[1].marks == ("Sheriff",)
     assert (views[3].card, views[3].label()) == ("Idiot", "4 David (Idiot)")
@@ -68,10 +62,10 @@ def test_the_sheriff_a_revealed_idiot_and_a_building_token_are_public_marks() ->
 
 def test_the_ravens_mark_is_shown_by_day_only() -> None:
     game = six()
-    game.links["raven"] = (5,)
-    game.phase = Phase.NIGHT
+    game.keep(raven.Marked(5))
+    game.begin(Phase.NIGHT)
     assert seating(VOICE, 6, NAMES, game)[4].marks == ()
-    game.phase = Phase.DAY
+    game.begin(Phase.DAY)
     assert seating(VOICE, 6, NAMES, game)[4].marks == ("Raven's mark",)
 
 
@@ -79,11 +73,12 @@ def test_no_secret_shows_two_deals_with_the_same_public_state_show_the_same_circ
     """The lovers, the living's cards, the night's choices, secret marks: none changes the circle."""
     one = six()
     other = six(("seer", "werewolf", "cupid", "villager", "witch", "idiot"))
-    other.links["lovers"] = (1, 2)
+    other.keep(cupid.Lovers((1, 2)))
     other.mark(3, "infected")
     other.mark(6, "charmed")
-    other.tonight["werewolves"] = 4
-    other.phase = one.phase = Phase.NIGHT
+    one.begin(Phase.NIGHT)
+    other.begin(Phase.NIGHT)
+    other.record(victim=4, pack=(2,))
     assert seating(VOICE, 6, NAMES, one) == seating(VOICE, 6, NAMES, other)
 
 
@@ -328,7 +323,7 @@ def test_the_plain_screen_prints_the_circle_as_one_line_when_it_changes_and_only
         game = six()
         screen.seating(seating(VOICE, 6, NAMES, game))
         screen.seating(seating(VOICE, 6, NAMES, game))
-        game.sheriff = 1
+        game.appoint(1)
         screen.seating(seating(VOICE, 6, NAMES, game))
         assert out.getvalue().splitlines() == (["1 Ann · 2 Bruno · 3 · 4 David · 5 Emma · 6 Farid",
                                      "1 Ann [Sheriff] · 2 Bruno · 3 · 4 David · 5 Emma · 6 Farid"] if terminal else [])

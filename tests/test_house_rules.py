@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine import Game, IllegalAnswer, Phase, Rules
+from engine.roles.wolf_hound import Side
 from helpers import call_ids, drive, eliminated, made, made_once, new_game, play_harmlessly, reach, refused
 from narrator.cli import main
 
@@ -401,7 +402,7 @@ def test_wolf_hound_random_draws_his_side_and_shows_it_to_him_alone(tmp_path: Pa
         side = answers.answer(call, game)
         step = game.answer(side)
         assert [(f.key, f.secret) for f in step.facts] == [("wolf_hound.drawn", True)]
-        assert Game(table, game.deal, game.journal).choices == game.choices == {"wolf_hound": side}
+        assert Game(table, game.deal, game.journal).kept(Side) == game.kept(Side) == Side(side)
         sides.add(side)
     assert sides == {"wolf", "village"}
 

@@ -8,8 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine import Rules
-from engine.game import kept_after_undo
+from engine import Rules, kept_after_undo
 from engine.order import INTERVALS
 from engine.table import house_rules
 from helpers import drive, new_game

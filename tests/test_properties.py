@@ -26,6 +26,8 @@ from engine import (
     night_calls,
 )
 from engine.roles.actor import LENDABLE
+from engine.roles.cupid import lovers
+from engine.state import snapshot
 from engine.village import MANY, TOKENS
 from helpers import narrate, new_game
 from narrator.narration import VOICE, Line
@@ -177,10 +179,8 @@ def call_key(call: Call | None) -> tuple[object, ...] | None:
 
 def state(game: Game) -> tuple[object, ...]:
     """Returns everything a replay must rebuild."""
-    return (game.outcome, tuple(game.eliminated), tuple(call_key(c) for c in game.calls), game.sheriff,
-            call_key(game.call), tuple(map(repr, game.journal)), game.penalty, sorted(game.used),
-            dict(game.links), tuple((p.card, p.alive, sorted(p.marks)) for p in game.players),
-            sorted(game.tokens.items()), sorted(game.spent))
+    return (game.outcome, tuple(call_key(c) for c in game.calls), call_key(game.call),
+            tuple(map(repr, game.journal)), snapshot(game))
 
 
 seeds = st.integers(0, 2**31)
@@ -251,8 +251,8 @@ def test_the_rusts_doomed_werewolf_wakes_for_no_call(table: Table, seed: int) ->
         call = game.call
         assert call is not None
         if call.phase is Phase.NIGHT:
-            assert not set(call.actors) & game.doomed, (call.id, call.actors, "doomed:", game.doomed)
-            assert not set(call.seats) & game.doomed, (call.id, call.seats, "doomed:", game.doomed)
+            assert not set(call.actors) & game.tonight.doomed, (call.id, call.actors, "doomed:", game.tonight.doomed)
+            assert not set(call.seats) & game.tonight.doomed, (call.id, call.seats, "doomed:", game.tonight.doomed)
 
     games(table, seed, before=check)
 
@@ -318,7 +318,7 @@ def test_winners_are_consistent_with_the_outcome(table: Table, seed: int) -> Non
         elif winner == "nobody":
             assert winners == () and living == ()
         elif winner == "lovers":
-            pair = game.links["lovers"]
+            pair = lovers(game)
             assert set(winners) == set(pair) == set(living)
             assert game.is_werewolf(pair[0]) != game.is_werewolf(pair[1])
         elif winner == "angel":

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine import Deal, Game, Table
+from engine.roles import cupid
 from keystrokes import Recorder, plan_keys
 from narrator.config import TableConfig
 from narrator.keypad import ScriptedKeys
@@ -42,7 +43,7 @@ def test_the_recap_is_written_beside_the_journal_and_printed_once_the_game_is_ov
     assert f"(recap: {journal.with_suffix('.md')})" in printed
     for seat, card in enumerate(game.deal.roles, start=1):
         assert f"- {voice.text('summary.deal', {'seat': seat, 'role': card})}" in recap
-    lovers = game.links["lovers"]
+    lovers = cupid.lovers(game)
     assert voice.text("screen.lovers", {"seats": list(lovers)}) in recap
     for e in game.eliminated:
         assert voice.text("summary.eliminated", {"when": voice.text(f"summary.{e.phase.value}", {"number": e.number}),

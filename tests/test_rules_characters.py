@@ -3,9 +3,9 @@ Villager-Villager and the Three Brothers."""
 
 from __future__ import annotations
 
+from engine import check_deck
 from engine.calls import call_kinds
 from engine.roles import ROLES
-from engine.table import check_deck
 from engine.types import Kind, Team
 from helpers import call_ids, drive, made, made_once, new_game, reach
 

@@ -22,6 +22,7 @@ from engine import (
     Team,
 )
 from engine.calls import call_kinds
+from engine.roles.cupid import lovers
 from helpers import (
     call_ids,
     drive,
@@ -247,7 +248,7 @@ def test_devoted_servant_inherits_no_lovers_and_the_beloved_dies_of_grief() -> N
                      "villager"])
     drive(game, ("cupid", [4, 5]), ("werewolves", 6), ("vote", 4), ("devoted_servant", 1))
     assert eliminated(game)[-2:] == [(4, "vote"), (5, "grief")]
-    assert 1 not in game.links["lovers"] and game.card(1) == "villager"
+    assert 1 not in lovers(game) and game.card(1) == "villager"
 
 
 def test_devoted_servant_does_not_inherit_the_sheriff() -> None:

@@ -3,7 +3,9 @@ rulings.md): the Wild Child, the Wolf Hound, the Piper, the Angel and the Thief.
 
 from __future__ import annotations
 
-from engine.table import check_deck, preset
+from engine import check_deck
+from engine.roles.wild_child import RoleModel
+from engine.table import preset
 from engine.types import Phase, Team
 from helpers import call_ids, drive, eliminated, made_once, new_game, reach, refused
 
@@ -18,7 +20,7 @@ def test_wild_child_chooses_a_role_model_on_the_first_night() -> None:
     call = reach(game, "wild_child")
     assert call.number == 1 and call.actors == (2,)
     drive(game, ("wild_child", 3))
-    assert game.links["role_model"] == (3,)
+    assert game.kept(RoleModel).seat == 3
     drive(game, ("werewolves", 4), ("vote", None), ("werewolves", 5))
     assert "wild_child" not in call_ids(game, "night", 2)  # the first night only
 

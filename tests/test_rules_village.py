@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 
 from engine import Game
+from engine.roles.cupid import lovers
+from engine.roles.fox import Scent
 from engine.types import Fact, Kind, Phase
 from helpers import call_ids, drive, eliminated, made, new_game, reach, refused
 
@@ -194,7 +196,7 @@ def test_fox_loses_power_on_no() -> None:
     game = new_game(FOX)
     drive(game, ("werewolves", 3), ("fox", 4), ("vote", None), ("werewolves", 7), ("vote", None),
           ("werewolves", 8))
-    assert "fox" in game.used
+    assert game.kept(Scent).lost
     assert live(game, "fox", 1) and not live(game, "fox", 2) and not live(game, "fox", 3)
 
 
@@ -202,7 +204,7 @@ def test_fox_keeps_power_on_yes() -> None:
     """'In that case, the Fox may use his power again on a following night.'"""
     game = new_game(FOX)
     drive(game, ("werewolves", 3), ("fox", 2), ("vote", None), ("werewolves", 4))
-    assert reach(game, "fox").live and "fox" not in game.used
+    assert reach(game, "fox").live and not game.kept(Scent).lost
 
 
 def test_fox_may_pass() -> None:
@@ -336,7 +338,7 @@ def test_elder_voted_out_on_the_angels_day_costs_cupid_his_power() -> None:
     deal = ["angel", "elder", "cupid", "werewolf", "villager", "villager", "villager", "villager"]
     game = new_game(deal)
     drive(game, ("vote", 2), ("werewolves", 5))
-    assert game.penalty and "lovers" not in game.links
+    assert game.penalty and not lovers(game)
     cupid = made(game, "cupid", 1)
     assert cupid is not None and not cupid.live and (cupid.kind, cupid.picks) == (Kind.SEATS, 2)
     assert not live(game, "lovers", 1)
@@ -489,7 +491,7 @@ def test_cupid_may_name_himself() -> None:
     """'Cupido may, if he wishes, designate himself as one of the two lovers.'"""
     game = new_game(["werewolf", "cupid", *VILLAGERS])
     drive(game, ("cupid", [2, 5]))
-    assert game.links["lovers"] == (2, 5)
+    assert lovers(game) == (2, 5)
     assert live(game, "lovers", 1) and made(game, "lovers", 1).actors == (2, 5)  # type: ignore[union-attr]
 
 

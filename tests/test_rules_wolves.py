@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 
 from engine import Game
+from engine.roles.infected_father import Infection
+from engine.roles.witch import Potions
 from engine.types import Phase, Team
 from helpers import call_ids, drive, eliminated, made, new_game, reach, refused
 
@@ -90,7 +92,7 @@ def test_infected_father_infects_instead_of_devouring() -> None:
     game = new_game(["infected_father", "villager", "villager", "villager", "villager", "villager"])
     drive(game, ("werewolves", 3), ("infected_father", True))
     assert eliminated(game) == [] and victims(game, 1) == []
-    assert game.alive(3) and game.marked(3, "infected") and "infected_father" in game.used
+    assert game.alive(3) and game.marked(3, "infected") and game.kept(Infection).used
 
 
 def test_infected_father_only_once_per_game() -> None:
@@ -168,7 +170,7 @@ def test_witch_shown_infected_target_and_heal_cures_nothing() -> None:
     witch = reach(game, "witch")
     assert [(f.key, f.values["seat"], f.secret) for f in witch.facts] == [("victim_shown", 4, True)]
     drive(game, ("witch", {"heal": True, "poison": None}))
-    assert "witch.heal" in game.used
+    assert game.kept(Potions).heal
     assert game.marked(4, "infected") and game.is_werewolf(4) and game.alive(4)
 
 

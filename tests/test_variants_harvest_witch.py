@@ -18,7 +18,7 @@ from test_variants import Enough, Until
 
 from engine import Answer, Game, Kind, Phase, Team
 from engine.calls import call_kinds
-from engine.variants import TOSS
+from engine.variants import TOSS, Box
 from helpers import drive, eliminated, made, made_once, narrate, new_game, reach, refused
 from keystrokes import keys_for, seat
 from narrator.asking import KeypadAnswers
@@ -82,7 +82,7 @@ def test_harvest_the_witch_names_her_player_at_the_keypad_and_the_toss_takes_no_
     face = keypad.answer(reach(game, "witch_toss"), game)
     assert face in TOSS and keys_for(game.call, face) == []  # type: ignore[arg-type]
     game.answer(face)
-    assert "witch.box" in game.used
+    assert game.kept(Box).spent
 
 
 def test_harvest_a_toss_is_one_of_the_four_faces() -> None:
@@ -107,7 +107,7 @@ def test_harvest_lid_down_bottom_down_heals_the_player() -> None:
 def test_harvest_a_heal_on_a_player_the_werewolves_spared_does_nothing() -> None:
     """Healing a player nobody attacked changes nothing: the victim dies, the potion is spent."""
     game = tossed("heal", 7)
-    assert eliminated(game) == [(4, "werewolves")] and "witch.box" in game.used
+    assert eliminated(game) == [(4, "werewolves")] and game.kept(Box).spent
 
 
 def test_harvest_lid_down_bottom_up_heals_and_makes_a_simple_villager() -> None:
@@ -187,9 +187,9 @@ def test_harvest_the_witch_who_names_nobody_keeps_her_potion() -> None:
 
 def test_harvest_a_devoted_servant_taking_the_witchs_card_gets_a_fresh_potion() -> None:
     """'The new Witch has fresh potions' (the Devoted Servant): the Harvest's one potion too."""
-    from engine.roles.devoted_servant import FRESH
+    from engine.variants import Box
 
-    assert "witch.box" in FRESH["witch"]
+    assert Box.card == "witch" and Box.renewed
 
 
 # -- secrets ---------------------------------------------------------------------------------------------

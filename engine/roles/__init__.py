@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections import Counter
 from dataclasses import replace
+from typing import Callable, Mapping, Sequence
 
 from ..contract import CallTraits, FactSpec
 from ..role import CallSpec, Role
+from ..table import MAX_SEATS, MIN_SEATS, Table
 
 ROLES: dict[str, Role] = {}
 """Every character by card id, in a fixed order (the modules' names)."""
@@ -28,6 +31,9 @@ TRAITS: dict[str, CallTraits] = {}
 
 OWNERS: dict[str, str] = {}
 """The character that makes each of the characters' calls (night calls and others), by call id."""
+
+TABLE_CHECKS: list[Callable[[Table, Mapping[str, Role]], list[str]]] = []
+"""The characters' own checks of what a table adds for them (a module's ``check_table``: the Actor's cards)."""
 
 
 def _load() -> None:
@@ -46,6 +52,62 @@ def _load() -> None:
             FACTS[fact.key] = replace(fact, owner=owner)
         for call_id, traits in getattr(module, "TRAITS", {}).items():
             TRAITS[call_id] = traits
+        if hasattr(module, "check_table"):
+            TABLE_CHECKS.append(module.check_table)
 
 
 _load()
+
+
+def check_deck(seats: int, deck: Sequence[str], variants: Sequence[str] = ()) -> tuple[list[str], list[str]]:
+    """Returns (errors, warnings) for a deck at a table of ``seats`` players (playing ``variants``).
+
+    The Black Death is played without any werewolf card; every other game needs one.
+
+    >>> check_deck(8, ["werewolf"] * 2 + ["villager"] * 6)
+    ([], [])
+    >>> check_deck(8, ["werewolf"] * 3 + ["villager"] * 5)[1]
+    ['3 werewolves for 8 players: the rulebook advises no more than a quarter (2)']
+    >>> check_deck(8, ["werewolf"] * 2 + ["villager"] * 5 + ["sister"])[0]
+    ["1 'sister' card: a deck holds 0 or 2"]
+    """
+    known = frozenset(ROLES)
+    errors: list[str] = []
+    warnings: list[str] = []
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        errors.append(f"a table has {MIN_SEATS} to {MAX_SEATS} players, not {seats}")
+    unknown = sorted({r for r in deck if r not in known})
+    for role in unknown:
+        errors.append(f"unknown character {role!r}; known characters: {', '.join(sorted(known))}")
+    count = Counter(deck)
+    extra = 2 if count["thief"] else 0
+    if len(deck) != seats + extra:
+        need = f"{seats} cards for {seats} players" + (" plus the Thief's 2 centre cards" if extra else "")
+        errors.append(f"the deck has {len(deck)} cards; it needs {need}")
+    wolves = sum(n for r, n in count.items() if r in ROLES and ROLES[r].wolf_card)
+    if "black_death" in variants:
+        if wolves:
+            errors.append(f"the Black Death is played without werewolves; the deck has {wolves} werewolf "
+                          f"card{'s' if wolves > 1 else ''}")
+    elif wolves == 0:
+        names = ", ".join(sorted(r.id for r in ROLES.values() if r.wolf_card))
+        errors.append(f"the deck has no werewolf card ({names})")
+    for role, n in sorted(count.items()):
+        allowed = ROLES[role].copies if role in ROLES else None
+        if allowed is not None and n not in allowed:
+            word = "card" if n == 1 else "cards"
+            errors.append(f"{n} {role!r} {word}: a deck holds {' or '.join(map(str, allowed))}")
+    # The Harvest advises more werewolves than usual: no warning then.
+    if not errors and wolves > seats // 4 and "harvest" not in variants:
+        warnings.append(f"{wolves} werewolves for {seats} players: "
+                        f"the rulebook advises no more than a quarter ({seats // 4})")
+    return errors, warnings
+
+
+def check_extras(table: Table) -> list[str]:
+    """Returns the problems of what a table adds to its deck for its characters (the Actor's cards, the séance
+    cards) and its offices (the Crier)."""
+    errors = [error for check in TABLE_CHECKS for error in check(table, ROLES)]
+    if table.rules.town_crier and not table.rules.sheriff:
+        errors.append("town_crier needs sheriff: the Sheriff names the Town Crier")
+    return errors

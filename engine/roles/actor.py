@@ -4,15 +4,13 @@ the next night begins (he is called at that character's call, and may shoot as t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Mapping, Sequence
 
 from ..answers import as_int, shown
 from ..contract import FactSpec, Value
-from ..role import CallSpec, Flow, Role
+from ..role import CallSpec, Flow, Play, Role
+from ..table import Table
 from ..types import Answer, Fact, IllegalAnswer, Kind
-
-if TYPE_CHECKING:
-    from ..game import Game
 
 CARDS = 3
 """The seed: the narrator puts three cards in the middle."""
@@ -33,14 +31,17 @@ class Actor(Role):
     id = "actor"
     villager_power = True  # a villager's special power: lost with the Elder's penalty, borrowed ones too
 
-    def at_nightfall(self, game: "Game") -> None:
-        game.lent.clear()  # "until the next night begins": the borrowed power ends before any call
+    def at_nightfall(self, game: Play) -> None:
+        game.end_lending()  # "until the next night begins": the borrowed power ends before any call
 
 
-def check_cards(deck: Sequence[str], cards: Sequence[str]) -> list[str]:
+def check_table(table: Table, roles: Mapping[str, Role]) -> list[str]:
+    """Returns the problems of the Actor's middle cards at ``table`` (``roles``: every character by card id)."""
+    return check_cards(table.deck, table.actor_cards, roles)
+
+
+def check_cards(deck: Sequence[str], cards: Sequence[str], roles: Mapping[str, Role]) -> list[str]:
     """Returns the problems of the Actor's middle cards at a table with ``deck``."""
-    from . import ROLES
-
     errors: list[str] = []
     if "actor" in deck and len(cards) != CARDS:
         errors.append(f"the Actor needs actor_cards: {CARDS} character cards for the middle of the table, "
@@ -48,9 +49,9 @@ def check_cards(deck: Sequence[str], cards: Sequence[str]) -> list[str]:
     if cards and "actor" not in deck:
         errors.append("actor_cards is given but there is no Actor (actor) in the deck")
     for card in cards:
-        if card not in ROLES:
+        if card not in roles:
             errors.append(f"actor_cards: unknown character {card!r}")
-        elif ROLES[card].wolf_card:
+        elif roles[card].wolf_card:
             errors.append(f"actor_cards: {card!r} is a werewolf card; the Actor's cards are never werewolves")
         elif card not in LENDABLE:
             errors.append(f"actor_cards: the Actor cannot play the {card!r}; he can play {', '.join(LENDABLE)}")
@@ -61,7 +62,7 @@ def check_cards(deck: Sequence[str], cards: Sequence[str]) -> list[str]:
     return errors
 
 
-def _take(game: "Game", value: Answer) -> int | None:
+def _take(game: Play, value: Answer) -> int | None:
     if value is None:
         return None
     place = as_int(value)
@@ -73,7 +74,7 @@ def _take(game: "Game", value: Answer) -> int | None:
     return place
 
 
-def actor(game: "Game") -> Flow:
+def actor(game: Play) -> Flow:
     """He takes one of the cards left in the middle, by its place (1 to 3), or none."""
     seat = game.actor("actor")
     if seat is None or not any(game.middle):
@@ -84,10 +85,7 @@ def actor(game: "Game") -> Flow:
                            facts=(middle,), check=lambda v: _take(game, v))
     if place is None:
         return
-    card = game.middle[place - 1]
-    assert card is not None
-    game.middle[place - 1] = None
-    game.lent[card] = seat
+    card = game.lend(place, seat)
     # Nothing is said aloud: which card left the middle the players see for themselves in the morning,
     # and words that depend on his choice would tell who is awake.
     game.fact("actor.takes", secret=True, role=card)

@@ -3,13 +3,9 @@ the first night, he wins alone and the game stops. Otherwise he is a simple vill
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ..role import Role
+from ..role import GameOver, Play, Role
 from ..types import Outcome, Phase
-
-if TYPE_CHECKING:
-    from ..game import Game
+from .cupid import lovers
 
 NIGHT_ONE = frozenset({"werewolves", "big_bad_wolf", "poison"})
 
@@ -19,13 +15,12 @@ class Angel(Role):
     opening_day = True
     death_order = -10
 
-    def on_mark(self, game: "Game", seat: int, cause: str) -> None:
-        from ..game import GameOver  # the flow's own signal; imported late to avoid a cycle
+    def on_mark(self, game: Play, seat: int, cause: str) -> None:
 
         if (game.card(seat) != self.id or game.marked(seat, "infected") or game.marked(seat, "devoted")
                 or game.marked(seat, "simple_villager")):
             return  # the Devoted Servant who took his card is a simple villager (001_…)
-        if seat in game.links.get("lovers", ()):
+        if seat in lovers(game):
             return  # a lover Angel has given up his goal
         last = next(e for e in reversed(game.eliminated) if e.seat == seat)
         opening_vote = last.phase is Phase.DAY and last.number == 0 and cause == "vote"

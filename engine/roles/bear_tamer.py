@@ -4,14 +4,9 @@ false: then only for his neighbours)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..contract import CallTraits
-from ..role import CallSpec, Flow, Role
+from ..role import CallSpec, Flow, Play, Role
 from ..types import Kind
-
-if TYPE_CHECKING:
-    from ..game import Game
 
 
 class BearTamer(Role):
@@ -19,7 +14,7 @@ class BearTamer(Role):
     villager_power = True
     asks = {"growl": Kind.NONE}
 
-    def after_dawn(self, game: "Game") -> Flow:
+    def after_dawn(self, game: Play) -> Flow:
         for seat in game.holders(self.id):
             infected = game.marked(seat, "infected") and game.rules.infected_bear_tamer_growls
             growls = infected or (
@@ -28,7 +23,7 @@ class BearTamer(Role):
                 yield game.ask("growl", Kind.NONE)
 
 
-def bear_tamer(game: "Game") -> Flow:
+def bear_tamer(game: Play) -> Flow:
     """Wakes on the first night so the narrator knows the seat; nothing to answer."""
     return game.wake("bear_tamer", game.holders("bear_tamer"), shown=False)
 

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .. import answers
-from ..role import CallSpec, Flow, Role
+from ..role import CallSpec, Flow, Play, Role
 from ..types import Answer, IllegalAnswer, Kind, Team
-
-if TYPE_CHECKING:
-    from ..game import Game
 
 
 class BigBadWolf(Role):
@@ -18,26 +13,26 @@ class BigBadWolf(Role):
     wolf_card = True
 
 
-def has_power(game: "Game") -> bool:
+def has_power(game: Play) -> bool:
     """Returns whether no werewolf has fallen yet (the rust's doomed, dead at nightfall, counts); always,
     if the table's Big Bad Wolf never loses his second victim."""
     if not game.rules.big_bad_wolf_loses_power:
         return True
-    return not game.doomed and not any(game.is_werewolf(e.seat) for e in game.eliminated)
+    return not game.tonight.doomed and not any(game.is_werewolf(e.seat) for e in game.eliminated)
 
 
-def _second(game: "Game", value: Answer) -> int | None:
+def _second(game: Play, value: Answer) -> int | None:
     seat = answers.seat(game, value, optional=True)
     if seat is not None and game.is_werewolf(seat):
         raise IllegalAnswer(f"seat {seat} is a werewolf", key="refusal.werewolf_target", secret=True,
                             seat=seat)
-    if seat is not None and seat == game.tonight.get("victim"):
+    if seat is not None and seat == game.tonight.victim:
         raise IllegalAnswer(f"seat {seat} is already the pack's victim", key="refusal.same_victim",
                             secret=True, seat=seat)
     return seat
 
 
-def big_bad_wolf(game: "Game") -> Flow:
+def big_bad_wolf(game: Play) -> Flow:
     seat = game.actor("big_bad_wolf")
     if seat is None or not has_power(game):
         yield from game.idle("big_bad_wolf", Kind.SEAT)
@@ -45,8 +40,8 @@ def big_bad_wolf(game: "Game") -> Flow:
     victim = yield game.ask("big_bad_wolf", Kind.SEAT, actors=(seat,), optional=True,
                             check=lambda v: _second(game, v))
     if victim is not None:
-        game.tonight["big_bad_wolf"] = (seat,)  # the Knight's rust needs who bit
-        game.attacks.append((victim, "big_bad_wolf"))
+        game.record(bites=(*game.tonight.bites, ("big_bad_wolf", (seat,))))  # the Knight's rust needs who bit
+        game.attack(victim, "big_bad_wolf")
 
 
 ROLE = BigBadWolf()

@@ -3,14 +3,9 @@ another (and on even nights, if the table wants, like the Two Sisters)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..contract import FactSpec, Value
-from ..role import CallSpec, Flow, Role
+from ..role import CallSpec, Flow, Play, Role
 from ..types import Kind
-
-if TYPE_CHECKING:
-    from ..game import Game
 
 
 class Brother(Role):
@@ -18,7 +13,7 @@ class Brother(Role):
     copies = (0, 3)
 
 
-def brothers(game: "Game") -> Flow:
+def brothers(game: Play) -> Flow:
     """The brothers wake and recognise each other; nothing to answer."""
     return game.wake("brothers", game.holders("brother"))
 

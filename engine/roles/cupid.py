@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from .. import answers, deaths
 from ..contract import FactSpec, Value
-from ..role import CallSpec, Flow, Role
+from ..role import CallSpec, Flow, Play, Role
+from ..state import Kept
 from ..types import Kind
 
-if TYPE_CHECKING:
-    from ..game import Game
+
+@dataclass(frozen=True)
+class Lovers(Kept):
+    """The two lovers Cupid named (a Devoted Servant who takes his card names none: it is night 1's call)."""
+
+    card = "cupid"
+    seats: tuple[int, ...] = ()
 
 
-def lovers(game: "Game") -> tuple[int, ...]:
+def lovers(game: Play) -> tuple[int, ...]:
     """Returns the two lovers' seats, or () before Cupid has chosen."""
-    return game.links.get("lovers", ())
+    return game.kept(Lovers).seats
 
 
-def mixed(game: "Game") -> bool:
+def mixed(game: Play) -> bool:
     """Returns whether the lovers are a werewolf and a non-werewolf (their own goal, then)."""
     pair = lovers(game)
     return len(pair) == 2 and game.is_werewolf(pair[0]) != game.is_werewolf(pair[1])
@@ -32,16 +38,16 @@ class Cupid(Role):
     win_order = 2
     win_name = "lovers"
 
-    def on_death(self, game: "Game", seat: int, cause: str) -> Flow:
+    def on_death(self, game: Play, seat: int, cause: str) -> Flow:
         pair = lovers(game)
         if seat in pair:
             beloved = pair[1] if seat == pair[0] else pair[0]
             yield from deaths.kill(game, beloved, "grief")
 
-    def abandons_side(self, game: "Game", seat: int) -> bool:
+    def abandons_side(self, game: Play, seat: int) -> bool:
         return mixed(game) and seat in lovers(game)
 
-    def victory(self, game: "Game") -> tuple[int, ...] | None:
+    def victory(self, game: Play) -> tuple[int, ...] | None:
         pair = lovers(game)
         if mixed(game) and set(game.living()) == set(pair):
             cupid = tuple(p.seat for p in game.players if p.card == self.id and p.seat not in pair)
@@ -49,7 +55,7 @@ class Cupid(Role):
         return None
 
 
-def cupid(game: "Game") -> Flow:
+def cupid(game: Play) -> Flow:
     """Cupid names two lovers (himself allowed)."""
     seat = game.actor("cupid")
     if seat is None:
@@ -57,10 +63,10 @@ def cupid(game: "Game") -> Flow:
         return
     pair = yield game.ask("cupid", Kind.SEATS, actors=(seat,), picks=2,
                           check=lambda v: answers.seats(game, v, 2))
-    game.link("lovers", tuple(pair))
+    game.keep(Lovers(tuple(pair)))
 
 
-def wake_lovers(game: "Game") -> Flow:
+def wake_lovers(game: Play) -> Flow:
     """The lovers wake and recognise each other; nothing to answer."""
     return game.wake("lovers", tuple(s for s in lovers(game) if game.alive(s)))
 

@@ -10,30 +10,33 @@ player, while her card is in the deck; dead or with her power used, for fair pla
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from .. import answers
 from ..contract import FactSpec, Value
-from ..role import Flow, Role
+from ..role import Flow, Play, Role
+from ..state import Kept
 from ..types import Answer, IllegalAnswer, Kind
-
-if TYPE_CHECKING:
-    from ..game import Game
+from .cupid import lovers
 
 DEVOTED = "devoted"
 """The mark of the player who took a card as the Servant (public: she flipped hers). The Angel she may
 become is a simple villager (seed: 天使：他现在只能作为普通的村民继续游戏了)."""
 
-TAKEN_ON = "devoted_servant.day"
-"""The day the Servant took a card: she plays it from the next night (the Judge's question that day is not hers)."""
 
-FRESH: dict[str, tuple[str, ...]] = {
-    "witch": ("witch.heal", "witch.poison", "witch.box"),  # 新的女巫只会有1瓶毒药和1瓶治疗药水 (the Harvest: the box)
-    "fox": ("fox",),  # 即使原来的狐狸已经失去了能力
-    "stuttering_judge": ("stuttering_judge",),  # 他将和主持人重新约定一个手势
-}
-"""The spent powers the card gets back in her hands. Not the Infected Father's (the seed: the new one may
-infect only if the old one had not)."""
+
+@dataclass(frozen=True)
+class TakenOn(Kept):
+    """The day the Servant took a card: she plays it from the next night (the Judge's question that day is not
+    hers). What the card gets back in her hands each character declares itself (Kept.renewed)."""
+
+    card = "devoted_servant"
+    day: int | None = None
+
+
+def took_today(game: Play, seat: int) -> bool:
+    """Returns whether the player at ``seat`` is a Devoted Servant who took their card today."""
+    return game.marked(seat, DEVOTED) and game.kept(TakenOn).day == game.number
 
 
 class DevotedServant(Role):
@@ -41,7 +44,7 @@ class DevotedServant(Role):
     villager_power = True  # the Elder's penalty takes every villager's special power
     asks = {"devoted_servant": Kind.SEAT, "servant_successor": Kind.SEAT}
 
-    def on_condemned(self, game: "Game", seat: int) -> Flow:
+    def on_condemned(self, game: Play, seat: int) -> Flow:
         servant = game.actor(self.id)
         if servant is None:
             yield from game.idle("devoted_servant", Kind.SEAT)
@@ -54,7 +57,7 @@ class DevotedServant(Role):
         yield from take_place(game, revealed, condemned)
 
 
-def _reveal(game: "Game", condemned: int, value: Answer) -> int | None:
+def _reveal(game: Play, condemned: int, value: Answer) -> int | None:
     """Reads the seat of the Servant who reveals herself, or null; her card is shown, so most refusals are public."""
     seat = answers.seat(game, value, optional=True)
     if seat is None:
@@ -64,34 +67,30 @@ def _reveal(game: "Game", condemned: int, value: Answer) -> int | None:
                             seat=seat)
     if seat == condemned:
         raise IllegalAnswer("the Devoted Servant cannot take her own place", key="refusal.servant_condemned")
-    if seat in game.links.get("lovers", ()):
+    if seat in lovers(game):
         # Whether she is a lover is secret: refused on the screen only.
         raise IllegalAnswer("a lover cannot give up her card", key="refusal.servant_lover", secret=True)
     return seat
 
 
-def take_place(game: "Game", servant: int, condemned: int) -> Flow:
+def take_place(game: Play, servant: int, condemned: int) -> Flow:
     """The exchange of cards, then the Servant's lost office; the vote's elimination follows."""
     card = game.card(condemned)
     game.fact("devoted_servant.takes", seat=servant)
     game.give(condemned, "devoted_servant")
     game.give(servant, card)
-    game.players[servant - 1].marks.discard("charmed")  # she loses her charm (the mark below counts the change)
+    game.unmark(servant, "charmed")  # she loses her charm
     game.mark(servant, DEVOTED)
-    game.counters[TAKEN_ON] = game.number
-    game.used -= set(FRESH.get(card, ()))
-    if card == "elder":
-        game.counters.pop("elder.lives", None)  # a new Elder, with both his lives
-    if card == "guard":
-        game.links.pop("guarded", None)  # 他可能会选中原来的守卫在前一晚保护过的人，但此次保护依然生效
+    game.keep(TakenOn(game.number))
+    game.renew(card)  # fresh powers: what the card itself says it renews (the Witch's potions, the Fox's scent...)
     if game.sheriff == servant:
-        game.sheriff = None
+        game.appoint(None)
         living = tuple(s for s in game.living() if s not in (servant, condemned)
                        and all(r.may_lead(game, s) for r in game.hooked["may_lead"]))
         if living:
             successor = yield game.ask("servant_successor", Kind.SEAT, actors=(servant,), seats=living,
                                        check=lambda v: answers.seat(game, v, among=living))
-            game.sheriff = successor
+            game.appoint(successor)
             game.fact("sheriff.successor", seat=successor)
 
 

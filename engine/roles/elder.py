@@ -4,35 +4,42 @@ the village pays for his death (``elder_revenge``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from ..contract import FactSpec
-from ..role import Role
-
-if TYPE_CHECKING:
-    from ..game import Game
+from ..role import Play, Role
+from ..state import Kept
 
 ATTACKS = frozenset({"werewolves", "big_bad_wolf"})
 PENALTY_CAUSES = frozenset({"vote", "poison", "hunter"})
+
+
+@dataclass(frozen=True)
+class Bites(Kept):
+    """The werewolves' attacks the Elder has survived; a new Elder (the Servant's) has all his lives."""
+
+    card = "elder"
+    renewed = True
+    survived: int = 0
 
 
 class Elder(Role):
     id = "elder"
     death_order = 0
 
-    def survives(self, game: "Game", seat: int, cause: str) -> bool:
+    def survives(self, game: Play, seat: int, cause: str) -> bool:
         if game.card(seat) != self.id or cause not in ATTACKS:
             return False
-        lives = game.counters.get("elder.lives", game.rules.elder_lives)
-        if lives > 1:
-            game.counters["elder.lives"] = lives - 1
+        survived = game.kept(Bites).survived
+        if game.rules.elder_lives - survived > 1:
+            game.keep(Bites(survived + 1))
             return True
         return False
 
-    def on_mark(self, game: "Game", seat: int, cause: str) -> None:
+    def on_mark(self, game: Play, seat: int, cause: str) -> None:
         if (game.card(seat) == self.id and cause in PENALTY_CAUSES and not game.penalty
                 and game.rules.elder_revenge):
-            game.penalty = True
+            game.lose_powers()
             if game.rules.reveal_roles:
                 game.fact("elder.penalty")
 

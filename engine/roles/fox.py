@@ -3,15 +3,22 @@ On a "no" he loses his power for good."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from .. import answers
 from ..contract import FactSpec, Value
-from ..role import CallSpec, Flow, Role
+from ..role import CallSpec, Flow, Play, Role
+from ..state import Kept
 from ..types import Kind
 
-if TYPE_CHECKING:
-    from ..game import Game
+
+@dataclass(frozen=True)
+class Scent(Kept):
+    """Whether the Fox has lost his power (a miss); a new Fox (the Servant's) has it again."""
+
+    card = "fox"
+    renewed = True
+    lost: bool = False
 
 
 class Fox(Role):
@@ -19,14 +26,14 @@ class Fox(Role):
     villager_power = True
 
 
-def sniff(game: "Game", seat: int) -> bool:
+def sniff(game: Play, seat: int) -> bool:
     """Returns whether ``seat`` or its two living neighbours include a werewolf."""
     return any(game.is_werewolf(s) for s in (seat, *game.neighbours(seat)))
 
 
-def fox(game: "Game") -> Flow:
+def fox(game: Play) -> Flow:
     seat = game.actor("fox")
-    if seat is None or "fox" in game.used:
+    if seat is None or game.kept(Scent).lost:
         yield from game.idle("fox", Kind.SEAT)
         return
     target = yield game.ask("fox", Kind.SEAT, actors=(seat,), optional=True,
@@ -36,7 +43,7 @@ def fox(game: "Game") -> Flow:
     found = sniff(game, target)
     game.fact("fox.sign", secret=True, seat=target, werewolf=found)
     if not found and game.rules.fox_loses_power_on_miss:
-        game.used.add("fox")
+        game.keep(Scent(lost=True))
 
 
 ROLE = Fox()

@@ -6,16 +6,16 @@ answers yes or no."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from dataclasses import dataclass
+from typing import Sequence
 
 from .. import answers
 from ..answers import as_int, shown
 from ..contract import FactSpec, Value
-from ..role import CallSpec, Flow, Role, nothing
+from ..role import CallSpec, Flow, Play, Role, nothing
+from ..state import Kept
+from ..table import Table
 from ..types import Answer, Fact, IllegalAnswer, Kind
-
-if TYPE_CHECKING:
-    from ..game import Game
 
 CARDS = 5
 """The seed: five séance cards (招魂仪式卡) for the Gypsy."""
@@ -25,19 +25,36 @@ QUESTIONS = 9
 do not count a séance card's questions; nine covers a card and fits one key of the keypad."""
 
 
+@dataclass(frozen=True)
+class Seances(Kept):
+    """The séance cards used (by number), each once a game."""
+
+    card = "gypsy"
+    used: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class Chosen(Kept):
+    """The séance she chose tonight, held the next morning: (card, question, asker)."""
+
+    card = "gypsy"
+    nightly = True
+    seance: tuple[int, int, int] | None = None
+
+
 class Gypsy(Role):
     id = "gypsy"
     villager_power = True
     asks = {"seance": Kind.NONE}
 
-    def after_dawn(self, game: "Game") -> Flow:
-        chosen = game.tonight.get("seance")
+    def after_dawn(self, game: Play) -> Flow:
+        chosen = game.kept(Chosen).seance
         if chosen is None:
             return nothing()
         return _seance(game, *chosen)
 
 
-def _seance(game: "Game", card: int, question: int, asker: int) -> Flow:
+def _seance(game: Play, card: int, question: int, asker: int) -> Flow:
     """The séance she chose last night takes place, even if she was eliminated since (her choice is made)."""
     if not game.eliminated:
         # Ruling taken: with nobody eliminated yet there is no spirit to answer; the card is not spent.
@@ -51,13 +68,18 @@ def _seance(game: "Game", card: int, question: int, asker: int) -> Flow:
             return
         asker = left[0]
     spirit = game.eliminated[0].seat
-    game.used.add(f"gypsy.{card}")
+    game.keep(Seances(game.kept(Seances).used | {card}))
     texts = game.table.seance_cards
     values: dict[str, object] = {"asker": asker, "card": card, "question": question, "spirit": spirit}
     if texts:
         values["text"] = texts[card - 1][question - 1]
     key = "seance.read" if texts else "seance.numbers"
     yield game.ask("seance", Kind.NONE, facts=(Fact(key, values),))
+
+
+def check_table(table: Table, roles: object) -> list[str]:
+    """Returns the problems of the séance cards at ``table``."""
+    return check_cards(table.deck, table.seance_cards)
 
 
 def check_cards(deck: Sequence[str], cards: Sequence[Sequence[str]]) -> list[str]:
@@ -77,7 +99,7 @@ def check_cards(deck: Sequence[str], cards: Sequence[Sequence[str]]) -> list[str
     return errors
 
 
-def _read(game: "Game", value: Answer) -> tuple[int, int, int] | None:
+def _read(game: Play, value: Answer) -> tuple[int, int, int] | None:
     """Reads {card, question, asker} or null; every refusal is public knowledge (the used cards were read
     aloud, the texts are the table's)."""
     if value is None:
@@ -87,7 +109,7 @@ def _read(game: "Game", value: Answer) -> tuple[int, int, int] | None:
     if card is None or not 1 <= card <= CARDS:
         raise IllegalAnswer(f"expected a séance card from 1 to {CARDS}, got {shown(asked.get('card'))}",
                             key="refusal.shape")
-    if f"gypsy.{card}" in game.used:
+    if card in game.kept(Seances).used:
         raise IllegalAnswer(f"séance card {card} has been used", key="refusal.seance_used", number=card)
     texts = game.table.seance_cards
     most = len(texts[card - 1]) if texts else QUESTIONS
@@ -100,15 +122,15 @@ def _read(game: "Game", value: Answer) -> tuple[int, int, int] | None:
     return card, question, asker
 
 
-def gypsy(game: "Game") -> Flow:
+def gypsy(game: Play) -> Flow:
     """Asked every night while a séance card is left: a card, a question and its asker, or null."""
     seat = game.actor("gypsy")
-    if seat is None or all(f"gypsy.{n}" in game.used for n in range(1, CARDS + 1)):
+    if seat is None or len(game.kept(Seances).used) >= CARDS:
         yield from game.idle("gypsy", Kind.SEANCE)
         return
     chosen = yield game.ask("gypsy", Kind.SEANCE, actors=(seat,), optional=True, check=lambda v: _read(game, v))
     if chosen is not None:
-        game.tonight["seance"] = chosen
+        game.keep(Chosen(chosen))
 
 
 ROLE = Gypsy()

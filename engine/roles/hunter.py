@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .. import answers, deaths
-from ..role import Flow, Role
+from ..role import Flow, Play, Role
 from ..types import Kind
-
-if TYPE_CHECKING:
-    from ..game import Game
 
 
 class Hunter(Role):
@@ -18,7 +13,7 @@ class Hunter(Role):
     death_order = 20
     asks = {"hunter": Kind.SEAT}
 
-    def on_death(self, game: "Game", seat: int, cause: str) -> Flow:
+    def on_death(self, game: Play, seat: int, cause: str) -> Flow:
         if not game.plays(seat, self.id) or not game.keeps_power(seat) or not game.living():
             return
         if cause == "poison" and not game.rules.hunter_shoots_when_poisoned:

@@ -4,14 +4,9 @@ Chinese article's optional rule (idiot_dies_with_elder), a revealed Idiot dies w
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .. import deaths
 from ..contract import FactSpec, Value
-from ..role import Flow, Role
-
-if TYPE_CHECKING:
-    from ..game import Game
+from ..role import Flow, Play, Role
 
 REVEALED = "revealed"
 """The mark of an Idiot the village has voted out once: public, he has shown his card."""
@@ -21,18 +16,18 @@ class Idiot(Role):
     id = "idiot"
     villager_power = True
 
-    def survives(self, game: "Game", seat: int, cause: str) -> bool:
+    def survives(self, game: Play, seat: int, cause: str) -> bool:
         if (cause != "vote" or game.card(seat) != self.id or game.marked(seat, REVEALED)
                 or not game.keeps_power(seat)):
             return False
         game.mark(seat, REVEALED)
         game.fact("idiot.revealed", seat=seat)
         if game.sheriff == seat:
-            game.sheriff = None  # the office ends for good: no successor is named
+            game.appoint(None)  # the office ends for good: no successor is named
             game.fact("sheriff.office_ends", seat=seat)
         return True
 
-    def on_death(self, game: "Game", seat: int, cause: str) -> Flow:
+    def on_death(self, game: Play, seat: int, cause: str) -> Flow:
         # 001_…: "（可选）如果傻瓜在身份已经暴露的情况下因为长老的缘故而失去特殊效果，则他立即死亡。"
         if not (game.rules.idiot_dies_with_elder and game.penalty):
             return
@@ -40,13 +35,13 @@ class Idiot(Role):
             if player.alive and player.card == self.id and REVEALED in player.marks:
                 yield from deaths.kill(game, player.seat, "elder")
 
-    def ballot(self, game: "Game", voter: int, weight: int) -> int:
+    def ballot(self, game: Play, voter: int, weight: int) -> int:
         return 0 if self.revealed(game, voter) else weight
 
-    def may_lead(self, game: "Game", seat: int) -> bool:
+    def may_lead(self, game: Play, seat: int) -> bool:
         return not self.revealed(game, seat)
 
-    def revealed(self, game: "Game", seat: int) -> bool:
+    def revealed(self, game: Play, seat: int) -> bool:
         """Returns whether the player at ``seat`` is the Idiot, already voted out once."""
         return game.card(seat) == self.id and game.marked(seat, REVEALED)
 

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from .. import answers
 from ..contract import CallTraits
-from ..role import CallSpec, Flow, Role
+from ..role import CallSpec, Flow, Play, Role
+from ..state import Kept
 from ..types import Answer, Fact, IllegalAnswer, Kind, Team
 
-if TYPE_CHECKING:
-    from ..game import Game
+
+@dataclass(frozen=True)
+class Infection(Kept):
+    """Whether the Infected Father has infected (once a game). Not renewed: a Servant who takes his card may
+    infect only if he had not (the seed)."""
+
+    card = "infected_father"
+    used: bool = False
 
 
 class InfectedFather(Role):
@@ -19,9 +26,9 @@ class InfectedFather(Role):
     wolf_card = True
 
 
-def _infect(game: "Game", value: Answer) -> bool:
+def _infect(game: Play, value: Answer) -> bool:
     infect = answers.yes_no(value)
-    victim = game.tonight.get("victim")
+    victim = game.tonight.victim
     if infect and victim is None:
         raise IllegalAnswer("the werewolves chose no victim tonight", key="refusal.no_victim", secret=True)
     if infect and victim is not None and game.card(victim) == "elder":
@@ -30,21 +37,20 @@ def _infect(game: "Game", value: Answer) -> bool:
     return infect
 
 
-def infected_father(game: "Game") -> Flow:
+def infected_father(game: Play) -> Flow:
     """Asked every night while the power is unused; passing is always allowed."""
     seat = game.actor("infected_father")
-    if seat is None or "infected_father" in game.used:
+    if seat is None or game.kept(Infection).used:
         yield from game.idle("infected_father", Kind.YES_NO)
         return
-    victim: int | None = game.tonight.get("victim")
+    victim: int | None = game.tonight.victim
     infect = yield game.ask("infected_father", Kind.YES_NO, actors=(seat,),
                             facts=(Fact("victim_shown", {"seat": victim}, secret=True),),
                             check=lambda v: _infect(game, v))
     if infect and victim is not None:
-        game.used.add("infected_father")
-        game.attacks.remove((victim, "werewolves"))
+        game.keep(Infection(used=True))
+        game.spare(victim, "werewolves")
         game.mark(victim, "infected")
-        game.tonight["infected"] = victim
 
 
 ROLE = InfectedFather()

@@ -4,15 +4,10 @@ Infected, he becomes a simple werewolf and gives up his goal. House rules: how m
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .. import answers
 from ..contract import FactSpec, Value
-from ..role import CallSpec, Flow, Role
+from ..role import CallSpec, Flow, Play, Role
 from ..types import Answer, IllegalAnswer, Kind, Team
-
-if TYPE_CHECKING:
-    from ..game import Game
 
 
 class Piper(Role):
@@ -21,7 +16,7 @@ class Piper(Role):
     win_order = 3
     win_name = "piper"
 
-    def victory(self, game: "Game") -> tuple[int, ...] | None:
+    def victory(self, game: Play) -> tuple[int, ...] | None:
         players = game.players
         for seat in game.holders(self.id):
             if "infected" in players[seat - 1].marks or "simple_villager" in players[seat - 1].marks:
@@ -31,12 +26,12 @@ class Piper(Role):
         return None
 
 
-def charms_a_night(game: "Game") -> int:
+def charms_a_night(game: Play) -> int:
     """Returns how many players the Piper charms a night: the table's number, one in the Harvest."""
     return 1 if game.variant("harvest") else game.rules.piper_charms
 
 
-def _charm(game: "Game", me: int, count: int, value: Answer) -> tuple[int, ...]:
+def _charm(game: Play, me: int, count: int, value: Answer) -> tuple[int, ...]:
     try:
         chosen = answers.seats(game, value, count)
     except IllegalAnswer as error:
@@ -52,7 +47,7 @@ def _charm(game: "Game", me: int, count: int, value: Answer) -> tuple[int, ...]:
     return chosen
 
 
-def piper(game: "Game") -> Flow:
+def piper(game: Play) -> Flow:
     seat = game.actor("piper")
     charms = charms_a_night(game)
     # The rulebook: infected, "he becomes a Simple Werewolf": his power goes with his goal, unless the table
@@ -73,7 +68,7 @@ def piper(game: "Game") -> Flow:
         game.mark(s, "charmed")
 
 
-def charmed(game: "Game") -> Flow:
+def charmed(game: Play) -> Flow:
     """Every charmed player wakes and recognises the others; nothing to answer."""
     return game.wake("charmed", tuple(s for s in game.present() if game.marked(s, "charmed")))
 

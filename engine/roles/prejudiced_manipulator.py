@@ -3,14 +3,9 @@ players into two public groups; he wins alone the moment every player of the oth
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..contract import FactSpec, Value
-from ..role import Flow, Role
+from ..role import Flow, Play, Role
 from ..types import Fact, Kind, Team
-
-if TYPE_CHECKING:
-    from ..game import Game
 
 
 class PrejudicedManipulator(Role):
@@ -22,13 +17,13 @@ class PrejudicedManipulator(Role):
     win_name = "prejudiced_manipulator"
     asks = {"groups": Kind.NONE}
 
-    def at_start(self, game: "Game") -> Flow:
+    def at_start(self, game: Play) -> Flow:
         """The groups are public (001_…, 准备阶段 3. 公开分组结果): said aloud before anything else."""
         first, second = game.table.groups
         yield game.ask("groups", Kind.NONE, facts=(Fact("groups.first", {"seats": list(first)}),
                                                   Fact("groups.second", {"seats": list(second)})))
 
-    def victory(self, game: "Game") -> tuple[int, ...] | None:
+    def victory(self, game: Play) -> tuple[int, ...] | None:
         for seat in game.holders(self.id):
             if game.marked(seat, "infected") or game.marked(seat, "simple_villager"):
                 continue  # infected, he is a werewolf and has given up his goal (like the Piper)

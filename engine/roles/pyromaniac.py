@@ -4,44 +4,57 @@ first werewolf to his right burns instead."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from .. import answers, village
 from ..contract import FactSpec, Value
-from ..role import CallSpec, Flow, Role
+from ..role import CallSpec, Flow, Play, Role
+from ..state import Kept
 from ..types import Answer, Fact, IllegalAnswer, Kind
 
-if TYPE_CHECKING:
-    from ..game import Game
 
-USED = "pyromaniac"
+@dataclass(frozen=True)
+class Fire(Kept):
+    """Whether the Pyromaniac has set his fire (once a game)."""
+
+    card = "pyromaniac"
+    set: bool = False
+
+
+@dataclass(frozen=True)
+class Burning(Kept):
+    """The house he set on fire tonight."""
+
+    card = "pyromaniac"
+    nightly = True
+    seat: int | None = None
 
 
 class Pyromaniac(Role):
     id = "pyromaniac"
     villager_power = True
 
-    def before_dawn(self, game: "Game") -> tuple[Fact, ...]:
-        burnt = game.tonight.get("burnt")
+    def before_dawn(self, game: Play) -> tuple[Fact, ...]:
+        burnt = game.kept(Burning).seat
         if burnt is None:
             return ()
-        if game.tonight.get("victim") == burnt:
+        if game.tonight.victim == burnt:
             # Ruling: the pack came to a burning house. Its victim survives whatever protection or potion,
             # and the nearest werewolf of those who woke with the pack, counting to the victim's right
             # (counter-clockwise, rulings.md), dies in the fire.
-            game.attacks = [(s, c) for s, c in game.attacks if not (s == burnt and c == "werewolves")]
-            pack = set(game.tonight.get("pack", ()))
+            game.spare(burnt, "werewolves")
+            pack = set(game.tonight.pack)
             n = game.table.seats
             for step in range(1, n):
                 seat = (burnt - 1 - step) % n + 1
                 if seat in pack and game.alive(seat):
-                    game.attacks.append((seat, "fire"))
+                    game.attack(seat, "fire")
                     break
         village.burn(game, burnt)
         return (Fact("pyromaniac.burnt", {"seat": burnt}),)
 
 
-def _house(game: "Game", value: Answer) -> int | None:
+def _house(game: Play, value: Answer) -> int | None:
     seat = answers.seat(game, value, optional=True)
     if seat is not None and not village.owns_house(game, seat):
         # Who has a house is public, but a refusal said aloud at night would tell where he pointed.
@@ -49,17 +62,17 @@ def _house(game: "Game", value: Answer) -> int | None:
     return seat
 
 
-def pyromaniac(game: "Game") -> Flow:
+def pyromaniac(game: Play) -> Flow:
     """While his fire is unused he may name a player living in a building, or pass."""
     seat = game.actor("pyromaniac")
-    if seat is None or USED in game.used:
+    if seat is None or game.kept(Fire).set:
         yield from game.idle("pyromaniac", Kind.SEAT)
         return
     target = yield game.ask("pyromaniac", Kind.SEAT, actors=(seat,), optional=True,
                             check=lambda v: _house(game, v))
     if target is not None:
-        game.used.add(USED)
-        game.tonight["burnt"] = target
+        game.keep(Fire(set=True))
+        game.keep(Burning(target))
 
 
 ROLE = Pyromaniac()

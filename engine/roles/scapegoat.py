@@ -3,26 +3,33 @@ tie-break or run-off); after his other consequences he names the players allowed
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generator
+from dataclasses import dataclass
+from typing import Any, Generator
 
 from .. import answers, deaths, victory
 from ..contract import FactSpec, Value
-from ..role import Role
-from ..types import Answer, Call, IllegalAnswer, Kind, Phase
-from ..votes import Tally
-
-if TYPE_CHECKING:
-    from ..game import Game
+from ..role import Play, Role
+from ..state import Kept
+from ..types import Answer, Call, IllegalAnswer, Kind, Phase, Tally
 
 VOTES = frozenset({"vote", "revote"})
 """The calls the Scapegoat's restriction covers: the next vote and its run-off."""
+
+
+@dataclass(frozen=True)
+class Voters(Kept):
+    """The players the eliminated Scapegoat allowed to vote, and the day of the vote they are for."""
+
+    card = "scapegoat"
+    seats: tuple[int, ...] = ()
+    day: int | None = None
 
 
 class Scapegoat(Role):
     id = "scapegoat"
     asks = {"scapegoat": Kind.SEATS}
 
-    def on_vote(self, game: "Game", tally: Tally) -> Generator[Call, Any, Tally]:
+    def on_vote(self, game: Play, tally: Tally) -> Generator[Call, Any, Tally]:
         goats = game.holders(self.id)
         if not goats:
             return tally
@@ -42,22 +49,21 @@ class Scapegoat(Role):
         if living and victory.check(game) is None:
             voters = yield game.ask("scapegoat", Kind.SEATS, actors=(goat,), seats=living, picks=0,
                                     check=lambda v: _voters(game, v))
-            game.link("scapegoat", voters)
-            game.counters["scapegoat.day"] = game.number + 1
+            game.keep(Voters(tuple(voters), game.number + 1))
             game.fact("scapegoat.voters", seats=list(voters))
         return Tally(goat)  # already out: the vote's own elimination does nothing more
 
-    def ballot(self, game: "Game", voter: int, weight: int) -> int:
+    def ballot(self, game: Play, voter: int, weight: int) -> int:
         call = game.call
         if (call is not None and call.id in VOTES and call.phase is Phase.DAY
-                and game.counters.get("scapegoat.day") == call.number
-                and voter not in game.links.get("scapegoat", ())):
+                and game.kept(Voters).day == call.number
+                and voter not in game.kept(Voters).seats):
             raise IllegalAnswer(f"seat {voter} may not vote today: the Scapegoat named the voters",
                                 key="refusal.not_a_voter", seat=voter)
         return weight
 
 
-def _voters(game: "Game", value: Answer) -> tuple[int, ...]:
+def _voters(game: Play, value: Answer) -> tuple[int, ...]:
     """Reads the voters the Scapegoat names: a list of at least one distinct living seat."""
     if not isinstance(value, (list, tuple)):
         raise IllegalAnswer(f"expected a list of seats, got {answers.shown(value)}", key="refusal.shape")

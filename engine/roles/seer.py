@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .. import answers
 from ..contract import FactSpec, Value
-from ..role import CallSpec, Flow, Role
+from ..role import CallSpec, Flow, Play, Role
 from ..types import Answer, IllegalAnswer, Kind
-
-if TYPE_CHECKING:
-    from ..game import Game
 
 
 class Seer(Role):
@@ -18,7 +13,7 @@ class Seer(Role):
     villager_power = True
 
 
-def _look(game: "Game", me: int, value: Answer) -> int | None:
+def _look(game: Play, me: int, value: Answer) -> int | None:
     seat = answers.seat(game, value, optional=True)
     if seat == me:
         raise IllegalAnswer("the Fortune Teller already knows her own card", key="refusal.self",
@@ -26,7 +21,7 @@ def _look(game: "Game", me: int, value: Answer) -> int | None:
     return seat
 
 
-def seer(game: "Game") -> Flow:
+def seer(game: Play) -> Flow:
     """She names a player (or passes) and is shown that player's card."""
     seat = game.actor("seer")
     if seat is None:

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..contract import FactSpec, Value
-from ..role import CallSpec, Flow, Role
+from ..role import CallSpec, Flow, Play, Role
 from ..types import Kind
-
-if TYPE_CHECKING:
-    from ..game import Game
 
 
 class Sister(Role):
@@ -17,7 +12,7 @@ class Sister(Role):
     copies = (0, 2)
 
 
-def sisters(game: "Game") -> Flow:
+def sisters(game: Play) -> Flow:
     """The sisters wake and recognise each other; nothing to answer."""
     return game.wake("sisters", game.holders("sister"))
 

@@ -10,18 +10,25 @@ made every day while his card is in the deck; dead or with his power spent, for 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from .. import answers, votes
 from ..contract import CallTraits, FactSpec
-from ..role import CallSpec, Flow, Role
+from ..role import CallSpec, Flow, Play, Role
+from ..state import Kept
 from ..types import Fact, Kind
+from .devoted_servant import took_today
+from .scapegoat import Voters
 
-if TYPE_CHECKING:
-    from ..game import Game
 
-USED = "stuttering_judge"
-"""His power's mark in game.used: once per game."""
+@dataclass(frozen=True)
+class Sign(Kept):
+    """Whether the Judge has used his sign (once a game); a new Judge (the Servant's) agrees a new sign:
+    他将和主持人重新约定一个手势."""
+
+    card = "stuttering_judge"
+    renewed = True
+    used: bool = False
 
 
 class StutteringJudge(Role):
@@ -29,28 +36,26 @@ class StutteringJudge(Role):
     villager_power = True  # the Elder's penalty takes every villager's special power
     asks = {"stuttering_judge": Kind.YES_NO}
 
-    def after_vote(self, game: "Game") -> Flow:
+    def after_vote(self, game: Play) -> Flow:
         seat = game.actor(self.id)
         # A Devoted Servant who took his card today plays it from the next night (001_…): not asked today.
-        new = (seat is not None and game.marked(seat, "devoted")
-               and game.counters.get("devoted_servant.day") == game.number)
-        if seat is None or USED in game.used or new:
+        if seat is None or game.kept(Sign).used or took_today(game, seat):
             yield from game.idle("stuttering_judge", Kind.YES_NO)
             return
         wanted = yield game.ask("stuttering_judge", Kind.YES_NO, actors=(seat,), check=answers.yes_no)
         if not wanted:
             return
-        game.used.add(USED)
+        game.keep(Sign(used=True))
         game.fact("stuttering_judge.second_vote")
         # Ruling taken: the Scapegoat names the voters of "the next vote" (and its run-off), which is the
         # one just held; the Judge's second vote is another vote, open to every player who may vote.
-        if game.counters.get("scapegoat.day") == game.number:
-            del game.counters["scapegoat.day"]
+        if game.kept(Voters).day == game.number:
+            game.forget(Voters)
         # A second vote at once, without debate; its ties, the Scapegoat and the Servant as in any vote.
         yield from votes.village_vote(game)
 
 
-def stuttering_judge(game: "Game") -> Flow:
+def stuttering_judge(game: Play) -> Flow:
     """Night 1: the Judge wakes and is shown how his sign works; nothing to answer."""
     seat = game.actor("stuttering_judge")
     if seat is None:

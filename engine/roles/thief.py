@@ -3,25 +3,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..answers import as_int, shown
 from ..contract import FactSpec, Value
-from ..role import CallSpec, Flow, Role
-from ..roles import ROLES
+from ..role import CallSpec, Flow, Play, Role
 from ..types import Answer, Fact, IllegalAnswer, Kind
-
-if TYPE_CHECKING:
-    from ..game import Game
 
 
 class Thief(Role):
     id = "thief"
 
 
-def _take(game: "Game", value: Answer) -> int | None:
+def _take(game: Play, value: Answer) -> int | None:
     if value is None:
-        if game.rules.thief_must_take_werewolf and all(ROLES[c].wolf_card for c in game.centre):
+        if game.rules.thief_must_take_werewolf and all(game.roles[c].wolf_card for c in game.centre):
             raise IllegalAnswer("both cards are werewolves: the Thief must take one", key="refusal.must_take",
                                 secret=True)
         return None
@@ -32,7 +26,7 @@ def _take(game: "Game", value: Answer) -> int | None:
     return card
 
 
-def thief(game: "Game") -> Flow:
+def thief(game: Play) -> Flow:
     seat = game.actor("thief")
     if seat is None:
         yield from game.idle("thief", Kind.CARD)
@@ -42,7 +36,7 @@ def thief(game: "Game") -> Flow:
                            check=lambda v: _take(game, v))
     if taken is not None:
         card = game.centre[taken - 1]
-        game.centre[taken - 1] = "thief"
+        game.swap_centre(taken, "thief")
         game.give(seat, card)
         game.fact("thief.takes", secret=True, role=card)
 

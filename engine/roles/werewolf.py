@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .. import answers, variants
 from ..contract import FactSpec, Value
-from ..role import CallSpec, Flow, Role
+from ..role import CallSpec, Flow, Play, Role
 from ..types import Answer, Fact, IllegalAnswer, Kind, Team
-
-if TYPE_CHECKING:
-    from ..game import Game
 
 
 class Werewolf(Role):
@@ -20,12 +15,12 @@ class Werewolf(Role):
     wolf_card = True
 
 
-def pack(game: "Game") -> tuple[int, ...]:
+def pack(game: Play) -> tuple[int, ...]:
     """Returns the seats that wake with the werewolves tonight: every living werewolf."""
     return tuple(s for s in game.present() if game.is_werewolf(s))
 
 
-def _victim(game: "Game", value: Answer) -> int | None:
+def _victim(game: Play, value: Answer) -> int | None:
     seat = answers.seat(game, value, optional=True)
     if seat is not None and game.is_werewolf(seat) and not game.rules.werewolves_may_eat_werewolves:
         raise IllegalAnswer(f"seat {seat} is a werewolf", key="refusal.werewolf_target", secret=True,
@@ -33,20 +28,20 @@ def _victim(game: "Game", value: Answer) -> int | None:
     if seat is not None and game.variant("harvest"):
         # The Harvest: 'the werewolves may only devour a player sitting beside a werewolf'; who sits beside a
         # werewolf is a secret, so the refusal is shown on the screen only.
-        pack = game.tonight.get("pack", ())
+        pack = game.tonight.pack
         if not any(seat in game.neighbours(wolf) for wolf in pack):
             raise IllegalAnswer(f"seat {seat} sits beside no werewolf", key="refusal.harvest_neighbour",
                                 secret=True, seat=seat)
     return seat
 
 
-def werewolves(game: "Game") -> Flow:
+def werewolves(game: Play) -> Flow:
     """The pack is shown to itself and names its victim (or none, if it cannot agree)."""
     if game.variant("black_death"):
         yield from variants.plague(game)
         return
     awake = pack(game)
-    game.tonight["pack"] = awake
+    game.record(pack=awake)
     if not awake:
         yield from game.idle("werewolves", Kind.SEAT)
         return
@@ -55,9 +50,9 @@ def werewolves(game: "Game") -> Flow:
         facts += (Fact("moonlight.wolves"),)  # said aloud every night: 'blow out your victim's candle'
     victim = yield game.ask("werewolves", Kind.SEAT, actors=awake, optional=True, facts=facts,
                             check=lambda v: _victim(game, v))
-    game.tonight["victim"] = victim
+    game.record(victim=victim)
     if victim is not None:
-        game.attacks.append((victim, "werewolves"))
+        game.attack(victim, "werewolves")
 
 
 ROLE = Werewolf()

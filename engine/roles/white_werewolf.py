@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .. import answers
-from ..role import CallSpec, Flow, Role
+from ..role import CallSpec, Flow, Play, Role
 from ..types import Answer, IllegalAnswer, Kind, Team
-
-if TYPE_CHECKING:
-    from ..game import Game
 
 
 class WhiteWerewolf(Role):
@@ -19,7 +14,7 @@ class WhiteWerewolf(Role):
     win_order = 1
     win_name = "white_werewolf"
 
-    def victory(self, game: "Game") -> tuple[int, ...] | None:
+    def victory(self, game: Play) -> tuple[int, ...] | None:
         living = game.living()
         if (len(living) == 1 and game.card(living[0]) == self.id and not game.marked(living[0], "infected")
                 and not game.marked(living[0], "simple_villager")):
@@ -27,7 +22,7 @@ class WhiteWerewolf(Role):
         return None
 
 
-def _prey(game: "Game", seat_of_white: int, value: Answer) -> int | None:
+def _prey(game: Play, seat_of_white: int, value: Answer) -> int | None:
     seat = answers.seat(game, value, optional=True)
     if seat is not None and (seat == seat_of_white or not game.is_werewolf(seat)):
         raise IllegalAnswer(f"seat {seat} is not another werewolf", key="refusal.not_werewolf",
@@ -35,7 +30,7 @@ def _prey(game: "Game", seat_of_white: int, value: Answer) -> int | None:
     return seat
 
 
-def white_werewolf(game: "Game") -> Flow:
+def white_werewolf(game: Play) -> Flow:
     """Asked even when no other werewolf lives: passing is then the only answer."""
     seat = game.actor("white_werewolf")
     if seat is None:
@@ -45,7 +40,7 @@ def white_werewolf(game: "Game") -> Flow:
     prey = yield game.ask("white_werewolf", Kind.SEAT, actors=(me,), optional=True,
                           check=lambda v: _prey(game, me, v))
     if prey is not None:
-        game.attacks.append((prey, "white_werewolf"))
+        game.attack(prey, "white_werewolf")
 
 
 ROLE = WhiteWerewolf()

@@ -3,30 +3,36 @@ model's elimination."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from .. import answers
-from ..role import CallSpec, Flow, Role
+from ..role import CallSpec, Flow, Play, Role
+from ..state import Kept
 from ..types import Answer, IllegalAnswer, Kind, Team
 
-if TYPE_CHECKING:
-    from ..game import Game
+
+@dataclass(frozen=True)
+class RoleModel(Kept):
+    """The role model the Wild Child chose on the first night (None: not yet)."""
+
+    card = "wild_child"
+    seat: int | None = None
 
 
 class WildChild(Role):
     id = "wild_child"
 
-    def side(self, game: "Game", seat: int) -> Team:
+    def side(self, game: Play, seat: int) -> Team:
         return Team.WEREWOLVES if game.marked(seat, "turned") else Team.VILLAGE
 
-    def at_nightfall(self, game: "Game") -> None:
-        model = game.links.get("role_model", ())
-        if model and not game.alive(model[0]):
+    def at_nightfall(self, game: Play) -> None:
+        model = game.kept(RoleModel).seat
+        if model is not None and not game.alive(model):
             for seat in game.holders(self.id):
                 game.mark(seat, "turned")
 
 
-def _model(game: "Game", me: int, value: Answer) -> int | None:
+def _model(game: Play, me: int, value: Answer) -> int | None:
     seat = answers.seat(game, value)
     if seat == me:
         raise IllegalAnswer("the Wild Child cannot be his own role model", key="refusal.self", secret=True,
@@ -34,14 +40,14 @@ def _model(game: "Game", me: int, value: Answer) -> int | None:
     return seat
 
 
-def wild_child(game: "Game") -> Flow:
+def wild_child(game: Play) -> Flow:
     seat = game.actor("wild_child")
     if seat is None:
         yield from game.idle("wild_child", Kind.SEAT)
         return
     me = seat
     model = yield game.ask("wild_child", Kind.SEAT, actors=(me,), check=lambda v: _model(game, me, v))
-    game.link("role_model", (model,))
+    game.keep(RoleModel(model))
 
 
 ROLE = WildChild()

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
 
 from .. import answers, variants
 from ..contract import CallTraits, FactSpec, Value
-from ..role import CallSpec, Flow, Role
+from ..role import CallSpec, Flow, Play, Role
+from ..state import Kept
 from ..types import Answer, Call, Fact, IllegalAnswer, Kind
 
-if TYPE_CHECKING:
-    from ..game import Game
+
+@dataclass(frozen=True)
+class Potions(Kept):
+    """Which of her potions the Witch has spent; a new Witch (the Servant's) has both again."""
+
+    card = "witch"
+    renewed = True
+    heal: bool = False
+    poison: bool = False
+
+    def left(self) -> list[str]:
+        """Returns the potions left, by name."""
+        return [name for name, spent in (("heal", self.heal), ("poison", self.poison)) if not spent]
 
 
 class Witch(Role):
@@ -19,17 +30,18 @@ class Witch(Role):
     villager_power = True
 
 
-def _potions(game: "Game", value: Answer) -> tuple[bool, int | None]:
+def _potions(game: Play, value: Answer) -> tuple[bool, int | None]:
     if value is None:
         return False, None
     asked = answers.mapping(value, ("heal", "poison"))
     heal = answers.yes_no(asked.get("heal", False))
     poison = answers.seat(game, asked.get("poison"), optional=True)
-    if heal and "witch.heal" in game.used:
+    spent = game.kept(Potions)
+    if heal and spent.heal:
         raise IllegalAnswer("the healing potion is spent", key="refusal.heal_spent", secret=True)
-    if heal and game.tonight.get("victim") is None:
+    if heal and game.tonight.victim is None:
         raise IllegalAnswer("the werewolves chose no victim tonight", key="refusal.no_victim", secret=True)
-    if poison is not None and "witch.poison" in game.used:
+    if poison is not None and spent.poison:
         raise IllegalAnswer("the poison potion is spent", key="refusal.poison_spent", secret=True)
     if heal and poison is not None and game.rules.witch_potions == 1:
         raise IllegalAnswer("the Witch has one potion in all: heal or poison", key="refusal.one_potion",
@@ -37,33 +49,34 @@ def _potions(game: "Game", value: Answer) -> tuple[bool, int | None]:
     return heal, poison
 
 
-def witch(game: "Game") -> Flow:
+def witch(game: Play) -> Flow:
     """Asked while a potion is left, for the potions left; she may heal herself and use both at once.
     The Harvest gives her one potion in all, whose effect the box decides (engine/variants.py)."""
     if game.variant("harvest"):
         yield from variants.harvest_witch(game)
         return
     seat = game.actor("witch")
-    if seat is None or {"witch.heal", "witch.poison"} <= game.used:
+    potions = game.kept(Potions)
+    if seat is None or not potions.left():
         yield from game.idle("witch", Kind.WITCH)
         return
-    victim: int | None = game.tonight.get("victim")
-    left = [p for p in ("heal", "poison") if f"witch.{p}" not in game.used]
+    victim: int | None = game.tonight.victim
+    left = potions.left()
     heal, poison = yield game.ask("witch", Kind.WITCH, actors=(seat,), optional=True,
                                   facts=(Fact("victim_shown", {"seat": victim, "potions": left,
                                                                "one_in_all": game.rules.witch_potions == 1},
                                               secret=True),),
                                   check=lambda v: _potions(game, v))
     if heal:
-        game.used.add("witch.heal")
+        game.keep(replace(game.kept(Potions), heal=True))
         # A heal on an infected victim is spent and cures nothing: the bite is gone already.
-        if victim is not None and (victim, "werewolves") in game.attacks:
-            game.attacks.remove((victim, "werewolves"))
+        if victim is not None:
+            game.spare(victim, "werewolves")
     if poison is not None:
-        game.used.add("witch.poison")
-        game.attacks.append((poison, "poison"))
+        game.keep(replace(game.kept(Potions), poison=True))
+        game.attack(poison, "poison")
     if (heal or poison is not None) and game.rules.witch_potions == 1:
-        game.used |= {"witch.heal", "witch.poison"}  # the French rules' variant: one potion in all
+        game.keep(Potions(heal=True, poison=True))  # the French rules' variant: one potion in all
 
 
 ROLE = Witch()

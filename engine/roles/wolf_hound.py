@@ -4,22 +4,29 @@ wolf_hound_random, his side is drawn instead: the narrator draws it and gives th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from ..answers import shown
 from ..contract import CallTraits, FactSpec, Value
-from ..role import CallSpec, Flow, Role
+from ..role import CallSpec, Flow, Play, Role
+from ..state import Kept
 from ..types import Answer, IllegalAnswer, Kind, Team
 
-if TYPE_CHECKING:
-    from ..game import Game
+
+@dataclass(frozen=True)
+class Side(Kept):
+    """The side the Wolf Hound chose on the first night ("wolf" or "village"; "" before)."""
+
+    card = "wolf_hound"
+    sided = True
+    side: str = ""
 
 
 class WolfHound(Role):
     id = "wolf_hound"
 
-    def side(self, game: "Game", seat: int) -> Team:
-        return Team.WEREWOLVES if game.choices.get(self.id) == "wolf" else Team.VILLAGE
+    def side(self, game: Play, seat: int) -> Team:
+        return Team.WEREWOLVES if game.kept(Side).side == "wolf" else Team.VILLAGE
 
 
 def _side(value: Answer) -> str:
@@ -32,7 +39,7 @@ SIDES = ("village", "wolf")
 """The sides a draw picks among (wolf_hound_random)."""
 
 
-def wolf_hound(game: "Game") -> Flow:
+def wolf_hound(game: Play) -> Flow:
     drawn = game.rules.wolf_hound_random
     kind = Kind.DRAW if drawn else Kind.SIDE  # a draw: the narrator's program answers, like the variants' draws
     seat = game.actor("wolf_hound")
@@ -40,7 +47,7 @@ def wolf_hound(game: "Game") -> Flow:
         yield from game.idle("wolf_hound", kind)
         return
     side = yield game.ask("wolf_hound", kind, actors=(seat,), options=SIDES if drawn else (), check=_side)
-    game.choose("wolf_hound", side)
+    game.keep(Side(side))
     if drawn:
         game.fact("wolf_hound.drawn", secret=True, side=side)
 
