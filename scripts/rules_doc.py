@@ -1,7 +1,8 @@
 """Writes the generated parts of docs/rules.md from the engine's own data, or checks them (``--check``).
 
 The night call order is data (engine/order.py): the page's call-order block is made from it, with each
-call's character named as voices/en.yaml names it, and so is the list of house rules (engine.table.Rules).
+call's character named as voices/en.yaml names it, and so are the list of house rules (engine.table.Rules) and
+the cards whose power the Elder's penalty takes (engine.role.Role.villager_power).
 Each generated part sits between two markers in the page:
 
     <!-- BEGIN generated: NAME (scripts/rules_doc.py) -->
@@ -27,7 +28,7 @@ import yaml  # noqa: E402
 
 from engine import Rules, order, village  # noqa: E402
 from engine.order import Entry, When  # noqa: E402
-from engine.roles import OWNERS  # noqa: E402
+from engine.roles import OWNERS, ROLES  # noqa: E402
 from engine.table import house_rules  # noqa: E402
 
 PAGE = ROOT / "docs" / "rules.md"
@@ -153,7 +154,15 @@ def rule_list() -> list[str]:
     return [", ".join(f"`{r.name}` ({shown(r.default)})" for r in house_rules()) + "."]
 
 
-PARTS: dict[str, Callable[[], list[str]]] = {"call-order": call_order, "house-rules": rule_list}
+def powers_lost() -> list[str]:
+    """Returns the cards whose special power the Elder's penalty takes (Role.villager_power), by English name."""
+    names = english_names()
+    lost = [f"{names[card]} (`{card}`)" for card, role in ROLES.items() if role.villager_power]
+    return ["**Powers lost**: " + ", ".join(lost[:-1]) + " and " + lost[-1] + "."]
+
+
+PARTS: dict[str, Callable[[], list[str]]] = {"call-order": call_order, "house-rules": rule_list,
+                                             "powers-lost": powers_lost}
 """Every generated part of the page, by name."""
 
 

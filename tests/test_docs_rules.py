@@ -1,6 +1,6 @@
 """docs/rules.md, the rules as played, cannot drift from the engine: every character, building, variant and call-order
-profile has its place in it, and its generated parts (the call order, the house rules) are what the engine's data
-makes of them now (scripts/rules_doc.py)."""
+profile has its place in it, and its generated parts (the call order, the house rules, the powers the Elder's
+penalty takes) are what the engine's data makes of them now (scripts/rules_doc.py)."""
 
 from __future__ import annotations
 
@@ -82,8 +82,9 @@ def test_a_character_left_out_of_the_page_is_found() -> None:
     assert uncovered(list(ROLES), headings(without)) == ["fox"]
 
 
-def test_the_call_order_on_the_page_is_the_engines() -> None:
-    """The generated parts equal what scripts/rules_doc.py makes of the engine's data now."""
+def test_the_generated_parts_are_the_engines() -> None:
+    """The generated parts (the call order, the house rules, the powers the Elder's penalty takes) equal what
+    scripts/rules_doc.py makes of the engine's data now."""
     text = PAGE.read_text(encoding="utf-8")
     again, differ = rules_doc().generated(text)
     assert differ == [], f"docs/rules.md is out of date ({differ}): run python scripts/rules_doc.py"
@@ -97,6 +98,12 @@ def test_the_call_order_block_lists_each_profile_in_the_engines_order() -> None:
     tables = re.split(r"\*\*`(\w+)`\*\*", block)[1:]
     found = {tables[i]: re.findall(r"^\| \d+ \| `(\w+)` \|", tables[i + 1], re.M) for i in range(0, len(tables), 2)}
     assert found == {name: [e.call for e in entries] for name, entries in order.PROFILES.items()}
+
+
+def test_the_powers_lost_are_the_cards_with_a_villagers_power() -> None:
+    text = PAGE.read_text(encoding="utf-8")
+    line = next(line for line in text.splitlines() if line.startswith("**Powers lost**"))
+    assert re.findall(r"`(\w+)`", line) == [card for card, role in ROLES.items() if role.villager_power]
 
 
 def test_the_pact_changes_are_generated_from_the_two_orders() -> None:
