@@ -565,7 +565,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     p = sub.add_parser("dry-run", parents=[yaml_size],
                        help="play a practice script through the narrator and report the game")
-    p.add_argument("script", type=_file_name, help="the practice script (YAML, see spec/dry-run.md)")
+    p.add_argument("script", type=_file_name, help="the practice script (YAML, see docs/practice-scripts.md)")
     p.add_argument("--silent", action="store_true", help="print the lines instead of speaking them")
     p.add_argument("--report", type=_file_name, metavar="FILE", help="write the game report (JSON) to FILE")
     p.add_argument("--audio-dir", type=_file_name, metavar="DIR", help="write every spoken line as a WAV file in DIR, "

@@ -220,8 +220,8 @@ class VocabularyUnheard(UserError):
 class BackgroundListener:
     """A listener whose speech model loads in a background thread, so that the first lines come at once.
 
-    ``load`` opens the real listener (the model first, then the stream: speech.md) and checks the
-    vocabulary; it runs once, in a daemon thread. Until it ends, mute() and unmute() are noted and
+    ``load`` opens the real listener (the model first, then the stream: no sound piles up while a slow model
+    loads) and checks the vocabulary; it runs once, in a daemon thread. Until it ends, mute() and unmute() are noted and
     listen() waits for it (a mute() ends that wait, as it ends a question). Its failure is kept, never
     raised in the thread: listen() raises it as SpeechModelFailed, and ``failure`` tells it at any safe
     point. close() never waits for the load: a listener that arrives after it is closed at once.

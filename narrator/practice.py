@@ -67,7 +67,7 @@ class ScriptAnswers:
 
 
 def report(game: Game, lines: list[Line], language: str) -> dict[str, Any]:
-    """Returns the game report of spec/dry-run.md."""
+    """Returns the game report (its fields: docs/practice-scripts.md)."""
     outcome = game.outcome
     assert outcome is not None
     return {

@@ -1,4 +1,4 @@
-"""Practice scripts (dry runs): a whole game decided in advance, in the format of spec/dry-run.md."""
+"""Practice scripts (dry runs): a whole game decided in advance, in the format of docs/practice-scripts.md."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The supervisor: a game at the table runs in a child process, and if that process dies, the terminal comes back clean.
 
-A secret never outlives its call (table-protocol.md): if the game's process dies for any reason, kill -9 included,
+A secret never outlives its call: if the game's process dies for any reason, kill -9 included,
 this small process gives the terminal its settings back, leaves the full screen, clears the screen and its
 scrollback (where a card or a victim may still show), and offers to go on at once from the journal. It loads
 neither the engine nor rich: whatever the game does, the supervisor must stay up and stay small.

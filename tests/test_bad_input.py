@@ -36,7 +36,7 @@ deal:
   8: werewolf
 answers:
 """
-"""The first lines of the dry-run.md example game; answer k stands on line FIRST_ANSWER + k - 1."""
+"""The first lines of the example game of docs/practice-scripts.md; answer k stands on line FIRST_ANSWER + k - 1."""
 
 FIRST_ANSWER = GAME_HEAD.count("\n") + 1
 GAME_ANSWERS = ["cupid: [3, 6]", "seer: 2", "werewolves: 4", "witch: {heal: false, poison: null}", "vote: 2",
@@ -331,14 +331,14 @@ def script_cli(tmp_path: Path, command: str, text: str) -> subprocess.CompletedP
 
 @COMMANDS
 def test_a_script_needs_a_table_or_a_config(tmp_path: Path, command: str) -> None:
-    """dry-run.md: a script has table (the keys of a table config) or config (its path)."""
+    """docs/practice-scripts.md: a script has table (the keys of a table config) or config (its path)."""
     result = script_cli(tmp_path, command, SCRIPT_DEAL + "answers: []\n")
     refused(result, "script.yaml", "'table'", "'config'")
 
 
 @COMMANDS
 def test_a_script_with_both_table_and_config_is_refused(tmp_path: Path, command: str) -> None:
-    """dry-run.md: table, or config — not both."""
+    """docs/practice-scripts.md: table, or config — not both."""
     result = script_cli(tmp_path, command, SCRIPT_TABLE + "config: table.yaml\n" + SCRIPT_DEAL)
     refused(result, "script.yaml:4", "table or config")
 
@@ -367,7 +367,7 @@ def test_a_config_path_with_a_nul_character_is_refused(tmp_path: Path, command: 
 
 @COMMANDS
 def test_a_deal_with_a_missing_seat_is_refused(tmp_path: Path, command: str) -> None:
-    """dry-run.md: one entry per seat, seats 1..N."""
+    """docs/practice-scripts.md: one entry per seat, seats 1..N."""
     deal = SCRIPT_DEAL.replace("  5: werewolf\n", "").replace("  6: villager\n", "  6: villager\n  7: werewolf\n")
     result = script_cli(tmp_path, command, SCRIPT_TABLE + deal)
     refused(result, "script.yaml:4", "deal", "missing: [5]")
@@ -389,7 +389,7 @@ def test_a_deal_whose_cards_differ_from_the_deck_is_refused(tmp_path: Path, comm
 
 @COMMANDS
 def test_the_thief_needs_centre_cards_in_the_deal(tmp_path: Path, command: str) -> None:
-    """dry-run.md: centre: [a, b] — the two centre cards, with the thief."""
+    """docs/practice-scripts.md: centre: [a, b] — the two centre cards, with the thief."""
     table = "table:\n  deck: [werewolf, werewolf, seer, villager, villager, thief, villager, villager]\n"
     result = script_cli(tmp_path, command, table + SCRIPT_DEAL.replace("6: villager", "6: thief"))
     refused(result, "script.yaml:3", "deal", "centre")
@@ -397,7 +397,7 @@ def test_the_thief_needs_centre_cards_in_the_deal(tmp_path: Path, command: str) 
 
 @COMMANDS
 def test_centre_cards_without_the_thief_are_refused(tmp_path: Path, command: str) -> None:
-    """dry-run.md: centre cards are dealt only with the thief."""
+    """docs/practice-scripts.md: centre cards are dealt only with the thief."""
     result = script_cli(tmp_path, command, SCRIPT_TABLE + SCRIPT_DEAL + "  centre: [villager, villager]\n")
     refused(result, "script.yaml:11", "centre", "Thief")
 
@@ -411,7 +411,7 @@ def test_a_deal_with_a_huge_seat_number_is_refused_quickly(tmp_path: Path, comma
 
 @COMMANDS
 def test_an_answer_that_is_not_a_one_key_mapping_is_refused(tmp_path: Path, command: str) -> None:
-    """dry-run.md: each item is {call id: answer}."""
+    """docs/practice-scripts.md: each item is {call id: answer}."""
     text = SCRIPT_TABLE + SCRIPT_DEAL + "answers:\n  - seer: 2\n    werewolves: 4\n  - 5\n"
     refused(script_cli(tmp_path, command, text), "script.yaml:12", "answer 1", "script.yaml:14", "answer 2",
             "{call: answer}")
@@ -426,7 +426,7 @@ def test_an_unknown_call_id_is_named_with_a_suggestion(tmp_path: Path, command: 
 
 @COMMANDS
 def test_an_answer_for_a_call_that_needs_none_is_refused(tmp_path: Path, command: str) -> None:
-    """dry-run.md: calls that need no answer (lovers, ...) are not listed: the runner confirms them."""
+    """docs/practice-scripts.md: calls that need no answer (lovers, ...) are not listed: the runner confirms them."""
     text = SCRIPT_TABLE + SCRIPT_DEAL + "answers:\n  - lovers: null\n"
     refused(script_cli(tmp_path, command, text), "script.yaml:12", "answer 1", "'lovers'", "needs no answer")
 
@@ -440,7 +440,7 @@ def test_an_answer_for_a_call_that_needs_none_is_refused(tmp_path: Path, command
     ("expect: village\n", ("script.yaml:11", "expect", "winner")),
 ], ids=["winner", "eliminated", "eliminated-item", "unknown-key", "not-a-mapping"])
 def test_a_bad_expect_is_refused(tmp_path: Path, command: str, expect: str, snippets: tuple[str, ...]) -> None:
-    """dry-run.md: expect has winner (village, werewolves, ...) and/or eliminated (seats, in order)."""
+    """docs/practice-scripts.md: expect has winner (village, werewolves, ...) and/or eliminated (seats, in order)."""
     refused(script_cli(tmp_path, command, SCRIPT_TABLE + SCRIPT_DEAL + expect), *snippets)
 
 
@@ -455,28 +455,28 @@ def test_the_example_game_plays_through(tmp_path: Path) -> None:
 
 
 def test_an_answer_for_the_wrong_call_stops_the_run(tmp_path: Path) -> None:
-    """dry-run.md: the message names the call that was made, the answer expected, and its place."""
+    """docs/practice-scripts.md: the message names the call that was made, the answer expected, and its place."""
     result = dry_run(tmp_path, game(["seer: 2"] + GAME_ANSWERS[1:]))
     refused(result, f"script.yaml:{FIRST_ANSWER}", "answer 1", "'seer'", "'cupid'", "- cupid:")
     assert not (tmp_path / "report.json").exists()
 
 
 def test_answers_running_out_stop_the_run(tmp_path: Path) -> None:
-    """dry-run.md: a script whose answers run out before the game ends stops with a clear message."""
+    """docs/practice-scripts.md: a script whose answers run out before the game ends stops with a clear message."""
     result = dry_run(tmp_path, game(GAME_ANSWERS[:5], expect=""))
     refused(result, "script.yaml", "ran out", "'seer'", "night 2")
     assert not (tmp_path / "report.json").exists()
 
 
 def test_answers_left_over_stop_the_run(tmp_path: Path) -> None:
-    """dry-run.md: so does a script with answers left over when the game ends."""
+    """docs/practice-scripts.md: so does a script with answers left over when the game ends."""
     result = dry_run(tmp_path, game(GAME_ANSWERS + ["vote: 5"]))
     refused(result, f"script.yaml:{FIRST_ANSWER + 9}", "answer 10", "'vote'", "over")
     assert not (tmp_path / "report.json").exists()
 
 
 def test_an_answer_the_rules_forbid_stops_the_run_with_the_reason(tmp_path: Path) -> None:
-    """dry-run.md: an answer the rules forbid stops the run with the engine's reason."""
+    """docs/practice-scripts.md: an answer the rules forbid stops the run with the engine's reason."""
     answers = GAME_ANSWERS[:2] + ["werewolves: 8"] + GAME_ANSWERS[3:]
     result = dry_run(tmp_path, game(answers))
     refused(result, f"script.yaml:{FIRST_ANSWER + 2}", "answer 3", "werewolves", "seat 8 is a werewolf")
@@ -498,14 +498,14 @@ def test_an_answer_that_is_a_date_is_refused_with_its_place(tmp_path: Path) -> N
 
 
 def test_a_different_winner_stops_the_run(tmp_path: Path) -> None:
-    """dry-run.md: the run fails, naming the first difference, if the game ends otherwise."""
+    """docs/practice-scripts.md: the run fails, naming the first difference, if the game ends otherwise."""
     result = dry_run(tmp_path, game(GAME_ANSWERS, expect="expect:\n  winner: werewolves\n"))
     refused(result, "script.yaml", "'werewolves'", "'village'")
     assert not (tmp_path / "report.json").exists()
 
 
 def test_a_different_elimination_stops_the_run_naming_the_first_difference(tmp_path: Path) -> None:
-    """dry-run.md: expect eliminated — the first difference is named."""
+    """docs/practice-scripts.md: expect eliminated — the first difference is named."""
     result = dry_run(tmp_path, game(GAME_ANSWERS, expect="expect:\n  eliminated: [4, 2, 3, 8, 1, 6]\n"))
     refused(result, "script.yaml", "elimination 5", "expected seat 1", "got seat 6")
     assert not (tmp_path / "report.json").exists()

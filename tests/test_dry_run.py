@@ -1,4 +1,4 @@
-"""Practice scripts through the command line, and the report's contract (spec/dry-run.md)."""
+"""Practice scripts through the command line, and the report's contract (docs/practice-scripts.md)."""
 
 import json
 import subprocess

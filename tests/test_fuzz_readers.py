@@ -65,7 +65,7 @@ answer_values = st.recursive(
         st.fixed_dictionaries({"ballots": st.dictionaries(seat_like, inner, max_size=5)}),
     ),
     max_leaves=10)
-"""Answers of every shape of dry-run.md's table, and of none: ints, bools, None, odd strings, nested."""
+"""Answers of every shape of docs/practice-scripts.md's table, and of none: ints, bools, None, odd strings, nested."""
 
 # -- decks, tables, scripts -----------------------------------------------------------------------
 

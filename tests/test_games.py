@@ -1,5 +1,5 @@
 """Every practice script of tests/games played through the command line, and its report's contract
-(spec/dry-run.md)."""
+(docs/practice-scripts.md)."""
 
 from __future__ import annotations
 
@@ -22,13 +22,14 @@ def is_int(value: Any) -> bool:
 
 
 def test_there_are_practice_games() -> None:
-    """The scenario suite holds whole games (style.md: scenario tests are practice scripts)."""
+    """The scenario suite holds whole games (scenario tests are practice scripts)."""
     assert len(GAMES) >= 10
 
 
 @pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
 def test_practice_game_plays_to_its_expected_end(path: Path, tmp_path: Path) -> None:
-    """A script plays to the end it expects and writes the report of the contract (dry-run.md, "The report")."""
+    """A script plays to the end it expects and writes the report of the contract (docs/practice-scripts.md,
+    "The game report")."""
     text = path.read_text(encoding="utf-8")
     assert text.startswith("#"), "a game says what it shows in its first line"
     expect = yaml.safe_load(text)["expect"]

@@ -105,7 +105,7 @@ def test_silence_asks_again_once_then_leaves_it_to_the_keypad() -> None:
 
 
 def test_chatter_is_not_taken_for_an_answer() -> None:
-    """speech.md: a result with a distractor or [unk] is discarded and the answer asked again."""
+    """A result with a distractor or [unk] is discarded and the answer asked again."""
     _, call = vote_call()
     answers, said = voice_answers(["um i think five", "[unk]", ])
     assert answers.answer(call) is KEYPAD  # type: ignore[arg-type]

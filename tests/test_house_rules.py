@@ -1,4 +1,4 @@
-"""House rules from the seeds, each off by default (the rulebook's) and doing what it says when on."""
+"""House rules from the rulebooks, each off by default (the rulebook's) and doing what it says when on."""
 
 from __future__ import annotations
 
@@ -188,7 +188,7 @@ def test_votes_may_be_skipped_unless_the_village_must_vote() -> None:
     """votes_may_be_skipped: false: nobody (null, or a roll call of abstentions) is refused; a tie still goes
     to a run-off, and a second tie still eliminates nobody (the rulebook)."""
     game = new_game(EIGHT)
-    drive(game, ("werewolves", 3), ("vote", None))  # the default: rulings.md's "nobody"
+    drive(game, ("werewolves", 3), ("vote", None))  # the default: docs/rules.md's "nobody"
     assert eliminated(game) == [(3, "werewolves")]
     game = new_game(EIGHT, votes_may_be_skipped=False)
     drive(game, ("werewolves", 3))

@@ -303,7 +303,7 @@ def test_the_grammar_is_the_phrases_distractors_and_unk_unescaped(vosk: Any, mod
 
 def test_a_result_with_unknown_words_or_distractors_is_discarded(vosk: Any, model_dir: Path,
                                                                  opened: list[VoskListener]) -> None:
-    """speech.md: "Always include [unk], plus a few distractor words, and discard results containing them"."""
+    """The grammar always holds [unk] and a few distractor words, and a result holding one is discarded."""
     listener = scripted(model_dir, opened, [say("[unk] 셋"), b"end"], [say("셋 사과"), b"end"],
                         [say("넷"), b"end"], distractors=["사과"])
     assert listener.listen(["셋", "넷"], timeout=2) == ""

@@ -292,7 +292,7 @@ SEER_NIGHTS = [("seer", 3), ("werewolves", 4), ("vote", 5), ("seer", 3), ("werew
 
 
 def test_a_night_refusal_is_shown_not_said(tmp_path: Path) -> None:
-    """rulings.md: a living Seer who types an eliminated seat at night is refused on the screen only; the
+    """docs/rules.md: a living Seer who types an eliminated seat at night is refused on the screen only; the
     loudspeaker says nothing a dead Seer's call would not."""
     table = config(SEER_TABLE)
     heard = at_the_table(table, keys_for_game(table, SEER_NIGHTS, {("seer", 2): ["4", "enter"]}), tmp_path)

@@ -1,8 +1,8 @@
-"""The `pact` call order (rulings.md, "Call order": "A second profile, `pact`, reproduces the Chinese
-article's complete order exactly (there the Fox follows the Seer, and the Lovers wake after the Fox)").
+"""The `pact` call order (docs/rules.md, "The night call order": the profile `pact` is the Chinese article's
+complete order, step by step; there the Fox follows the Seer, and the Lovers wake after the Fox).
 
-The article is /work/shared/seeds/001_f9a04bf3e286edff.txt, section 游戏流程: 第一夜 (the first night,
-steps 1-23, lines 212-234) and 夜晚 (every later night, steps 1-18, lines 238-255).
+The article's order is in its section 游戏流程 (the course of the game): 第一夜 (the first night, steps 1-23)
+and 夜晚 (every later night, steps 1-18); engine/order.py has each step beside its call.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def test_later_nights_are_the_articles() -> None:
 
 
 def test_the_fox_follows_the_seer_and_the_lovers_the_fox() -> None:
-    """rulings.md: 'there the Fox follows the Seer, and the Lovers wake after the Fox'."""
+    """docs/rules.md: there the Fox follows the Seer, and the Lovers wake after the Fox."""
     first = night_calls("pact", 1)
     assert first.index("fox") == first.index("seer") + 1
     assert first.index("lovers") == first.index("fox") + 1

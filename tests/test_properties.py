@@ -1,5 +1,6 @@
 """Properties of thousands of random legal games (every deck the engine accepts, random deals, house rules
-and answers), and of the narration: secrets are never heard (the Best Of rulebook, rulings.md, dry-run.md)."""
+and answers), and of the narration: secrets are never heard (the Best Of rulebook,
+docs/rules.md, docs/practice-scripts.md)."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ WOLF_CARDS = frozenset(r for r, role in ROLES.items() if role.wolf_card)
 UNIQUE = tuple(sorted(r for r, role in ROLES.items() if role.copies == (0, 1)))
 PAIRED = tuple(sorted(r for r, role in ROLES.items() if role.copies == (0, 2)))
 
-# The cards that make each night call ("A call is made only if its character is in the deck", rulings.md).
+# The cards that make each night call ("A call is made only if its character is in the deck", docs/rules.md).
 OWNERS: dict[str, frozenset[str]] = {
     **{call: frozenset({call}) for call in ("thief", "cupid", "seer", "wild_child", "wolf_hound", "bear_tamer",
                                             "white_werewolf", "infected_father", "big_bad_wolf", "witch", "fox",
@@ -189,7 +190,7 @@ seeds = st.integers(0, 2**31)
 @FAST
 @given(tables(), seeds)
 def test_every_game_ends_with_one_of_the_seven_outcomes(table: Table, seed: int) -> None:
-    """Every game ends, in a bounded number of calls, with one of the seven winners (rulings.md, Victory)."""
+    """Every game ends, in a bounded number of calls, with one of the seven winners (docs/rules.md, Victory)."""
     for game in games(table, seed):
         assert game.outcome is not None and game.call is None
         assert game.outcome.winner in WINNERS
@@ -199,7 +200,7 @@ def test_every_game_ends_with_one_of_the_seven_outcomes(table: Table, seed: int)
 @FAST
 @given(tables(), seeds)
 def test_replaying_the_journal_rebuilds_the_identical_game(table: Table, seed: int) -> None:
-    """A saved journal replays to the identical game (style.md: the journal is the source of truth)."""
+    """A saved journal replays to the identical game (the journal is the source of truth)."""
     for game in games(table, seed):
         again = Game(game.table, game.deal, game.journal)
         assert state(again) == state(game)
@@ -208,7 +209,7 @@ def test_replaying_the_journal_rebuilds_the_identical_game(table: Table, seed: i
 @FAST
 @given(tables(), seeds)
 def test_undo_then_the_same_answer_yields_the_identical_game(table: Table, seed: int) -> None:
-    """Undo is the replay without the last answer: giving it again restores the game (style.md)."""
+    """Undo is the replay without the last answer: giving it again restores the game."""
     rng = random.Random(seed)
 
     def undo_now(game: Game, value: Answer) -> None:
@@ -227,7 +228,7 @@ def test_undo_then_the_same_answer_yields_the_identical_game(table: Table, seed:
 @FAST
 @given(tables(), seeds)
 def test_no_eliminated_player_ever_acts(table: Table, seed: int) -> None:
-    """The eliminated never wake nor are named; calls made for them wake nobody (rulings.md, fair play)."""
+    """The eliminated never wake nor are named; calls made for them wake nobody (docs/rules.md, fair play)."""
 
     def check(game: Game) -> None:
         call = game.call
@@ -245,7 +246,7 @@ def test_no_eliminated_player_ever_acts(table: Table, seed: int) -> None:
 @given(tables(), seeds)
 def test_the_rusts_doomed_werewolf_wakes_for_no_call(table: Table, seed: int) -> None:
     """The rust's doomed werewolf "dies at the start of the next night, before any call, so he takes no part
-    in it", and "from then is not among the living for any choice that night" (rulings.md, the Knight's rust)."""
+    in it", and "from then is not among the living for any choice that night" (docs/rules.md, the Knight's rust)."""
 
     def check(game: Game) -> None:
         call = game.call
@@ -260,7 +261,7 @@ def test_the_rusts_doomed_werewolf_wakes_for_no_call(table: Table, seed: int) ->
 @FAST
 @given(tables(), seeds)
 def test_every_dawn_announces_its_dead_in_seat_order(table: Table, seed: int) -> None:
-    """The dawn's dead are announced, and recorded, in ascending seat order, whatever killed them (rulings.md,
+    """The dawn's dead are announced, and recorded, in ascending seat order, whatever killed them (docs/rules.md,
     Deaths: the order of the causes would tell which death was the poison)."""
     for game in games(table, seed):
         for dawn in (c for c in game.calls if c.id == "dawn"):
@@ -273,7 +274,7 @@ def test_every_dawn_announces_its_dead_in_seat_order(table: Table, seed: int) ->
 @FAST
 @given(tables(call_dead=True), seeds)
 def test_every_night_makes_the_profiles_calls_in_order(table: Table, seed: int) -> None:
-    """Each night makes, in the bestof order, the call of every character in the deck, dead or not (rulings.md)."""
+    """Each night makes, in the bestof order, the call of every character in the deck, dead or not (docs/rules.md)."""
     # The Actor may hold his cards' powers: they are called; the Baker's call is made for his building.
     deck = set(table.deck) | set(table.actor_cards) | set(table.buildings)
     for game in games(table, seed):
@@ -293,7 +294,7 @@ def test_every_night_makes_the_profiles_calls_in_order(table: Table, seed: int) 
 @FAST
 @given(tables(call_dead=False), seeds)
 def test_a_night_without_calls_for_the_dead_keeps_the_profiles_order(table: Table, seed: int) -> None:
-    """With call_dead off, a night's calls are still a subsequence of the profile's order (rulings.md)."""
+    """With call_dead off, a night's calls are still a subsequence of the profile's order (docs/rules.md)."""
     for game in games(table, seed):
         for night in {c.number for c in game.calls if c.phase is Phase.NIGHT}:
             made = iter(night_calls("bestof", night, table.rules.sisters_wake, table.rules.intervals()))
@@ -304,7 +305,7 @@ def test_a_night_without_calls_for_the_dead_keeps_the_profiles_order(table: Tabl
 @FAST
 @given(tables(), seeds)
 def test_winners_are_consistent_with_the_outcome(table: Table, seed: int) -> None:
-    """Sides win with every member; nobody leaves no one alive; the others win alone (rulings.md, Victory)."""
+    """Sides win with every member; nobody leaves no one alive; the others win alone (docs/rules.md, Victory)."""
     for game in games(table, seed):
         assert game.outcome is not None
         winner, winners, living = game.outcome.winner, game.outcome.winners, game.living()
@@ -363,7 +364,7 @@ def seer_game(target: int | None) -> list[Line]:
 
 
 def test_the_seers_choice_is_never_heard() -> None:
-    """Whom the Seer looks at is secret: the voice lines are the same whatever she picks (dry-run.md)."""
+    """Whom the Seer looks at is secret: the voice lines are the same whatever she picks (docs/practice-scripts.md)."""
     base = seer_game(1)
     for target in (3, 4, 5, 6, None):
         other = seer_game(target)
@@ -380,7 +381,8 @@ def fox_game(first: int, later: list[tuple[str, Answer]]) -> list[Line]:
 
 
 def test_whether_the_fox_found_a_werewolf_is_never_heard() -> None:
-    """The Fox's sign is secret, and so is the power a "no" costs: he is still called (dry-run.md, lines)."""
+    """The Fox's sign is secret, and so is the power a "no" costs: he is still called
+    (docs/practice-scripts.md, the report's lines)."""
     found = fox_game(8, [("fox", None)])  # seat 8 sits next to the werewolf at seat 7: "yes", power kept
     missed = fox_game(4, [])  # seats 3, 4, 5: no werewolf; power lost, night 2's call is for fair play
     assert voice(found) == voice(missed)

@@ -1,5 +1,5 @@
-"""The Actor, the Gypsy and the Town Crier (the Chinese article 001_…: 演员, 吉普赛人, 公告员; the New Moon's
-séance and event cards; rulings.md's call order: the Actor first after the Thief, the Gypsy after the Witch;
+"""The Actor, the Gypsy and the Town Crier (the Chinese article: 演员, 吉普赛人, 公告员; the New Moon's
+séance and event cards; docs/rules.md's call order: the Actor first after the Thief, the Gypsy after the Witch;
 the article's day order: 3. the séance, 4. the Town Crier)."""
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def acting(**rules: Any) -> Game:
 
 
 def test_actor_is_called_every_night_first_after_the_thief() -> None:
-    """rulings.md: `thief`, then `actor`, every night; he answers the card's place, 1 to 3, or null."""
+    """docs/rules.md: `thief`, then `actor`, every night; he answers the card's place, 1 to 3, or null."""
     game = new_game(["thief", *ACTING], ["villager", "villager"], actor_cards=CARDS)
     assert call_ids(game)[-1] == "nightfall"
     drive(game, ("thief", None))
@@ -159,7 +159,7 @@ def test_actor_as_fox_sniffs() -> None:
 
 
 def test_eliminated_actor_is_called_for_fair_play() -> None:
-    """rulings.md, fair play: an eliminated Actor is still called, and his answer is ignored."""
+    """docs/rules.md, fair play: an eliminated Actor is still called, and his answer is ignored."""
     game = acting()
     drive(game, ("actor", None), ("werewolves", 1), ("vote", None))
     assert not made_once(game, "actor", 2).live
@@ -232,7 +232,7 @@ SEANCE = {"card": 2, "question": 3, "asker": 5}
 
 
 def test_gypsy_is_called_every_night_after_the_witch() -> None:
-    """rulings.md: `witch`, then `gypsy`, then `fox`; her answer is {card, question, asker} or null."""
+    """docs/rules.md: `witch`, then `gypsy`, then `fox`; her answer is {card, question, asker} or null."""
     game = new_game([*GYPSY[:-1], "witch", "fox", "villager"])
     drive(game, ("werewolves", 4), ("witch", NO_POTION))
     call = reach(game, "gypsy")
@@ -325,7 +325,7 @@ def test_a_spiritualist_eliminated_in_the_night_is_replaced_by_his_left_neighbou
 
 
 def test_eliminated_gypsy_is_called_for_fair_play() -> None:
-    """rulings.md, fair play: her call is still made, answer ignored."""
+    """docs/rules.md, fair play: her call is still made, answer ignored."""
     game = new_game(GYPSY)
     drive(game, ("werewolves", 1), ("gypsy", None), ("vote", None), ("werewolves", 5))
     assert not made_once(game, "gypsy", 2).live

@@ -1,4 +1,4 @@
-"""The Village expansion (the Chinese article 001_…, 建筑牌 and 角色标记与建筑牌; the BGA guide 002_…): the
+"""The Village expansion (the Chinese article, 建筑牌 and 角色标记与建筑牌; Board Game Arena's guide): the
 public building tokens, the Raven, the Pyromaniac and every building's power."""
 
 from __future__ import annotations
@@ -119,8 +119,8 @@ def test_raven_mark_counts_at_the_next_vote_only() -> None:
 
 
 def test_the_ravens_mark_counts_in_the_first_vote_only() -> None:
-    """rulings.md: 'The Raven's mark adds two votes against its target in that day's first vote only: not in its
-    run-off, nor in the Stuttering Judge's second vote.'"""
+    """docs/rules.md: The Raven's mark adds two votes against its target in that day's first vote only: not in its
+    run-off, nor in the Stuttering Judge's second vote."""
     game = village(["raven", "werewolf", "villager", "stuttering_judge", "villager", "villager", "werewolf",
                     "villager"], {})
     drive(game, ("raven", 3), ("werewolves", 8))
@@ -179,7 +179,7 @@ def test_pyromaniac_only_burns_a_building() -> None:
 
 def test_pyromaniac_fire_on_the_werewolves_target_burns_the_first_werewolf_to_his_right() -> None:
     """'如果被选中的玩家刚好是狼人的目标，则他不会死亡，作为替代，该玩家右手边第一个狼人会被烧死': to the right
-    is counter-clockwise (rulings.md), the first of those who woke with the pack."""
+    is counter-clockwise (docs/rules.md), the first of those who woke with the pack."""
     roles = ["pyromaniac", "werewolf", "villager", "werewolf", "villager", "villager", "werewolf", "villager"]
     game = village(roles, {5: "baker"})
     drive(game, ("pyromaniac", 5), ("werewolves", 5))

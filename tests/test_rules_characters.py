@@ -1,4 +1,4 @@
-"""The Characters expansion (the Chinese article 001_…, 特殊身份; rulings.md, call order): the
+"""The Characters expansion (the Chinese article, 特殊身份; docs/rules.md, call order): the
 Villager-Villager and the Three Brothers."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def test_brothers_are_three_cards() -> None:
 
 
 def test_brothers_wake_together_on_the_first_night() -> None:
-    """'在第一晚相认' — rulings.md, first night: '`brothers` — the Three Brothers recognise each other'."""
+    """'在第一晚相认' — docs/rules.md, first night: `brothers` — the Three Brothers recognise each other."""
     game = new_game(BROTHERS)
     call = reach(game, "werewolves")
     brothers = made_once(game, "brothers", 1)
@@ -53,7 +53,7 @@ def test_brothers_wake_together_on_the_first_night() -> None:
 
 
 def test_brothers_come_after_the_sisters() -> None:
-    """rulings.md, first night: 7. `sisters`, 8. `brothers`, then 9. `wild_child`."""
+    """docs/rules.md, first night: 7. `sisters`, 8. `brothers`, then 9. `wild_child`."""
     game = new_game(["brother", "werewolf", "brother", "sister", "brother", "werewolf", "sister",
                      "villager", "seer", "wild_child"])
     reach(game, "seer")
@@ -63,8 +63,8 @@ def test_brothers_come_after_the_sisters() -> None:
 
 
 def test_brothers_wake_on_even_nights_only_if_the_table_wants() -> None:
-    """rulings.md: '`sisters` and `brothers`* (on even nights, only if the table's config turns it on; off by
-    default)'."""
+    """docs/rules.md: `sisters` and `brothers`* (on even nights, only if the table's config turns it on; off by
+    default)."""
     for wake in (False, True):
         game = new_game(BROTHERS, sisters_wake=wake)
         drive(game, ("werewolves", 4), ("vote", None), ("werewolves", 7), ("vote", None), ("werewolves", 8))
@@ -74,7 +74,7 @@ def test_brothers_wake_on_even_nights_only_if_the_table_wants() -> None:
 
 
 def test_brothers_dead_are_called_for_fair_play() -> None:
-    """rulings.md: 'every character of the deck is still called after it has been eliminated' — only the living
+    """docs/rules.md: every character of the deck is still called after it has been eliminated — only the living
     brothers wake; with none left, the call is made, not live."""
     game = new_game(BROTHERS + ["villager", "villager"], sisters_wake=True)
     drive(game, ("werewolves", 1), ("vote", 3))

@@ -1,5 +1,5 @@
 """The Characters expansion's Stuttering Judge, Devoted Servant and Prejudiced Manipulator (the Chinese
-article 001_…, 特殊身份 and 关于忠诚的仆人的详细说明; rulings.md, call order; the lead's ruling on the
+article, 特殊身份 and 关于忠诚的仆人的详细说明; docs/rules.md, call order; the lead's ruling on the
 Judge's question asked with every eye closed)."""
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ JUDGE = ["stuttering_judge", "werewolf", "villager", "villager", "villager", "vi
 
 
 def test_stuttering_judge_wakes_on_the_first_night_and_is_shown_how_his_sign_works() -> None:
-    """rulings.md night 1, 6. `stuttering_judge` — agrees on a sign: here, shown on the screen; nothing to answer."""
+    """docs/rules.md night 1, 6. `stuttering_judge` — agrees on a sign: here, shown on the screen; nothing to answer."""
     game = new_game(JUDGE)
     call = reach(game, "werewolves")
     assert call_ids(game, "night", 1) == ["nightfall", "stuttering_judge", "werewolves"]
@@ -183,7 +183,7 @@ def test_stuttering_judge_answer_is_never_asked_of_the_microphone() -> None:
 
 
 def test_stuttering_judge_loses_his_power_after_the_elder_penalty() -> None:
-    """rulings.md: after the Elder's penalty every villager loses their special power; his call is idle."""
+    """docs/rules.md: after the Elder's penalty every villager loses their special power; his call is idle."""
     game = new_game(["stuttering_judge", "werewolf", "elder", "villager", "villager", "villager", "villager",
                      "villager"])
     drive(game, ("werewolves", 4), ("vote", 3))
@@ -407,7 +407,7 @@ def test_prejudiced_manipulator_plays_for_himself() -> None:
 
 
 def test_the_prejudiced_manipulator_is_a_loner_like_the_piper() -> None:
-    """rulings.md: 'a loner like the Piper: while he lives, the village has not won' — the last werewolf out, the
+    """docs/rules.md: a loner like the Piper: while he lives, the village has not won — the last werewolf out, the
     game goes on; the Manipulator out too, the village wins."""
     game = grouped(MANIPULATOR, groups=((1, 3, 5, 7), (2, 4, 6, 8)))
     drive(game, ("werewolves", 3), ("vote", 2))

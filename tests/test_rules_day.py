@@ -1,5 +1,5 @@
 """The day, deaths, victory and the call order (Best Of rulebook, pages 4-6 and 21-23; French rules: the
-Captain = the Sheriff; rulings.md): the Sheriff, the vote, the dawn, victory and winners, calls for
+Captain = the Sheriff; docs/rules.md): the Sheriff, the vote, the dawn, victory and winners, calls for
 absent or dead characters, the call order, hidden roles, refusals and undo."""
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def outcome(game: Game) -> tuple[str, tuple[int, ...]]:
 
 def test_sheriff_is_elected_by_plurality_before_the_first_night() -> None:
     """'The Sheriff is then elected by a relative-majority vote … One cannot refuse the honor' — before
-    night 1 (rulings.md)."""
+    night 1 (docs/rules.md)."""
     game = new_game(EIGHT, sheriff=True)
     call = game.call
     assert call is not None and call.id == "sheriff_election"
@@ -52,7 +52,7 @@ def test_sheriff_is_elected_by_plurality_before_the_first_night() -> None:
 
 
 def test_sheriff_election_tie_is_rerun_among_the_tied() -> None:
-    """rulings.md: 'A tied Sheriff election is re-run among the tied (call sheriff_runoff)'."""
+    """docs/rules.md: A tied Sheriff election is re-run among the tied (call sheriff_runoff)."""
     game = new_game(EIGHT, sheriff=True)
     game.answer({"tie": [2, 5]})
     call = game.call
@@ -63,7 +63,7 @@ def test_sheriff_election_tie_is_rerun_among_the_tied() -> None:
 
 
 def test_second_sheriff_election_tie_means_no_sheriff() -> None:
-    """rulings.md: 'a second tie: no Sheriff' — then a tied vote goes to a second vote, not a tie-break."""
+    """docs/rules.md: a second tie: no Sheriff — then a tied vote goes to a second vote, not a tie-break."""
     game = new_game(EIGHT, sheriff=True)
     drive(game, ("sheriff_election", {"tie": [2, 5]}), ("sheriff_runoff", None))
     assert game.sheriff is None
@@ -93,7 +93,7 @@ def test_sheriff_breaks_a_tied_vote() -> None:
 
 def test_sheriff_names_his_successor_after_his_other_consequences() -> None:
     """'If the Sheriff is eliminated, with their dying breath they designate their successor' — among the
-    living, after grief and the Hunter's shot (rulings.md)."""
+    living, after grief and the Hunter's shot (docs/rules.md)."""
     game = new_game(["werewolf", "werewolf", "cupid", "hunter", "villager", "villager", "villager", "villager"],
                     sheriff=True)
     drive(game, ("sheriff_election", 4), ("cupid", [4, 5]), ("werewolves", 8), ("vote", 4), ("hunter", 6))
@@ -131,7 +131,7 @@ def test_vote_eliminates_the_player_with_the_most_votes() -> None:
 
 
 def test_vote_may_eliminate_nobody() -> None:
-    """dry-run.md: a vote's answer may be null (nobody)."""
+    """docs/practice-scripts.md: a vote's answer may be null (nobody)."""
     game = new_game(EIGHT)
     steps = drive(game, ("werewolves", 8), ("vote", None))
     assert eliminated(game) == [(8, "werewolves")]
@@ -139,7 +139,7 @@ def test_vote_may_eliminate_nobody() -> None:
 
 
 def test_roll_call_is_counted_by_plurality() -> None:
-    """rulings.md: 'Plurality of the votes cast' — a roll call of every ballot, which the engine counts."""
+    """docs/rules.md: Plurality of the votes cast — a roll call of every ballot, which the engine counts."""
     game = new_game(EIGHT)
     drive(game, ("werewolves", 8), ("vote", {"ballots": {1: 3, 2: 3, 3: 4, 4: 5, 5: 6, 6: None, 7: 3}}))
     assert eliminated(game) == [(8, "werewolves"), (3, "vote")]
@@ -174,7 +174,7 @@ NIGHT_KILLERS = ["werewolf", "big_bad_wolf", "white_werewolf", "witch",
 
 
 def test_the_dawn_announces_the_dead_in_seat_order() -> None:
-    """rulings.md: night victims die at dawn and are announced together in seat order (ascending), whatever
+    """docs/rules.md: night victims die at dawn and are announced together in seat order (ascending), whatever
     killed them; the record of the eliminations follows that order too."""
     game = new_game(NIGHT_KILLERS)
     drive(game, ("werewolves", 5), ("big_bad_wolf", 6), ("witch", {"heal": False, "poison": None}),
@@ -188,7 +188,7 @@ def test_the_dawn_announces_the_dead_in_seat_order() -> None:
 @pytest.mark.parametrize("devoured, poisoned", [(3, 6), (6, 3)])
 def test_the_poisoned_and_the_devoured_are_announced_in_seat_order_whatever_the_cause(devoured: int,
                                                                                       poisoned: int) -> None:
-    """rulings.md: 'the order the night produced them — the pack's victim first, the poisoned last — told the
+    """docs/rules.md: 'the order the night produced them — the pack's victim first, the poisoned last — told the
     table which death was the Witch's': seat 3 is announced before seat 6, poisoned or devoured."""
     game = new_game(["werewolf", "werewolf", "villager", "witch", "villager", "villager", "villager", "villager"])
     drive(game, ("werewolves", devoured), ("witch", {"heal": False, "poison": poisoned}))
@@ -222,7 +222,7 @@ def test_a_dawn_tells_nothing_of_which_death_was_the_poison(pack: int, wolf: int
 
 
 def test_killed_twice_in_one_night_reports_the_first_cause() -> None:
-    """rulings.md: 'A player killed twice in one night is reported with the first cause in night order (the
+    """docs/rules.md: 'A player killed twice in one night is reported with the first cause in night order (the
     werewolves', the Big Bad Wolf's, the White Werewolf's, the poison)'."""
     game = new_game(["werewolf", "werewolf", "witch", "villager", "villager", "villager", "villager", "villager"])
     drive(game, ("werewolves", 4), ("witch", {"heal": False, "poison": 4}))
@@ -231,7 +231,7 @@ def test_killed_twice_in_one_night_reports_the_first_cause() -> None:
 
 
 def test_consequences_at_dawn_run_in_seat_order() -> None:
-    """rulings.md: 'then each runs its consequences in that same seat order' — the poisoned lover at seat 3 has
+    """docs/rules.md: then each runs its consequences in that same seat order — the poisoned lover at seat 3 has
     his beloved die of grief before the devoured Hunter at seat 5 shoots."""
     game = new_game(["werewolf", "werewolf", "villager", "witch", "hunter", "cupid", "villager", "villager"])
     drive(game, ("cupid", [3, 7]), ("werewolves", 5), ("witch", {"heal": False, "poison": 3}))
@@ -243,8 +243,8 @@ def test_consequences_at_dawn_run_in_seat_order() -> None:
 
 
 def test_consequences_run_depth_first() -> None:
-    """rulings.md: 'Consequences run depth-first: a lover who dies of grief runs his own (the Hunter's
-    shot, the successor) before the next death's.'"""
+    """docs/rules.md: Consequences run depth-first: a lover who dies of grief runs his own (the Hunter's
+    shot, the successor) before the next death's."""
     game = new_game(["werewolf", "werewolf", "cupid", "witch", "hunter", "villager", "villager", "villager"],
                     sheriff=True)
     drive(game, ("sheriff_election", 7), ("cupid", [5, 6]), ("werewolves", 6),
@@ -256,7 +256,7 @@ def test_consequences_run_depth_first() -> None:
 
 def test_day_runs_victims_consequences_growl_debate_vote() -> None:
     """'Course of the day phases: revealing the victims, the bear's growl, debate, vote' — the victims'
-    consequences right after they are revealed (rulings.md)."""
+    consequences right after they are revealed (docs/rules.md)."""
     game = new_game(["werewolf", "bear_tamer", "villager", "hunter", "villager", "villager", "villager",
                      "villager"])
     drive(game, ("werewolves", 4), ("hunter", 5))
@@ -287,7 +287,7 @@ WINS: dict[str, tuple[list[str], list[tuple[str, Any]], tuple[int, ...]]] = {
 
 @pytest.mark.parametrize("winner", list(WINS))
 def test_every_side_can_win(winner: str) -> None:
-    """rulings.md, Victory: village, werewolves, lovers, White Werewolf, Piper, Angel, nobody (e.g. 'the
+    """docs/rules.md, Victory: village, werewolves, lovers, White Werewolf, Piper, Angel, nobody (e.g. 'the
     last werewolf devours the Hunter, who shoots him: nobody wins, not the werewolves')."""
     roles, answers, winners = WINS[winner]
     game = new_game(roles)
@@ -297,7 +297,7 @@ def test_every_side_can_win(winner: str) -> None:
 
 
 def test_white_werewolf_alive_means_the_werewolves_have_not_won() -> None:
-    """rulings.md: 'The White Werewolf is not on that team here: while he lives, the werewolves have not won.'"""
+    """docs/rules.md: The White Werewolf is not on that team here: while he lives, the werewolves have not won."""
     game = new_game(["werewolf", "white_werewolf", *FOUR])
     drive(game, ("werewolves", 3), ("vote", 4), ("werewolves", 5), ("white_werewolf", None), ("vote", 6))
     assert game.living() == (1, 2) and not game.over
@@ -306,7 +306,7 @@ def test_white_werewolf_alive_means_the_werewolves_have_not_won() -> None:
 
 
 def test_victory_is_checked_once_all_deaths_of_a_moment_are_resolved() -> None:
-    """rulings.md: 'The Hunter shoots and the Sheriff names a successor even when the game is already
+    """docs/rules.md: 'The Hunter shoots and the Sheriff names a successor even when the game is already
     decided, unless nobody is left alive.'"""
     game = new_game(["werewolf", "villager", "hunter", "villager", "villager", "villager"], sheriff=True)
     drive(game, ("sheriff_election", 3), ("werewolves", 4), ("vote", 5), ("werewolves", 6), ("vote", 3),
@@ -317,7 +317,7 @@ def test_victory_is_checked_once_all_deaths_of_a_moment_are_resolved() -> None:
 
 
 def test_no_successor_when_nobody_is_left_alive() -> None:
-    """rulings.md: the Sheriff names a successor even when the game is decided, 'unless nobody is left
+    """docs/rules.md: the Sheriff names a successor even when the game is decided, 'unless nobody is left
     alive'."""
     game = new_game(["werewolf", "hunter", *FOUR], sheriff=True)
     drive(game, ("sheriff_election", 2), ("werewolves", 3), ("vote", 4), ("werewolves", 5), ("vote", 6),
@@ -327,7 +327,7 @@ def test_no_successor_when_nobody_is_left_alive() -> None:
 
 
 def test_winners_are_every_seat_of_the_winning_side_dead_or_alive() -> None:
-    """dry-run.md: 'winners' lists the seats that win with the side — the eliminated too; lovers of the
+    """docs/practice-scripts.md: 'winners' lists the seats that win with the side — the eliminated too; lovers of the
     same team win with that team."""
     game = new_game(["werewolf", "werewolf", "cupid", *FOUR, "villager"])
     drive(game, ("cupid", [5, 6]), ("werewolves", 5), ("vote", 1), ("werewolves", 7), ("vote", 2))
@@ -336,8 +336,8 @@ def test_winners_are_every_seat_of_the_winning_side_dead_or_alive() -> None:
 
 
 def test_mixed_lovers_are_not_among_a_sides_winners() -> None:
-    """rulings.md: 'Lovers of mixed teams (a werewolf and a non-werewolf) win when they are the only two
-    left' — they do not win with a side; Cupid always plays for the village."""
+    """docs/rules.md: Lovers of mixed teams (a werewolf and a non-werewolf) win when they are the only two
+    left — they do not win with a side; Cupid always plays for the village."""
     game = new_game(["werewolf", "werewolf", "cupid", *FOUR, "villager"])
     drive(game, ("cupid", [1, 4]), ("werewolves", 5), ("vote", 1), ("werewolves", 6), ("vote", 2))
     assert (4, "grief") in eliminated(game)
@@ -345,8 +345,8 @@ def test_mixed_lovers_are_not_among_a_sides_winners() -> None:
 
 
 def test_simultaneous_wins_lovers_before_piper() -> None:
-    """rulings.md: 'Simultaneous wins are settled in this order: nobody, White Werewolf, lovers, Piper,
-    village, werewolves' — the lovers, a werewolf and the Piper, left alone with the werewolf charmed."""
+    """docs/rules.md: Simultaneous wins are settled in this order: nobody, White Werewolf, lovers, Piper,
+    village, werewolves — the lovers, a werewolf and the Piper, left alone with the werewolf charmed."""
     game = new_game(["werewolf", "piper", "cupid", "villager", "villager", "villager", "hunter"])
     drive(game, ("cupid", [1, 2]), ("werewolves", 4), ("piper", [1, 5]), ("vote", 5),
           ("werewolves", 6), ("piper", [6, 7]), ("vote", 7), ("hunter", 3))
@@ -355,7 +355,7 @@ def test_simultaneous_wins_lovers_before_piper() -> None:
 
 
 def test_simultaneous_wins_piper_before_village() -> None:
-    """rulings.md: the Piper is settled before the village: voting out the last werewolf, who was the last
+    """docs/rules.md: the Piper is settled before the village: voting out the last werewolf, who was the last
     uncharmed player, makes the Piper win."""
     game = new_game(["werewolf", "piper", "villager", "villager", "villager", "villager", "villager"])
     drive(game, ("werewolves", 3), ("piper", [4, 5]), ("vote", None), ("werewolves", 6), ("piper", [6, 7]),
@@ -369,8 +369,8 @@ SEER = ["werewolf", "werewolf", "seer", "villager", "villager", "villager", "vil
 
 
 def test_dead_characters_are_still_called_and_their_answer_ignored() -> None:
-    """rulings.md: 'every character of the deck is still called after it has been eliminated … and its
-    "answer" is ignored.'"""
+    """docs/rules.md: every character of the deck is still called after it has been eliminated … and its
+    "answer" is ignored."""
     game = new_game(SEER)
     drive(game, ("seer", None), ("werewolves", 3))
     reach(game, "vote")
@@ -385,14 +385,14 @@ def test_dead_characters_are_still_called_and_their_answer_ignored() -> None:
 
 
 def test_call_dead_off_skips_dead_characters() -> None:
-    """rulings.md: 'A table can turn this off' (call_dead=False)."""
+    """docs/rules.md: A table can turn this off (call_dead=False)."""
     game = new_game(SEER, call_dead=False)
     drive(game, ("seer", None), ("werewolves", 3), ("vote", None), ("werewolves", 4))
     assert call_ids(game, "night", 2) == ["nightfall", "werewolves"]
 
 
 def test_characters_not_in_the_deck_are_never_called() -> None:
-    """rulings.md: 'Characters not in the deck are never called.'"""
+    """docs/rules.md: 'Characters not in the deck are never called.'"""
     game = new_game(EIGHT)
     drive(game, ("werewolves", 3), ("vote", None), ("werewolves", 4), ("vote", None))
     assert set(call_ids(game, "night")) == {"nightfall", "werewolves"}
@@ -400,7 +400,7 @@ def test_characters_not_in_the_deck_are_never_called() -> None:
 
 
 def test_recognition_calls_are_made() -> None:
-    """rulings.md: every call of the order is made, 'including those whose only purpose … was to show the
+    """docs/rules.md: every call of the order is made, 'including those whose only purpose … was to show the
     narrator a seat (bear_tamer, sisters, lovers, charmed)'."""
     game = new_game(["werewolf", "werewolf", "cupid", "sister", "sister", "bear_tamer", "piper", "villager",
                      "villager"])
@@ -419,7 +419,7 @@ LATER = ["nightfall", "seer", "werewolves", "infected_father", "big_bad_wolf", "
 
 
 def test_first_night_call_order() -> None:
-    """rulings.md, profile bestof, first night: thief, cupid, lovers, seer, sisters, wild_child,
+    """docs/rules.md, profile bestof, first night: thief, cupid, lovers, seer, sisters, wild_child,
     wolf_hound, bear_tamer, werewolves, infected_father, big_bad_wolf, witch, fox, piper, charmed."""
     game = new_game(EVERYONE, centre=["villager", "villager"])
     play_harmlessly(game, 1)
@@ -429,7 +429,7 @@ def test_first_night_call_order() -> None:
 
 
 def test_later_nights_call_order_with_the_white_werewolf_on_even_nights() -> None:
-    """rulings.md, every later night: seer, werewolves, white_werewolf (nights 2, 4, 6, …),
+    """docs/rules.md, every later night: seer, werewolves, white_werewolf (nights 2, 4, 6, …),
     infected_father, big_bad_wolf, witch, fox, piper, charmed."""
     game = new_game(EVERYONE, centre=["villager", "villager"])
     play_harmlessly(game, 4)
@@ -459,7 +459,7 @@ def test_hidden_roles_carry_no_role() -> None:
 
 
 def test_public_refusals_are_not_secret() -> None:
-    """rulings.md: 'that seat cannot be chosen' only for choices illegal in public knowledge (an
+    """docs/rules.md: that seat cannot be chosen only for choices illegal in public knowledge (an
     eliminated seat, a seat number out of range)."""
     game = new_game(EIGHT)
     reach(game, "werewolves")

@@ -1,5 +1,5 @@
 """The ambiguous characters and the loners (Best Of rulebook, pages 17 to 21; French rules: the Thief;
-rulings.md): the Wild Child, the Wolf Hound, the Piper, the Angel and the Thief."""
+docs/rules.md): the Wild Child, the Wolf Hound, the Piper, the Angel and the Thief."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def test_turned_wild_child_wins_with_the_werewolves() -> None:
 
 
 def test_werewolves_win_as_soon_as_the_wild_child_turns() -> None:
-    """rulings.md: the Wild Child turns 'at the start of the first night after his role model's death';
+    """docs/rules.md: the Wild Child turns at the start of the first night after his role model's death;
     victory is checked 'at the end of every step' — here before anyone is called that night."""
     game = new_game(["werewolf", "wild_child", "villager", "villager", "villager", "villager"])
     drive(game, ("wild_child", 3), ("werewolves", 4), ("vote", 5), ("werewolves", 6), ("vote", 3))
@@ -115,7 +115,7 @@ def test_wolf_hound_who_chose_the_wolves_wakes_with_the_pack_that_night() -> Non
 
 
 def test_wolf_hound_who_chose_the_wolves_counts_as_a_werewolf() -> None:
-    """rulings.md: the village wins when no living player is a werewolf (… a Wolf Hound who chose the
+    """docs/rules.md: the village wins when no living player is a werewolf (… a Wolf Hound who chose the
     wolves … counts); he wins with the werewolves."""
     game = new_game(HOUND)
     drive(game, ("wolf_hound", "wolf"), ("werewolves", 3), ("vote", 1))
@@ -152,7 +152,7 @@ def test_piper_cannot_charm_himself() -> None:
 
 
 def test_piper_charms_all_that_remain_when_fewer_than_two() -> None:
-    """rulings.md: the Piper charms exactly two not-yet-charmed players (all of them if fewer remain)."""
+    """docs/rules.md: the Piper charms exactly two not-yet-charmed players (all of them if fewer remain)."""
     game = new_game(PIPER)
     drive(game, ("werewolves", 3), ("piper", [1, 4]), ("vote", 4), ("werewolves", 5), ("piper", [5, 6]),
           ("vote", None), ("werewolves", 6))
@@ -163,7 +163,7 @@ def test_piper_charms_all_that_remain_when_fewer_than_two() -> None:
 
 
 def test_piper_refusal_for_fewer_than_two_is_secret() -> None:
-    """rulings.md, 'Never leak a secret': how many players are left to charm depends on who is charmed
+    """docs/rules.md, 'Nothing is given away': how many players are left to charm depends on who is charmed
     (hidden from the uncharmed), so refusing a second seat is shown on the screen only."""
     game = new_game(PIPER)
     drive(game, ("werewolves", 3), ("piper", [1, 4]), ("vote", 4), ("werewolves", 5), ("piper", [5, 6]),
@@ -279,7 +279,7 @@ def test_angel_wins_when_eliminated_by_the_first_vote() -> None:
 
 
 def test_angel_wins_when_eliminated_in_the_opening_revote_or_tiebreak() -> None:
-    """rulings.md: the Angel wins the instant he is eliminated in his window (the opening vote, its
+    """docs/rules.md: the Angel wins the instant he is eliminated in his window (the opening vote, its
     run-off or tie-break …)."""
     game = new_game(ANGEL)
     drive(game, ("vote", {"tie": [2, 3]}), ("revote", 2))
@@ -316,7 +316,7 @@ def test_lover_angel_gives_up_his_goal() -> None:
 
 
 def test_infected_angel_gives_up_his_goal() -> None:
-    """rulings.md: 'A lover or an infected Angel has given up that goal.'"""
+    """docs/rules.md: 'A lover or an infected Angel has given up that goal.'"""
     game = new_game(["infected_father", "angel", "witch", "villager", "villager", "villager", "villager"])
     drive(game, ("vote", None), ("werewolves", 2), ("infected_father", True),
           ("witch", {"heal": False, "poison": 2}))
@@ -391,7 +391,7 @@ def test_thief_who_takes_the_seer_is_called_as_the_seer() -> None:
 
 
 def test_centre_cards_characters_are_still_called() -> None:
-    """rulings.md: characters of the deck are called for fair play — the centre cards' too, not live."""
+    """docs/rules.md: characters of the deck are called for fair play — the centre cards' too, not live."""
     game = new_game(THIEF, centre=["seer", "witch"])
     drive(game, ("thief", 1), ("seer", None), ("werewolves", 3))
     assert made_once(game, "seer", 1).live and not made_once(game, "witch", 1).live

@@ -1,5 +1,5 @@
-"""The New Moon characters (rulings.md, "New Moon characters" and its fine points; the Chinese article
-001_…): the Guard (Salvateur), the Village Idiot and the Scapegoat."""
+"""The New Moon characters (docs/rules.md, "The New Moon"; the Chinese article): the Guard (Salvateur), the
+Village Idiot and the Scapegoat."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ GUARDED = ["guard", "werewolf", "villager", "villager", "villager", "villager", 
 
 
 def test_guard_is_called_every_night_before_the_werewolves() -> None:
-    """rulings.md: 'Guard (Salvateur): wakes before the werewolves' — call `guard`, a seat or null."""
+    """docs/rules.md: Guard (Salvateur): wakes before the werewolves — call `guard`, a seat or null."""
     game = new_game(GUARDED)
     call = reach(game, "guard")
     assert call.actors == (1,) and call.kind is Kind.SEAT and call.optional
@@ -40,14 +40,14 @@ def test_guard_protects_from_the_pack() -> None:
 
 
 def test_guard_may_protect_himself() -> None:
-    """rulings.md: 'protects one player (himself allowed)'."""
+    """docs/rules.md: protects one player (himself allowed)."""
     game = new_game(GUARDED)
     drive(game, ("guard", 1), ("werewolves", 1))
     assert game.alive(1) and eliminated(game) == []
 
 
 def test_guard_may_pass() -> None:
-    """rulings.md: 'The Seer and the Guard may pass (`null`).'"""
+    """docs/rules.md: The Seer and the Guard may pass (`null`)."""
     game = new_game(GUARDED)
     drive(game, ("guard", None), ("werewolves", 3))
     assert eliminated(game) == [(3, "werewolves")]
@@ -75,7 +75,7 @@ def test_guard_may_protect_again_after_a_night_without_protecting() -> None:
 
 
 def test_guard_protects_from_the_big_bad_wolf() -> None:
-    """rulings.md: 'The Guard protects against every werewolf kill (the pack, the Big Bad Wolf, …)'."""
+    """docs/rules.md: The Guard protects against every werewolf kill (the pack, the Big Bad Wolf, …)."""
     game = new_game(["guard", "big_bad_wolf", "werewolf", "villager", "villager", "villager", "villager",
                      "villager"])
     drive(game, ("guard", 5), ("werewolves", 4), ("big_bad_wolf", 5))
@@ -83,7 +83,7 @@ def test_guard_protects_from_the_big_bad_wolf() -> None:
 
 
 def test_guard_protects_from_the_white_werewolf() -> None:
-    """rulings.md: '… and the White Werewolf'."""
+    """docs/rules.md: '… and the White Werewolf'."""
     game = new_game(["guard", "white_werewolf", "werewolf", "villager", "villager", "villager", "villager",
                      "villager", "villager"])
     drive(game, ("guard", None), ("werewolves", 4), ("vote", None),
@@ -114,7 +114,7 @@ def test_guard_does_not_stop_the_charm() -> None:
 
 
 def test_guard_does_not_protect_the_little_girl() -> None:
-    """rulings.md: 'The Guard protects against every werewolf kill …, not the Little Girl' (001_…: his
+    """docs/rules.md: The Guard protects against every werewolf kill …, not the Little Girl (the Chinese article: his
     protection has no effect on her)."""
     game = new_game(["guard", "werewolf", "little_girl", "villager", "villager", "villager", "villager",
                      "villager"])
@@ -123,7 +123,7 @@ def test_guard_does_not_protect_the_little_girl() -> None:
 
 
 def test_guard_protection_keeps_the_elder_life() -> None:
-    """rulings.md: 'a heal or a protection cancels an attack (no life lost)' — two bites still needed."""
+    """docs/rules.md: a heal or a protection cancels an attack (no life lost) — two bites still needed."""
     game = new_game(["guard", "werewolf", "elder", "villager", "villager", "villager", "villager", "villager"])
     drive(game, ("guard", 3), ("werewolves", 3), ("vote", None), ("guard", None), ("werewolves", 3))
     assert game.alive(3)
@@ -132,7 +132,7 @@ def test_guard_protection_keeps_the_elder_life() -> None:
 
 
 def test_guard_loses_power_after_elder_penalty() -> None:
-    """rulings.md: 'Villagers' powers lost after the Elder's penalty: …, Guard, …'."""
+    """docs/rules.md: 'Villagers' powers lost after the Elder's penalty: …, Guard, …'."""
     game = new_game(["guard", "werewolf", "elder", "villager", "villager", "villager", "villager", "villager"])
     drive(game, ("guard", None), ("werewolves", 4), ("vote", 3), ("werewolves", 5))
     assert not made_once(game, "guard", 2).live and dawn_victims(game, 2) == [5]
@@ -169,14 +169,14 @@ def test_idiot_lone_ballot_elects_nobody() -> None:
 
 
 def test_idiot_second_vote_eliminates_him() -> None:
-    """rulings.md: 'The Idiot is spared by the vote once; a second vote … eliminates him.'"""
+    """docs/rules.md: The Idiot is spared by the vote once; a second vote … eliminates him."""
     game = new_game(IDIOT)
     drive(game, ("werewolves", 3), ("vote", 1), ("werewolves", 4), ("vote", 1))
     assert eliminated(game)[-1] == (1, "vote")
 
 
 def test_idiot_vote_after_elder_penalty_eliminates_him() -> None:
-    """rulings.md: '… or a vote after the Elder's penalty, eliminates him.'"""
+    """docs/rules.md: … or a vote after the Elder's penalty, eliminates him."""
     game = new_game(["idiot", "werewolf", "elder", "villager", "villager", "villager", "villager", "villager"])
     drive(game, ("werewolves", 4), ("vote", 3), ("werewolves", 5), ("vote", 1))
     assert eliminated(game)[-1] == (1, "vote")
@@ -190,7 +190,7 @@ def test_idiot_dies_of_any_other_cause() -> None:
 
 
 def test_revealed_idiot_cannot_be_named_successor() -> None:
-    """rulings.md: 'A revealed Idiot … cannot be named successor' — a public refusal."""
+    """docs/rules.md: A revealed Idiot … cannot be named successor — a public refusal."""
     game = new_game(IDIOT, sheriff=True)
     drive(game, ("sheriff_election", 3), ("werewolves", 4), ("vote", 1), ("werewolves", 3))
     call = reach(game, "sheriff_successor")
@@ -200,7 +200,7 @@ def test_revealed_idiot_cannot_be_named_successor() -> None:
 
 
 def test_idiot_sheriff_revealed_ends_the_office_for_good() -> None:
-    """rulings.md: 'if he was Sheriff, the office ends for good' — no successor, no double vote."""
+    """docs/rules.md: 'if he was Sheriff, the office ends for good' — no successor, no double vote."""
     game = new_game(IDIOT, sheriff=True)
     step = drive(game, ("sheriff_election", 1), ("werewolves", 4), ("vote", 1))[-1]
     assert game.sheriff is None and Fact("sheriff.office_ends", {"seat": 1}) in step.facts
@@ -210,7 +210,7 @@ def test_idiot_sheriff_revealed_ends_the_office_for_good() -> None:
 
 
 def test_idiot_loses_power_after_elder_penalty() -> None:
-    """rulings.md: 'Villagers' powers lost after the Elder's penalty: …, Idiot'."""
+    """docs/rules.md: 'Villagers' powers lost after the Elder's penalty: …, Idiot'."""
     game = new_game(["idiot", "werewolf", "elder", "villager", "villager", "villager", "villager", "villager"])
     drive(game, ("werewolves", 4), ("vote", 3))
     assert game.penalty and not game.keeps_power(1)
@@ -237,7 +237,7 @@ def test_scapegoat_takes_a_roll_call_tie() -> None:
 
 
 def test_scapegoat_takes_the_tie_before_the_sheriff_tiebreak() -> None:
-    """rulings.md: '… before any Sheriff tie-break or run-off'."""
+    """docs/rules.md: … before any Sheriff tie-break or run-off."""
     game = new_game(GOAT, sheriff=True)
     drive(game, ("sheriff_election", 4), ("werewolves", 3), ("vote", {"tie": [5, 6]}))
     assert made(game, "sheriff_tiebreak", 1, Phase.DAY) is None
@@ -252,7 +252,7 @@ def test_dead_scapegoat_takes_no_tie() -> None:
 
 
 def test_scapegoat_names_the_voters_after_his_other_consequences() -> None:
-    """rulings.md: 'he names the voters (living, at least one) after his other consequences'."""
+    """docs/rules.md: he names the voters (living, at least one) after his other consequences."""
     game = new_game(GOAT, sheriff=True)
     drive(game, ("sheriff_election", 1), ("werewolves", 3), ("vote", {"tie": [4, 5]}), ("sheriff_successor", 4))
     assert [c.id for c in game.calls[-2:]] == ["sheriff_successor", "scapegoat"]
@@ -267,7 +267,7 @@ def test_scapegoat_names_the_voters_after_his_other_consequences() -> None:
 
 
 def test_the_scapegoat_names_no_voters_when_his_death_ends_the_game() -> None:
-    """rulings.md: 'he names the voters … after his other consequences, and only if the game goes on' — the
+    """docs/rules.md: he names the voters … after his other consequences, and only if the game goes on — the
     last villager but him gone, his death gives the werewolves the game: he is not asked."""
     game = new_game(["scapegoat", "werewolf", "villager", "werewolf", "villager", "villager"])
     drive(game, ("werewolves", 3), ("vote", 5), ("werewolves", 6), ("vote", {"tie": [2, 4]}))
@@ -289,7 +289,7 @@ def test_scapegoat_voters_alone_vote_in_the_next_vote() -> None:
 
 
 def test_scapegoat_restriction_covers_the_run_off() -> None:
-    """rulings.md: 'the restriction covers the next vote and its run-off'."""
+    """docs/rules.md: the restriction covers the next vote and its run-off."""
     game = new_game(GOAT + ["villager"])
     drive(game, ("werewolves", 3), ("vote", {"tie": [4, 5]}), ("scapegoat", [4, 6]), ("werewolves", 8),
           ("vote", {"ballots": {4: 6, 6: 4}}))
@@ -308,7 +308,7 @@ def test_scapegoat_restriction_ends_after_the_next_vote() -> None:
 
 
 def test_scapegoat_keeps_power_after_elder_penalty() -> None:
-    """rulings.md: 'Not lost: Thief, Scapegoat, …'."""
+    """docs/rules.md: Not lost: Thief, Scapegoat, …."""
     game = new_game(["scapegoat", "werewolf", "elder", "villager", "villager", "villager", "villager",
                      "villager"])
     drive(game, ("werewolves", 4), ("vote", 3), ("werewolves", 5), ("vote", {"tie": [6, 7]}))
@@ -319,7 +319,7 @@ def test_scapegoat_keeps_power_after_elder_penalty() -> None:
 
 
 def test_new_moon_practice_script_plays_to_its_expected_end() -> None:
-    """tests/games/new_moon_guard_idiot_scapegoat.yaml ends as its `expect:` says (dry-run.md)."""
+    """tests/games/new_moon_guard_idiot_scapegoat.yaml ends as its `expect:` says (docs/practice-scripts.md)."""
     from pathlib import Path
 
     import yaml

@@ -1,4 +1,4 @@
-"""The villagers' rules (Best Of rulebook, pages 9 to 16; rulings.md): the Fortune Teller, the Witch, the Fox,
+"""The villagers' rules (Best Of rulebook, pages 9 to 16; docs/rules.md): the Fortune Teller, the Witch, the Fox,
 the Elder, the Hunter, the Bear Tamer, Cupid and the lovers, and the Two Sisters."""
 
 from __future__ import annotations
@@ -63,21 +63,21 @@ def test_seer_cannot_choose_herself() -> None:
 
 
 def test_seer_may_pass() -> None:
-    """rulings.md: 'The Seer and the Guard may pass (`null`).'"""
+    """docs/rules.md: The Seer and the Guard may pass (`null`)."""
     game = new_game(["werewolf", "seer", *VILLAGERS])
     step, = drive(game, ("seer", None))
     assert step.facts == ()
 
 
 def test_seer_loses_power_after_elder_penalty() -> None:
-    """rulings.md: 'Villagers' powers lost after the Elder's penalty: Seer, ...'"""
+    """docs/rules.md: 'Villagers' powers lost after the Elder's penalty: Seer, ...'"""
     game = new_game(["werewolf", "seer", "elder", *VILLAGERS])
     drive(game, ("seer", 1), ("werewolves", 4), ("vote", 3), ("werewolves", 5))
     assert not live(game, "seer", 2)
 
 
 def test_infected_seer_keeps_power_after_elder_penalty() -> None:
-    """rulings.md: 'infected players keep theirs' — the infected Fortune Teller still sees."""
+    """docs/rules.md: infected players keep theirs — the infected Fortune Teller still sees."""
     game = new_game(["infected_father", "seer", "elder", *VILLAGERS])
     drive(game, ("seer", 3), ("werewolves", 2), ("infected_father", True), ("vote", 3))
     assert game.penalty
@@ -124,7 +124,7 @@ def test_witch_may_heal_herself() -> None:
 
 
 def test_witch_heal_needs_a_victim() -> None:
-    """rulings.md: 'a heal needs a pack victim' — refused in secret when the pack chose nobody."""
+    """docs/rules.md: 'a heal needs a pack victim' — refused in secret when the pack chose nobody."""
     game = new_game(WITCH)
     drive(game, ("werewolves", None))
     reach(game, "witch")
@@ -141,7 +141,7 @@ def test_witch_shown_the_victim() -> None:
 
 
 def test_witch_with_one_potion_left_asked_for_it_only() -> None:
-    """rulings.md: 'with one potion left she is still asked, for that potion only'."""
+    """docs/rules.md: with one potion left she is still asked, for that potion only."""
     game = new_game(WITCH)
     drive(game, ("werewolves", 3), ("witch", {"heal": True, "poison": None}), ("vote", None), ("werewolves", 4))
     call = reach(game, "witch")
@@ -151,8 +151,8 @@ def test_witch_with_one_potion_left_asked_for_it_only() -> None:
 
 
 def test_witch_asked_with_only_the_heal_left_and_no_victim() -> None:
-    """rulings.md: asked 'even when passing is the only legal answer (... the Witch with only the heal left and
-    no victim)'."""
+    """docs/rules.md: asked even when passing is the only legal answer (... the Witch with only the heal left and
+    no victim)."""
     game = new_game(WITCH)
     drive(game, ("werewolves", 3), ("witch", {"heal": False, "poison": 5}), ("vote", None), ("werewolves", None))
     call = reach(game, "witch")
@@ -161,7 +161,7 @@ def test_witch_asked_with_only_the_heal_left_and_no_victim() -> None:
 
 
 def test_witch_not_live_once_both_potions_spent() -> None:
-    """rulings.md: 'the Witch once both potions are spent' counts as lost: called, not live."""
+    """docs/rules.md: 'the Witch once both potions are spent' counts as lost: called, not live."""
     game = new_game(WITCH)
     drive(game, ("werewolves", 3), ("witch", {"heal": True, "poison": 5}), ("vote", None), ("werewolves", 4))
     assert live(game, "witch", 1) and not live(game, "witch", 2)
@@ -184,7 +184,7 @@ def test_fox_sniffs_target_and_its_two_neighbours(target: int, found: bool) -> N
 
 
 def test_fox_skips_eliminated_neighbours() -> None:
-    """'eliminated players are not taken into account' — rulings.md: the nearest living player on each side."""
+    """'eliminated players are not taken into account' — docs/rules.md: the nearest living player on each side."""
     game = new_game(FOX)
     drive(game, ("werewolves", 2), ("fox", None), ("vote", None), ("werewolves", 4))
     step, = drive(game, ("fox", 3))
@@ -238,7 +238,7 @@ def test_elder_survives_first_attack_dies_at_second() -> None:
 
 
 def test_elder_big_bad_wolf_bite_is_an_attack() -> None:
-    """rulings.md: 'the Big Bad Wolf's bite is an attack' — the Elder survives it, and dies at the next one."""
+    """docs/rules.md: 'the Big Bad Wolf's bite is an attack' — the Elder survives it, and dies at the next one."""
     game = new_game(["werewolf", "elder", "big_bad_wolf", *VILLAGERS])
     drive(game, ("werewolves", 4), ("big_bad_wolf", 2))
     assert victims(game, 1) == [4] and game.alive(2)
@@ -247,7 +247,7 @@ def test_elder_big_bad_wolf_bite_is_an_attack() -> None:
 
 
 def test_elder_heal_cancels_attack_without_losing_a_life() -> None:
-    """rulings.md: 'a heal or a protection cancels an attack (no life lost)'."""
+    """docs/rules.md: a heal or a protection cancels an attack (no life lost)."""
     game = new_game(["werewolf", "elder", "witch", *VILLAGERS])
     drive(game, ("werewolves", 2), ("witch", {"heal": True, "poison": None}), ("vote", None),
           ("werewolves", 2), ("witch", None), ("vote", None))
@@ -289,7 +289,7 @@ def test_elder_shot_by_hunter_costs_villagers_powers() -> None:
 
 
 def test_elder_penalty_blunts_the_knight() -> None:
-    """rulings.md: 'Villagers' powers lost after the Elder's penalty: ... Knight' — devoured, he dooms no one."""
+    """docs/rules.md: 'Villagers' powers lost after the Elder's penalty: ... Knight' — devoured, he dooms no one."""
     game = new_game(["werewolf", "elder", "knight", *VILLAGERS])
     drive(game, ("werewolves", 4), ("vote", 2), ("werewolves", 3), ("vote", None))
     assert reach(game, "werewolves").actors == (1,)
@@ -298,7 +298,7 @@ def test_elder_penalty_blunts_the_knight() -> None:
 
 
 def test_elder_penalty_applies_at_once() -> None:
-    """rulings.md: 'The villagers' penalty applies at once, before his consequences run' — a Hunter dying of grief
+    """docs/rules.md: the villagers' penalty applies at once, before his consequences run — a Hunter dying of grief
     for him does not shoot."""
     game = new_game(["werewolf", "elder", "cupid", "hunter", *VILLAGERS])
     drive(game, ("cupid", [2, 4]), ("werewolves", 5), ("vote", 2))
@@ -316,7 +316,7 @@ def angel_game() -> Game:
 
 
 def test_elder_penalty_spares_thief_wild_child_wolf_hound_piper() -> None:
-    """rulings.md: 'Not lost: Thief, Scapegoat, Wild Child, Wolf Hound, Piper, Angel.'"""
+    """docs/rules.md: Not lost: Thief, Scapegoat, Wild Child, Wolf Hound, Piper, Angel."""
     game = angel_game()
     drive(game, ("thief", 1), ("wild_child", 8), ("wolf_hound", "wolf"), ("werewolves", 8), ("piper", [3, 4]))
     assert [live(game, c, 1) for c in ("thief", "wild_child", "wolf_hound", "piper")] == [True] * 4
@@ -324,7 +324,7 @@ def test_elder_penalty_spares_thief_wild_child_wolf_hound_piper() -> None:
 
 
 def test_elder_penalty_spares_the_angel() -> None:
-    """rulings.md: 'Not lost: ... Angel' — devoured on the first night, he still wins alone."""
+    """docs/rules.md: Not lost: ... Angel — devoured on the first night, he still wins alone."""
     game = angel_game()
     drive(game, ("thief", None), ("wild_child", 8), ("wolf_hound", "village"), ("werewolves", 1),
           ("piper", [3, 4]))
@@ -332,7 +332,7 @@ def test_elder_penalty_spares_the_angel() -> None:
 
 
 def test_elder_voted_out_on_the_angels_day_costs_cupid_his_power() -> None:
-    """rulings.md: Cupid's power is lost 'if the penalty strikes before his first-night call (the Angel's opening
+    """docs/rules.md: Cupid's power is lost 'if the penalty strikes before his first-night call (the Angel's opening
     day): he is then called but not asked, and there are no lovers' — the lovers' call made for fair play only,
     the night's calls the same as when he acts."""
     deal = ["angel", "elder", "cupid", "werewolf", "villager", "villager", "villager", "villager"]
@@ -349,7 +349,7 @@ def test_elder_voted_out_on_the_angels_day_costs_cupid_his_power() -> None:
 
 
 def test_infected_hunter_keeps_power_after_elder_penalty() -> None:
-    """rulings.md: 'infected players keep theirs' — the infected Hunter still shoots."""
+    """docs/rules.md: infected players keep theirs — the infected Hunter still shoots."""
     game = new_game(["infected_father", "elder", "hunter", *VILLAGERS])
     drive(game, ("werewolves", 3), ("infected_father", True), ("vote", 2), ("werewolves", 4), ("vote", 3))
     assert game.penalty
@@ -389,7 +389,7 @@ def test_hunter_shoots_whatever_the_cause(death: str) -> None:
 
 
 def test_hunter_shoots_at_dawn_after_victims_revealed() -> None:
-    """'immediately after his card is revealed' — rulings.md: the dawn reveals the night's victims together,
+    """'immediately after his card is revealed' — docs/rules.md: the dawn reveals the night's victims together,
     then their consequences run."""
     game = new_game(["werewolf", "hunter", "witch", *VILLAGERS])
     drive(game, ("werewolves", 2), ("witch", {"poison": 5}))
@@ -401,14 +401,14 @@ def test_hunter_shoots_at_dawn_after_victims_revealed() -> None:
 
 
 def test_hunter_target_consequences_run() -> None:
-    """rulings.md: consequences run depth-first — the Hunter's target's own consequences (grief) run."""
+    """docs/rules.md: consequences run depth-first — the Hunter's target's own consequences (grief) run."""
     game = new_game(["werewolf", "hunter", "cupid", *VILLAGERS])
     drive(game, ("cupid", [5, 6]), ("werewolves", 2), ("hunter", 5))
     assert eliminated(game) == [(2, "werewolves"), (5, "hunter"), (6, "grief")]
 
 
 def test_hunter_no_shot_after_elder_penalty() -> None:
-    """rulings.md: 'Villagers' powers lost after the Elder's penalty: ... Hunter'."""
+    """docs/rules.md: 'Villagers' powers lost after the Elder's penalty: ... Hunter'."""
     game = new_game(["werewolf", "elder", "hunter", *VILLAGERS])
     drive(game, ("werewolves", 4), ("vote", 2), ("werewolves", 3))
     assert (3, "werewolves") in eliminated(game)
@@ -416,7 +416,7 @@ def test_hunter_no_shot_after_elder_penalty() -> None:
 
 
 def test_hunter_shoots_even_when_the_game_is_decided() -> None:
-    """rulings.md: 'The Hunter shoots ... even when the game is already decided, unless nobody is left alive.'"""
+    """docs/rules.md: 'The Hunter shoots ... even when the game is already decided, unless nobody is left alive.'"""
     game = new_game(["werewolf", "werewolf", "hunter", "villager", "villager", "villager"])
     drive(game, ("werewolves", 4), ("vote", 5), ("werewolves", 6), ("vote", None), ("werewolves", 3))
     assert game.living() == (1, 2) and not game.over
@@ -426,7 +426,7 @@ def test_hunter_shoots_even_when_the_game_is_decided() -> None:
 
 
 def test_hunter_no_shot_when_nobody_is_left() -> None:
-    """rulings.md: the Hunter shoots 'unless nobody is left alive' — no survivors: nobody wins."""
+    """docs/rules.md: the Hunter shoots 'unless nobody is left alive' — no survivors: nobody wins."""
     game = new_game(["werewolf", "hunter", "witch", "cupid", "villager", "villager"])
     drive(game, ("cupid", [2, 3]), ("werewolves", 4), ("witch", None), ("vote", 5), ("werewolves", 6),
           ("witch", None), ("vote", None), ("werewolves", 2), ("witch", {"heal": False, "poison": 1}))
@@ -458,7 +458,7 @@ def test_infected_bear_tamer_growls_every_morning() -> None:
 
 
 def test_no_growl_after_elder_penalty() -> None:
-    """rulings.md: 'Villagers' powers lost after the Elder's penalty: ... Bear Tamer'."""
+    """docs/rules.md: 'Villagers' powers lost after the Elder's penalty: ... Bear Tamer'."""
     game = new_game(["villager", "werewolf", "bear_tamer", "villager", "elder", "villager", "villager",
                      "villager"])
     drive(game, ("werewolves", 7))
@@ -468,7 +468,7 @@ def test_no_growl_after_elder_penalty() -> None:
 
 
 def test_infected_bear_tamer_growls_after_elder_penalty() -> None:
-    """rulings.md: 'infected players keep theirs' — the infected Bear Tamer's bear still growls."""
+    """docs/rules.md: infected players keep theirs — the infected Bear Tamer's bear still growls."""
     game = new_game(["infected_father", "villager", "villager", "bear_tamer", "villager", "elder", "villager",
                      "villager"])
     drive(game, ("werewolves", 4), ("infected_father", True), ("vote", 6), ("werewolves", 7))
@@ -506,7 +506,7 @@ LOVER_DEATHS: dict[str, list[tuple[str, Any]]] = {
 
 @pytest.mark.parametrize("cause", list(LOVER_DEATHS))
 def test_lover_dies_of_grief_whatever_the_cause(cause: str) -> None:
-    """'If one of the lovers is eliminated, the other immediately dies of grief' — rulings.md: 'whatever the
+    """'If one of the lovers is eliminated, the other immediately dies of grief' — docs/rules.md: 'whatever the
     cause'."""
     game = new_game(["werewolf", "cupid", "witch", "hunter", "villager", "villager", "villager", "villager"])
     drive(game, ("cupid", [5, 6]), *LOVER_DEATHS[cause])
@@ -515,8 +515,8 @@ def test_lover_dies_of_grief_whatever_the_cause(cause: str) -> None:
 
 
 def test_grief_runs_its_consequences_depth_first() -> None:
-    """rulings.md: 'a lover who dies of grief runs his own (the Hunter's shot, the successor) before the next
-    death's'."""
+    """docs/rules.md: a lover who dies of grief runs his own (the Hunter's shot, the successor) before the next
+    death's."""
     game = new_game(["werewolf", "werewolf", "cupid", "hunter", "villager", "witch", "villager", "villager"],
                     sheriff=True)
     drive(game, ("sheriff_election", 7), ("cupid", [4, 5]), ("werewolves", 5),
@@ -539,7 +539,7 @@ def test_mixed_lovers_win_as_the_last_two() -> None:
 
 
 def test_lovers_of_the_village_win_with_the_village() -> None:
-    """rulings.md: 'Lovers of the same team win with that team' — two villagers."""
+    """docs/rules.md: Lovers of the same team win with that team — two villagers."""
     game = new_game(["werewolf", "cupid", *VILLAGERS])
     drive(game, ("cupid", [3, 4]), ("werewolves", 5), ("vote", 1))
     assert game.outcome is not None and game.outcome.winner == "village"
@@ -547,14 +547,14 @@ def test_lovers_of_the_village_win_with_the_village() -> None:
 
 
 def test_lovers_of_the_werewolves_win_with_the_werewolves() -> None:
-    """rulings.md: 'Lovers of the same team win with that team' — two werewolves."""
+    """docs/rules.md: Lovers of the same team win with that team — two werewolves."""
     game = new_game(["werewolf", "werewolf", "cupid", "villager", "villager", "villager"])
     drive(game, ("cupid", [1, 2]), ("werewolves", 3), ("vote", 4), ("werewolves", 5), ("vote", 6))
     assert game.outcome is not None and (game.outcome.winner, game.outcome.winners) == ("werewolves", (1, 2))
 
 
 def test_cupid_wins_with_the_village() -> None:
-    """rulings.md: 'Cupid always plays for the village' — even after binding a werewolf to a villager."""
+    """docs/rules.md: Cupid always plays for the village — even after binding a werewolf to a villager."""
     game = new_game(["werewolf", "cupid", *VILLAGERS])
     drive(game, ("cupid", [1, 3]), ("werewolves", 2), ("vote", 1))
     assert eliminated(game) == [(2, "werewolves"), (1, "vote"), (3, "grief")]
@@ -591,14 +591,14 @@ def test_sisters_wake_together_on_the_first_night() -> None:
 
 
 def test_sisters_do_not_wake_again_by_default() -> None:
-    """rulings.md: `sisters` on even nights 'only if the table's config turns it on; off by default'."""
+    """docs/rules.md: `sisters` on even nights only if the table's config turns it on; off by default."""
     game = new_game(SISTERS)
     quiet_nights(game, 4)
     assert [c.number for c in game.calls if c.id == "sisters"] == [1]
 
 
 def test_sisters_wake_on_even_nights_with_sisters_wake() -> None:
-    """'from time to time (every other turn ...) they wake again' — rulings.md: on even nights with sisters_wake."""
+    """'from time to time (every other turn ...) they wake again' — docs/rules.md: on even nights with sisters_wake."""
     game = new_game(SISTERS, sisters_wake=True)
     quiet_nights(game, 4)
     assert [(c.number, c.actors) for c in game.calls if c.id == "sisters"] == [(1, (2, 4)), (2, (2, 4)),

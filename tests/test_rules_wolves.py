@@ -1,4 +1,4 @@
-"""The werewolves' rules (Best Of rulebook, pages 7, 8, 19; rulings.md): the Simple Werewolves, the
+"""The werewolves' rules (Best Of rulebook, pages 7, 8, 19; docs/rules.md): the Simple Werewolves, the
 Infected Father, the Big Bad Wolf, the White Werewolf, the Little Girl and the Knight with the Rusty Sword."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def test_werewolves_victim_never_a_werewolf() -> None:
 
 
 def test_werewolves_may_choose_nobody() -> None:
-    """dry-run.md: `werewolves` answers a seat, or null if they could not agree: nobody dies."""
+    """docs/practice-scripts.md: `werewolves` answers a seat, or null if they could not agree: nobody dies."""
     game = new_game(["werewolf", "werewolf", *VILLAGERS])
     drive(game, ("werewolves", None))
     dawn = made(game, "dawn", 1, Phase.DAY)
@@ -105,7 +105,7 @@ def test_infected_father_only_once_per_game() -> None:
 
 
 def test_infected_counts_as_werewolf_at_once_for_the_fox() -> None:
-    """rulings.md: 'Infection counts for every rule at once (the Fox's answer ...)'."""
+    """docs/rules.md: Infection counts for every rule at once (the Fox's answer ...)."""
     game = new_game(["infected_father", "villager", "villager", "villager", "villager", "fox", "villager",
                      "villager"])
     drive(game, ("werewolves", 4), ("infected_father", True))
@@ -114,7 +114,7 @@ def test_infected_counts_as_werewolf_at_once_for_the_fox() -> None:
 
 
 def test_infected_counts_as_werewolf_at_once_for_the_growl() -> None:
-    """rulings.md: 'Infection counts for every rule at once (... the growl ...)'."""
+    """docs/rules.md: Infection counts for every rule at once (... the growl ...)."""
     game = new_game(["infected_father", "villager", "bear_tamer", "villager", "villager", "villager", "villager",
                      "villager"])
     drive(game, ("werewolves", 4), ("infected_father", True))
@@ -122,7 +122,7 @@ def test_infected_counts_as_werewolf_at_once_for_the_growl() -> None:
 
 
 def test_infected_counts_as_werewolf_for_victory() -> None:
-    """rulings.md: infected players count as werewolves for victory — the village has not won while one lives."""
+    """docs/rules.md: infected players count as werewolves for victory — the village has not won while one lives."""
     game = new_game(["infected_father", "villager", "villager", "villager", "villager", "villager"])
     drive(game, ("werewolves", 2), ("infected_father", True), ("vote", 1))
     assert not game.over and game.side(2) is Team.WEREWOLVES
@@ -152,7 +152,7 @@ def test_elder_cannot_be_infected() -> None:
 
 
 def test_infecting_needs_a_victim() -> None:
-    """rulings.md: the Infected Father is asked even when the pack chose nobody; `false` is then the only answer."""
+    """docs/rules.md: the Infected Father is asked even when the pack chose nobody; `false` is then the only answer."""
     game = new_game(["infected_father", "werewolf", *VILLAGERS])
     drive(game, ("werewolves", None))
     call = reach(game, "infected_father")
@@ -162,8 +162,8 @@ def test_infecting_needs_a_victim() -> None:
 
 
 def test_witch_shown_infected_target_and_heal_cures_nothing() -> None:
-    """rulings.md: 'She is shown the werewolves' target even when it was infected; a heal on an infected target
-    is spent and cures nothing.'"""
+    """docs/rules.md: she is shown the werewolves' target even when it was infected; a heal on an infected
+    target is spent and cures nothing."""
     game = new_game(["infected_father", "villager", "witch", "villager", "villager", "villager", "villager",
                      "villager"])
     drive(game, ("werewolves", 4), ("infected_father", True))
@@ -175,7 +175,7 @@ def test_witch_shown_infected_target_and_heal_cures_nothing() -> None:
 
 
 def test_infected_father_asked_every_night_while_unused() -> None:
-    """rulings.md: 'Asked even with nothing to do' — every night while the power is unused."""
+    """docs/rules.md: 'Asked even with nothing to do' — every night while the power is unused."""
     game = new_game(["infected_father", "werewolf", *VILLAGERS])
     drive(game, ("werewolves", None), ("infected_father", False), ("vote", None),
           ("werewolves", 3), ("infected_father", False), ("vote", None), ("werewolves", 4))
@@ -184,7 +184,8 @@ def test_infected_father_asked_every_night_while_unused() -> None:
 
 
 def test_infected_father_called_not_live_after_use() -> None:
-    """rulings.md: 'A spent one-shot power counts as lost: the Infected Father after his infection' — still called."""
+    """docs/rules.md: A spent one-shot power counts as lost: the Infected Father after his
+    infection — still called."""
     game = new_game(["infected_father", "werewolf", *VILLAGERS])
     drive(game, ("werewolves", 3), ("infected_father", True), ("vote", None), ("werewolves", 4),
           ("vote", None), ("werewolves", 5))
@@ -213,7 +214,7 @@ def test_big_bad_wolf_cannot_devour_a_werewolf() -> None:
 
 
 def test_big_bad_wolf_cannot_take_the_packs_victim() -> None:
-    """rulings.md: 'the Big Bad Wolf picks someone other than the pack's victim'."""
+    """docs/rules.md: the Big Bad Wolf picks someone other than the pack's victim."""
     game = new_game(["werewolf", "big_bad_wolf", *VILLAGERS])
     drive(game, ("werewolves", 3))
     reach(game, "big_bad_wolf")
@@ -239,8 +240,8 @@ WOLF_TEAM_FALLS: dict[str, tuple[list[str], list[tuple[str, Any]], int]] = {
 
 @pytest.mark.parametrize("fallen", list(WOLF_TEAM_FALLS))
 def test_big_bad_wolf_only_while_no_werewolf_eliminated(fallen: str) -> None:
-    """rulings.md: 'only while no member of the werewolf team has been eliminated (the White Werewolf, an infected
-    player, a turned Wild Child and a Wolf Hound who chose the wolves count)'; his call is then made, not live."""
+    """docs/rules.md: only while no member of the werewolf team has been eliminated (the White Werewolf, an infected
+    player, a turned Wild Child and a Wolf Hound who chose the wolves count); his call is then made, not live."""
     deal, answers, night = WOLF_TEAM_FALLS[fallen]
     game = new_game(deal)
     drive(game, *answers)
@@ -259,7 +260,7 @@ def white_game() -> Game:
 
 
 def test_white_werewolf_called_on_even_nights_only() -> None:
-    """'every other night, at the narrator's call, he wakes alone' — rulings.md: nights 2, 4, 6, ..."""
+    """'every other night, at the narrator's call, he wakes alone' — docs/rules.md: nights 2, 4, 6, ..."""
     game = white_game()
     drive(game, ("werewolves", None), ("vote", None), ("werewolves", None), ("white_werewolf", None),
           ("vote", None), ("werewolves", None), ("vote", None), ("werewolves", None), ("white_werewolf", None))
@@ -279,15 +280,15 @@ def test_white_werewolf_may_eliminate_another_werewolf() -> None:
 
 
 def test_white_werewolf_may_pass() -> None:
-    """rulings.md: the White Werewolf 'may eliminate one werewolf' — or nobody (null)."""
+    """docs/rules.md: the White Werewolf may eliminate one werewolf — or nobody (null)."""
     game = white_game()
     drive(game, ("werewolves", 3), ("vote", None), ("werewolves", 4), ("white_werewolf", None))
     assert victims(game, 2) == [(4, "werewolves")] and game.alive(2)
 
 
 def test_white_werewolf_asked_with_no_other_werewolf() -> None:
-    """rulings.md: asked 'even when passing is the only legal answer (... the White Werewolf with no other
-    werewolf)'."""
+    """docs/rules.md: asked even when passing is the only legal answer (... the White Werewolf with no other
+    werewolf)."""
     game = white_game()
     drive(game, ("werewolves", 3), ("vote", 2), ("werewolves", 4))
     call = reach(game, "white_werewolf")
@@ -296,7 +297,7 @@ def test_white_werewolf_asked_with_no_other_werewolf() -> None:
 
 
 def test_white_werewolf_counts_as_werewolf_for_village_win() -> None:
-    """rulings.md: 'He counts as a werewolf for the village's win.'"""
+    """docs/rules.md: 'He counts as a werewolf for the village's win.'"""
     game = white_game()
     drive(game, ("werewolves", 3), ("vote", 2))
     assert not game.over
@@ -305,7 +306,7 @@ def test_white_werewolf_counts_as_werewolf_for_village_win() -> None:
 
 
 def test_werewolves_have_not_won_while_white_werewolf_lives() -> None:
-    """rulings.md: 'The White Werewolf is not on that team here: while he lives, the werewolves have not won.'"""
+    """docs/rules.md: The White Werewolf is not on that team here: while he lives, the werewolves have not won."""
     game = new_game(["white_werewolf", "werewolf", "villager", "villager", "villager", "villager"])
     drive(game, ("werewolves", 3), ("vote", 4), ("werewolves", 5), ("white_werewolf", None), ("vote", 6))
     assert game.living() == (1, 2)
@@ -352,7 +353,7 @@ def test_knight_rust_dooms_first_werewolf_to_his_left() -> None:
 
 
 def test_knight_rust_skips_werewolves_not_living_or_not_of_the_pack() -> None:
-    """rulings.md: 'the first living werewolf to the Knight's left among those who devoured him' — one poisoned
+    """docs/rules.md: the first living werewolf to the Knight's left among those who devoured him — one poisoned
     the same night, or a Wolf Hound who stayed a villager, is passed over."""
     game = new_game(["villager", "werewolf", "knight", "villager", "werewolf", "witch", "werewolf", "villager",
                      "villager", "villager"])
@@ -367,7 +368,7 @@ def test_knight_rust_skips_werewolves_not_living_or_not_of_the_pack() -> None:
 
 
 def test_rust_victim_takes_no_part_in_the_next_night() -> None:
-    """rulings.md: 'He dies at the start of the next night, before any call, so he takes no part in it' — his own
+    """docs/rules.md: He dies at the start of the next night, before any call, so he takes no part in it — his own
     calls are made, not live."""
     game = new_game(["villager", "werewolf", "knight", "white_werewolf", "villager", "villager", "villager",
                      "villager"])
@@ -379,7 +380,7 @@ def test_rust_victim_takes_no_part_in_the_next_night() -> None:
 
 
 def test_the_werewolf_doomed_by_rust_cannot_be_chosen_that_night() -> None:
-    """rulings.md: 'from then he is not among the living for any choice that night (he cannot be chosen)' —
+    """docs/rules.md: from then he is not among the living for any choice that night (he cannot be chosen) —
     refused on the screen only (his death is public at dawn), and not among the seats a call offers."""
     game = new_game(["seer", "werewolf", "knight", "villager", "werewolf", "witch", "villager", "villager"])
     drive(game, ("seer", None), ("werewolves", 3), ("witch", {"heal": False, "poison": None}), ("vote", None))
@@ -395,7 +396,7 @@ def test_the_werewolf_doomed_by_rust_cannot_be_chosen_that_night() -> None:
 
 
 def test_the_fox_does_not_smell_the_werewolf_doomed_by_rust() -> None:
-    """rulings.md: the doomed is not among the living that night — not one of the living neighbours the Fox's
+    """docs/rules.md: the doomed is not among the living that night — not one of the living neighbours the Fox's
     answer looks at."""
     game = new_game(["fox", "werewolf", "knight", "villager", "werewolf", "villager", "villager", "villager"])
     drive(game, ("werewolves", 3), ("fox", None), ("vote", None), ("werewolves", 7))
@@ -404,7 +405,7 @@ def test_the_fox_does_not_smell_the_werewolf_doomed_by_rust() -> None:
 
 
 def test_the_piper_need_not_charm_the_werewolf_doomed_by_rust() -> None:
-    """rulings.md: 'the Piper need not charm him' — 'all of them if fewer remain' counts without him: one
+    """docs/rules.md: 'the Piper need not charm him' — 'all of them if fewer remain' counts without him: one
     left to charm, he charms one, and wins at dawn when the doomed dies."""
     game = new_game(["villager", "werewolf", "knight", "piper", "werewolf", "villager", "villager"])
     drive(game, ("werewolves", 3), ("piper", [1, 6]), ("vote", 7), ("werewolves", 6))
@@ -419,7 +420,7 @@ def test_the_piper_need_not_charm_the_werewolf_doomed_by_rust() -> None:
 
 
 def test_rust_night_big_bad_wolf_loses_his_power() -> None:
-    """rulings.md: the doomed werewolf dies at the start of the next night '(and the Big Bad Wolf loses his power
+    """docs/rules.md: the doomed werewolf dies at the start of the next night '(and the Big Bad Wolf loses his power
     that night)'."""
     game = new_game(["villager", "werewolf", "knight", "werewolf", "big_bad_wolf", "villager", "villager",
                      "villager", "villager", "villager"])
@@ -430,7 +431,7 @@ def test_rust_night_big_bad_wolf_loses_his_power() -> None:
 
 
 def test_rust_victim_announced_at_next_dawn_in_seat_order_with_the_nights_victims() -> None:
-    """'revealed by the narrator the morning after the Werewolf's disappearance' — rulings.md: with the night's
+    """'revealed by the narrator the morning after the Werewolf's disappearance' — docs/rules.md: with the night's
     victims, in seat order with them (the pack's victim at seat 4 first)."""
     game = new_game(KNIGHT)
     drive(game, ("werewolves", 3), ("vote", None), ("werewolves", 4))
@@ -442,7 +443,7 @@ def test_rust_victim_announced_at_next_dawn_in_seat_order_with_the_nights_victim
 
 
 def test_knight_devoured_by_big_bad_wolf_dooms_him() -> None:
-    """rulings.md: 'the Big Bad Wolf alone for his own victim' — he is the doomed one, even with a werewolf
+    """docs/rules.md: 'the Big Bad Wolf alone for his own victim' — he is the doomed one, even with a werewolf
     closer to the Knight's left."""
     game = new_game(["villager", "villager", "knight", "werewolf", "villager", "big_bad_wolf", "villager",
                      "villager"])

@@ -31,7 +31,7 @@ def test_strategies_always_give_legal_answers(table: Table, seed: int, model: st
     player = Player(game, random.Random(seed), model)
     while not game.over:
         if len(game.calls) > MAX_CALLS:
-            # Two stalemates the seeds leave open (rulings to settle), counted as unfinished by simulate: the
+            # Two stalemates the rulebooks leave open (rulings to settle), counted as unfinished by simulate: the
             # Village's Barkeeper, neither devoured nor condemned while he keeps his token, against werewolves
             # who never vote with him; and two players left, none a werewolf, who vote for each other forever
             # (a loner with no night power, the Prejudiced Manipulator, and one of the other group). Any other

@@ -120,7 +120,7 @@ def test_distractors_and_a_bare_prefix_are_no_answer(language: str, text: str) -
 
 
 def test_a_result_with_a_distractor_or_unk_is_discarded() -> None:
-    """speech.md: a closed grammar forces chatter onto its words, so a result holding a distractor or
+    """A closed grammar forces chatter onto its words, so a result holding a distractor or
     [unk] is discarded (and the answer asked again) rather than snapped to the answer beside it."""
     assert heard(EN, "um i think seven") is None
     assert heard(FR, "euh joueur sept") is None

@@ -1,4 +1,4 @@
-"""The variants of the Chinese article (seeds/001_…, 变体规则; issue 6): moonlight, 'whatever he is, he is not
+"""The variants of the Chinese article (变体规则; issue 6): moonlight, 'whatever he is, he is not
 him', graffiti on the wall, the Harvest, the Black Death and the Werewolf cult — one scenario or more each,
 the config key that chooses them, and the draws that keep a replay exact."""
 
@@ -131,7 +131,7 @@ def test_moonlight_the_candles_of_the_nights_victims_are_blown_out_at_dawn() -> 
 
 
 def test_moonlight_the_candles_are_blown_out_in_seat_order_whatever_the_cause() -> None:
-    """rulings.md: the dawn's dead in seat order — the candles too, or they would tell which was the poison."""
+    """docs/rules.md: the dawn's dead in seat order — the candles too, or they would tell which was the poison."""
     game = new_game(["werewolf", "werewolf", "villager", "witch", "villager", "villager", "villager", "villager"],
                     variants=("moonlight",))
     drive(game, ("werewolves", 6), ("witch", {"heal": False, "poison": 3}))

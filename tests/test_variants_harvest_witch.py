@@ -1,4 +1,4 @@
-"""The Harvest's Witch (米勒山谷收获季, seeds/001_…; issue 6): 'the Witch has one chance left to use a potion;
+"""The Harvest's Witch (米勒山谷收获季, the Chinese article; issue 6): 'the Witch has one chance left to use a potion;
 once she names a player, the narrator tosses the box's lid and bottom to decide what the potion does' —
 lid down, bottom down: heals; lid down, bottom up: heals and makes a simple villager; lid up, bottom down:
 heals and makes a werewolf; lid up, bottom up: poisons. With no narrator, the program tosses the box: a

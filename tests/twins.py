@@ -1,6 +1,6 @@
 """Twin games: two games that differ only in a secret, played at the keypad through ``narrator.play.play``.
 
-Fair play (rulings.md, "Never leak a secret") means that twins cannot be told apart by anyone who does not
+Fair play (docs/rules.md, "Nothing is given away") means that twins cannot be told apart by anyone who does not
 hold their secret. What the harness compares, and why:
 
 - **The voice**: every line said aloud, key and text, in order, from the first line to the horizon (the

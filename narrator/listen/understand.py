@@ -159,7 +159,7 @@ def understand(vocab: Vocabulary, text: str, allowed: Allowed | None = None) -> 
     """Snaps recognised ``text`` to the one allowed answer it says: a seat number or one of WORDS.
 
     Returns None when nothing fits: silence, an unknown word, two different answers, an answer not
-    allowed, only words that answer nothing — and, as speech.md advises, whenever [unk] or a distractor
+    allowed, only words that answer nothing — and whenever [unk] or a distractor
     was heard: with a closed grammar, chatter is forced onto grammar words, and a distractor or [unk]
     is the sign of it (the answer is asked again). Stray prefixes are ignored; case, accents, hyphens
     and the spacing of Chinese words do not matter.

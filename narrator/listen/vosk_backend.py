@@ -149,8 +149,8 @@ class VoskListener:
     def listen(self, phrases: Sequence[str], timeout: float) -> str | None:
         """Hears one utterance of ``phrases`` (plus the distractors and [unk]) for at most ``timeout`` seconds.
 
-        Returns the recognised words, or "" when [unk] or a distractor was among them — speech.md:
-        with a closed grammar, other speech is forced onto grammar words, and those are the sign
+        Returns the recognised words, or "" when [unk] or a distractor was among them — with a
+        closed grammar, other speech is forced onto grammar words, and those are the sign
         of it, so the whole result is discarded — or None when nothing was said in time or mute()
         ended the question. A partial
         utterance still going on at the timeout counts as nothing. Phrases with words the model
