@@ -163,7 +163,7 @@ def table_schema() -> dict[str, Any]:
 
 KIND_SHAPES: dict[Kind, tuple[str, dict[str, Any]]] = {
     Kind.SEAT: ("`seat`, or `null` where the call may pass", _null_or(SEAT)),
-    Kind.SEATS: ("`[a, b, ...]`: as many seats as the call picks (`null` where it may pass)",
+    Kind.SEATS: ("`[a, b, ...]`: the seats chosen, as many as the call asks for (`null` where it may pass)",
                  _null_or({"type": "array", "items": SEAT, "minItems": 1, "uniqueItems": True})),
     Kind.YES_NO: ("`true` or `false`", {"type": "boolean"}),
     Kind.SIDE: ("`wolf` or `village`", {"enum": ["wolf", "village"]}),

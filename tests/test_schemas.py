@@ -317,6 +317,12 @@ def test_the_docs_examples_validate_and_check_and_play(page: str, number: int, t
         assert main(["dry-run", str(path), "--silent"]) == 0, capsys.readouterr().err
 
 
+def test_the_report_the_page_shows_validates() -> None:
+    page = (DOCS / "practice-scripts.md").read_text(encoding="utf-8")
+    (shown,) = re.findall(r"```json\n(.*?)```", page, re.S)
+    assert errors(REPORT, json.loads(shown)) == []
+
+
 def test_the_table_config_page_names_every_key() -> None:
     page = (DOCS / "table-config.md").read_text(encoding="utf-8")
     for key in KEYS:
