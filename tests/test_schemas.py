@@ -161,13 +161,13 @@ BASE = {"language": "en", "deck": ["werewolf", "werewolf", "seer", "witch", "hun
                                    "villager"]}
 
 
-@pytest.mark.parametrize("typo, meant", [("sherif", "sheriff"), ("debate_timr", "debate_timer"),
-                                         ("elder_live", "elder_lives")])
+@pytest.mark.parametrize("typo, value, meant", [("sherif", "true", "sheriff"), ("debate_timr", "60", "debate_timer"),
+                                                ("elder_live", "3", "elder_lives")])
 def test_a_typo_is_flagged_by_the_schema_and_by_check_with_the_same_key(
-        typo: str, meant: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        typo: str, value: str, meant: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = tmp_path / "table.yaml"
     config.write_text(f"# yaml-language-server: $schema=../docs/schemas/table.schema.json\nlanguage: en\n"
-                      f"deck: {BASE['deck']}\n{typo}: 60\n".replace("'", ""))
+                      f"deck: {BASE['deck']}\n{typo}: {value}\n".replace("'", ""))
     data = load(config).data
     flagged = list(TABLE.iter_errors(as_json(data)))
     assert len(flagged) == 1 and flagged[0].validator == "additionalProperties" and f"'{typo}'" in flagged[0].message
