@@ -199,42 +199,31 @@ KIND_SHAPES: dict[Kind, tuple[str, dict[str, Any]]] = {
 DRAW_WORDS: dict[str, tuple[str, ...]] = {"witch_toss": tuple(TOSS), "wolf_hound": SIDES}
 """The draws made among words rather than seats: how the Harvest's box fell, the Wolf Hound's side drawn."""
 
-MORE_KINDS: dict[str, tuple[Kind, ...]] = {
-    "werewolves": (Kind.DRAW,),  # the Black Death: the program draws the victim
-    "witch": (Kind.SEAT,),  # the Harvest's Witch: one player, or nobody
-    "wolf_hound": (Kind.DRAW,),  # wolf_hound_random: his side drawn
+MORE_KINDS: dict[str, tuple[Kind, str]] = {
+    "werewolves": (Kind.DRAW, "black_death"),  # the Black Death: the program draws the victim
+    "witch": (Kind.SEAT, "harvest"),  # the Harvest's Witch: one player, or nobody
+    "wolf_hound": (Kind.DRAW, "wolf_hound_random"),  # his side drawn
 }
-"""The calls whose answer takes another shape under a variant or a house rule than the one engine.calls declares
-(tests/test_schemas.py plays random games with every variant and checks each answer against the schema)."""
-
-
-def answer_kinds(call: str) -> tuple[Kind, ...]:
-    """Returns the kinds of answer a call may take: the one declared, then those a variant or a rule gives it."""
-    return (call_kinds()[call], *MORE_KINDS.get(call, ()))
+"""The calls whose answer takes another shape under a variant or a house rule (named) than the one engine.calls
+declares (tests/test_schemas.py plays random games with every variant and checks each answer against the schema)."""
 
 
 def answer_shape(call: str) -> tuple[str, dict[str, Any]]:
-    """Returns the shape of a call's answer, in words and as a schema."""
+    """Returns the shape of a call's answer, in words and as a schema: its declared kind's, then the one a variant
+    or a house rule gives it."""
+    kinds = [(call_kinds()[call], "")] + ([MORE_KINDS[call]] if call in MORE_KINDS else [])
     words: list[str] = []
     schemas: list[dict[str, Any]] = []
-    for kind in answer_kinds(call):
+    for kind, rule in kinds:
         text, schema = KIND_SHAPES[kind]
         if kind is Kind.DRAW and call in DRAW_WORDS:
             options = DRAW_WORDS[call]
-            text, schema = "the program's draw, written as the answer: " + ", ".join(f"`{w}`" for w in options), \
-                {"enum": list(options)}
-        if kind is Kind.DRAW and kind is not call_kinds()[call]:
-            text = text.replace("the program's draw", "or the program's draw (" + _why(call) + ")")
-        elif kind is not call_kinds()[call]:
-            text = f"or {text} ({_why(call)})"
-        words.append(text)
+            text = "the program's draw, written as the answer: " + ", ".join(f"`{w}`" for w in options)
+            schema = {"enum": list(options)}
+        words.append(f"with `{rule}`, {text}" if rule else text)
         if schema not in schemas:
             schemas.append(schema)
     return "; ".join(words), schemas[0] if len(schemas) == 1 else {"anyOf": schemas}
-
-
-def _why(call: str) -> str:
-    return {"werewolves": "`black_death`", "witch": "`harvest`", "wolf_hound": "`wolf_hound_random`"}[call]
 
 
 def answerable() -> list[str]:
