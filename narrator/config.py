@@ -107,7 +107,8 @@ def rule_help(rule: HouseRule) -> str:
 
 
 def readme_row(rule: HouseRule) -> str:
-    """Returns a house rule's row of the README's table of config keys (Markdown): key, meaning, default."""
+    """Returns a house rule's row of docs/table-config.md's table (Markdown): key, meaning, default; written there
+    by scripts/schemas.py."""
     if rule.bounds is not None:
         values = f" ({rule.bounds[0]} to {rule.bounds[1]})"
     elif rule.name in _LIST_RULES:
