@@ -234,8 +234,7 @@ def test_the_schema_and_check_agree_on_a_keys_values(key: str, tmp_path: Path) -
 
 def random_tables(count: int, seed: int) -> list[Table]:
     """Returns tables of 8 to 14 players with random characters, house rules and variants that go together."""
-    from engine import Rules, check_deck, check_groups
-    from engine.table import check_extras
+    from engine import Rules, check_deck, check_extras, check_groups
 
     rng = random.Random(seed)
     specials = sorted(r for r in ROLES if ROLES[r].copies == (0, 1) and r not in ("werewolf", "villager"))
