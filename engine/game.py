@@ -14,7 +14,7 @@ from typing import Iterable, Mapping
 
 from . import crier, deaths, sheriff, variants, victory, village, votes
 from .answers import kept_after_undo
-from .order import night_calls
+from .order import PROFILES, Entry, night_calls
 from .role import HOOKS, CallSpec, Flow, GameOver, Play, Role
 from .roles import CALLS, ROLES, check_deck, check_extras
 from .table import Deal, Table, check_groups
@@ -28,6 +28,22 @@ _CALLS: dict[str, CallSpec] = {**CALLS, **{spec.id: spec for spec in village.CAL
 def _order(calls: tuple[str, ...], deck: frozenset[str]) -> tuple[CallSpec, ...]:
     return tuple(_CALLS[i] for i in calls if i in _CALLS and not _CALLS[i].roles.isdisjoint(deck))
 
+
+def _slotted(profile: str, calls: tuple[str, ...], night: int, sisters_wake: bool,
+             intervals: Mapping[str, int]) -> tuple[str, ...]:
+    """Returns ``calls`` (a night of ``profile``) with the calls the profile does not list put where they say
+    (CallSpec.after, CallSpec.when)."""
+    listed = {entry.call for entry in PROFILES[profile]}
+    slotted = list(calls)
+    for spec in _CALLS.values():
+        if (spec.after and spec.id not in listed and spec.after in slotted
+                and Entry(spec.id, spec.when).made_on(night, sisters_wake, intervals)):
+            slotted.insert(len(slotted) - slotted[::-1].index(spec.after), spec.id)
+    return tuple(slotted)
+
+
+_SLOTTED = any(spec.after for spec in _CALLS.values())
+"""Whether any character places its own call (see CallSpec.after): none of the seeds' does."""
 
 SKIP = object()
 """Not a pass: the call has something to do (see Game._passing)."""
@@ -299,6 +315,8 @@ class Game(Play):
         if night not in self._orders:
             rules = self.rules
             calls = night_calls(rules.profile, night, rules.sisters_wake, rules.intervals())
+            if _SLOTTED:
+                calls = _slotted(rules.profile, calls, night, rules.sisters_wake, rules.intervals())
             self._orders[night] = _order(calls, self._calling)
         return self._orders[night]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping, Sequence
 
+from .order import When
 from .state import Player, State
 from .table import Deal, Table
 from .types import Answer, Call, Fact, Kind, Outcome, Tally, Team
@@ -31,12 +32,16 @@ def nothing() -> Flow:
 @dataclass(frozen=True)
 class CallSpec:
     """A night call a role owns: made when any of ``roles`` is in the deck, run by ``run``;
-    ``kind`` is the shape of its answer."""
+    ``kind`` is the shape of its answer. A call the call-order profiles (engine/order.py) do not list takes its
+    place from the call itself: right after the call ``after``, on the nights ``when`` says — so that a new
+    character is added by its own file."""
 
     id: str
     kind: Kind
     roles: frozenset[str]
     run: Callable[[Play], Flow]
+    after: str = ""
+    when: When = When.EVERY
 
 
 HOOKS = ("at_nightfall", "survives", "on_mark", "on_death", "ballot", "on_vote", "after_dawn", "abandons_side",
