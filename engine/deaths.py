@@ -8,7 +8,7 @@ from .types import Fact, Kind, Phase
 
 NIGHT_ORDER = ("rust", "werewolves", "big_bad_wolf", "white_werewolf", "poison")
 """The night's causes in the order the night deals them (the rust at nightfall, then the calls): a player killed
-twice is reported with the first (rulings.md); other causes (the fire) follow, as they came. Never the order the
+twice is reported with the first (docs/rules.md); other causes (the fire) follow, as they came. Never the order the
 dead are announced in: that is the seats' order, or the table would learn which death was the Witch's."""
 
 NIGHT_CAUSES = frozenset(NIGHT_ORDER)
@@ -66,7 +66,7 @@ def dawn(game: Play) -> Flow:
             continue
         causes[seat] = cause
     # Seat order, for the announcement, the record and the consequences alike: the order of the causes would
-    # tell the table which death was the poison (rulings.md, "Deaths").
+    # tell the table which death was the poison (docs/rules.md, "Deaths").
     victims = sorted(causes.items())
     for seat, cause in victims:
         mark(game, seat, cause, Phase.NIGHT)

@@ -275,7 +275,7 @@ class Game(Play):
 
     def _skipping(self, flow: Flow) -> Flow:
         """Runs a night call's flow, answering itself every call with nothing to do (Rules.skip_idle_calls):
-        one made for the dead or powerless, or one where passing is all the rules allow (rulings.md's
+        one made for the dead or powerless, or one where passing is all the rules allow (docs/rules.md's
         "asked even with nothing to do", which this house rule gives up, secrets and all)."""
         try:
             call = next(flow)

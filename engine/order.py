@@ -84,7 +84,7 @@ F, E, L = When.FIRST, When.EVERY, When.LATER
 WHITE = (When.NTH, "white_werewolf_interval")
 OPT = (When.LATER_NTH, "sisters_interval")
 
-# rulings.md, profile `bestof`: the Best Of order, expansion characters slotted
+# docs/rules.md, profile `bestof`: the Best Of order, expansion characters slotted
 # in where The Pact puts them. One list serves first and later nights: the
 # first-night-only calls sit where the first night has them, and no call of
 # the later nights moves relative to another.
@@ -106,7 +106,7 @@ BESTOF: tuple[Entry, ...] = _profile(
     ("brothers", *OPT),
     ("guard", E),
     ("werewolves", E),
-    ("baker", E),  # the Village's Baker opens his eyes as the werewolves go back to sleep (001_… 面包师)
+    ("baker", E),  # the Village's Baker opens his eyes as the werewolves go back to sleep (the Chinese article: 面包师)
     ("white_werewolf", *WHITE),
     ("infected_father", E),
     ("big_bad_wolf", E),
@@ -117,7 +117,7 @@ BESTOF: tuple[Entry, ...] = _profile(
     ("charmed", E),
 )
 
-# rulings.md, profile `pact`: the Chinese article's complete order (seeds/001_…,
+# docs/rules.md, profile `pact`: the Chinese article's complete order (
 # 游戏流程: 第一夜 steps 1-23, 夜晚 steps 1-18), translated step by step. One
 # list serves first and later nights; no call moves between the two orders, so
 # no call appears twice. Unlike `bestof`, the Fox follows the Seer and the

@@ -2,7 +2,7 @@
 
 Pure like the rest of the engine: every choice comes from the ``random.Random`` it is given, and the
 engine checks every answer (one it refuses gives way to a uniform legal answer; ``Player.answer`` returns
-only legal ones). Three models, after the French rules' win-probability table (003_…):
+only legal ones). Three models, after the French rules' win-probability table:
 
 - ``random``: every choice is uniform among the legal answers; in a vote every living player names a
   uniformly random other player, and the engine counts the ballots (the Sheriff's double, the Idiot's

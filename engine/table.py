@@ -14,7 +14,7 @@ T = TypeVar("T")
 MIN_SEATS = 6
 MAX_SEATS = 47
 
-# The French rules' table (003_…), column by column: 6 to 18 players, the
+# The French rules' deck table, column by column: 6 to 18 players, the
 # "advanced" detail of the villagers. Where its "Villageois" total disagrees
 # with the detail (17 players: 13 against 12), the detail is taken, since it
 # adds up to the number of players. With the Thief, two simple villagers are
@@ -63,9 +63,9 @@ def preset(name: str, seats: int) -> tuple[str, ...]:
 
 
 def _rule(default: T, help: str, *, choices: Sequence[T] = (), bounds: tuple[int, int] | None = None) -> T:
-    """Declares a house rule: a Rules field with its default, what it changes (``help``: the README's words,
+    """Declares a house rule: a Rules field with its default, what it changes (``help``: the documentation's words,
     `code` in backquotes) and the values it takes (``choices``, or whole numbers within ``bounds``; a true or false
-    field takes either). The table config, `check --help` and the README's table all read this declaration."""
+    field takes either). The table config, `check --help` and docs/table-config.md's table all read this declaration."""
     return field(default=default, metadata={"help": help, "choices": tuple(choices), "bounds": bounds})
 
 
@@ -74,7 +74,7 @@ class Rules:
     """The house rules a table may change; each default is the rulebook's.
 
     Each field declares itself with ``_rule``: what it changes is its help. Rulings taken where the seeds are
-    silent: a vote may end with nobody by default, as rulings.md lets the table report; an infected Piper keeps
+    silent: a vote may end with nobody by default, as docs/rules.md lets the table report; an infected Piper keeps
     no power by default, as his own paragraph in the Best Of says ("he becomes a Simple Werewolf"), over the
     Infected Father's general "they keep their night power"; the White Werewolf at interval 1 wakes on night 1
     too; a revealed Idiot who dies with the Elder dies of "elder".
@@ -134,7 +134,7 @@ class Rules:
                                     "(needs `sheriff`)")
     # The variants of the Chinese article (engine/variants.py), by name, sorted: a tuple, so that the rules
     # stay hashable and a journal's list reads back the same. Which names exist is engine.variants' business.
-    variants: tuple[str, ...] = _rule((), "the Chinese article's variants to play (see Variants)")
+    variants: tuple[str, ...] = _rule((), "the Chinese article's variants to play (see docs/rules.md, Variants)")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "variants", tuple(sorted(self.variants)))

@@ -25,7 +25,7 @@ class Team(str, Enum):
 
 
 class Kind(str, Enum):
-    """The shape of the answer a call takes (see dry-run.md's table)."""
+    """The shape of the answer a call takes (docs/practice-scripts.md lists them)."""
 
     NONE = "none"  # nothing to answer: confirm and go on
     SEAT = "seat"  # one seat (maybe null, see Call.optional)

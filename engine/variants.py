@@ -1,4 +1,4 @@
-"""The variants of the Chinese article (seeds/001_…, 变体规则) a narrator-less table can play.
+"""The variants of the Chinese article (变体规则) a narrator-less table can play.
 
 A table picks any of them (``Rules.variants``). Each is a provider of hooks, like a character's card
 (``RULES``, at the end): the game asks the variants played at the same hooks as the characters, after

@@ -8,7 +8,7 @@ emptied by its owner's death may be given to a Vagabond by the Bailiff, with its
 
 The state lives in the game (``Game.tokens``, ``Game.spent``) and is rebuilt by replaying the journal
 like everything else. ``HOLDINGS`` takes part in the game through a role's hooks (it is no card).
-Rulings taken where the seeds (001_… 角色标记与建筑牌, 002_… the BGA guide) are silent:
+Rulings taken where the rulebooks (the Chinese article's 角色标记与建筑牌, Board Game Arena's guide) are silent:
 
 - Tokens are not characters: the Elder's penalty does not take their powers.
 - The day powers (Confessor, Bone-setter, Barber, then the Schoolteacher) are asked at one fixed moment

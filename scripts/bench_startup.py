@@ -17,7 +17,7 @@ user's folders, and their voices and cache change nothing. Best of a few runs:
 
     python scripts/bench_startup.py [--runs 3] [--model DIR] [--voice FILE.onnx] [--core 0]
 
-The budget (README, "Speed and memory"): first line within 1.5 s, at most 150 MB without speech
+The budget (docs/performance.md): first line within 1.5 s, at most 150 MB without speech
 recognition and 400 MB with a small model.
 """
 

@@ -1,5 +1,5 @@
 """Kill trials (issue 14): games killed at random moments by SIGKILL, SIGTERM, SIGHUP or twice, each resumed to its
-end and compared with the same game never interrupted; prints the figures (README, Reliability).
+end and compared with the same game never interrupted; prints the figures (docs/development.md).
 
 - Practice games (`dry-run --journal`, paced; tests/test_resume.py's trials): killed at a random moment (mostly
   once a random number of answers is on the disk) by SIGKILL, SIGTERM, SIGHUP (a dry run has no handler: killed

@@ -1,4 +1,4 @@
-"""The budget scripts run and print their figures (never timed here: the figures are for the README)."""
+"""The budget scripts run and print their figures (never timed here: the figures are for docs/performance.md)."""
 
 from __future__ import annotations
 

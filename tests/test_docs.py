@@ -151,6 +151,30 @@ def test_no_page_refers_to_a_document_outside_the_repository() -> None:
             assert not re.search(rf"(?<![\w.-]){re.escape(name)}(?!\w)", text), f"{page.relative_to(ROOT)} names {name}"
 
 
+OUTSIDE = ("spec/", "shared/", "rulings.md", "dry-run.md", "speech.md", "final.md", "table-protocol.md", "style.md",
+           "seeds/", "000_", "001_", "002_", "003_", "004_")
+"""The names of the documents the project was built from, which a clone does not hold."""
+
+
+def test_no_file_of_the_repository_refers_to_a_document_outside_it() -> None:
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    found = []
+    for name in listed:
+        path = ROOT / name
+        if name in ("tests/test_docs.py", "tests/test_docs_rules.py") or not path.is_file():
+            continue  # the tests that list the names
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue  # not text
+        for number, line in enumerate(text.splitlines(), start=1):
+            for outside in OUTSIDE:
+                end = r"(?!\w)" if outside[-1].isalnum() else ""
+                if re.search(rf"(?<![\w.-]){re.escape(outside)}{end}", line):
+                    found.append(f"{name}:{number}: {outside}")
+    assert found == []
+
+
 # -- the messages quoted in troubleshooting.md -----------------------------------------------------------------
 
 def literal_pieces() -> str:

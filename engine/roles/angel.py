@@ -19,7 +19,7 @@ class Angel(Role):
 
         if (game.card(seat) != self.id or game.marked(seat, "infected") or game.marked(seat, "devoted")
                 or game.marked(seat, "simple_villager")):
-            return  # the Devoted Servant who took his card is a simple villager (001_…)
+            return  # the Devoted Servant who took his card is a simple villager (the Chinese article)
         if seat in lovers(game):
             return  # a lover Angel has given up his goal
         last = next(e for e in reversed(game.eliminated) if e.seat == seat)

@@ -32,7 +32,7 @@ def mixed(game: Play) -> bool:
 
 class Cupid(Role):
     id = "cupid"
-    # A villager's power: the Elder voted out on the Angel's opening day costs it before his call (rulings.md).
+    # A villager's power: the Elder voted out on the Angel's opening day costs it before his call (docs/rules.md).
     villager_power = True
     death_order = 10  # grief first, then the Hunter's shot, then the Sheriff's successor
     win_order = 2

@@ -4,7 +4,7 @@ her card, and she takes his card, kept secret, and plays it from the next night 
 
 She inherits neither his lovers, his charm, his infection nor his office of Sheriff; she loses her own
 charm and her office (she names a successor) but keeps her infection; a Servant who is a lover cannot
-use her power (001_…, 关于忠诚的仆人的详细说明). She is asked publicly after every vote that condemns a
+use her power (the Chinese article, 关于忠诚的仆人的详细说明). She is asked publicly after every vote that condemns a
 player, while her card is in the deck; dead or with her power used, for fair play only.
 """
 

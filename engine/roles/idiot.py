@@ -28,7 +28,7 @@ class Idiot(Role):
         return True
 
     def on_death(self, game: Play, seat: int, cause: str) -> Flow:
-        # 001_…: "（可选）如果傻瓜在身份已经暴露的情况下因为长老的缘故而失去特殊效果，则他立即死亡。"
+        # The Chinese article: "（可选）如果傻瓜在身份已经暴露的情况下因为长老的缘故而失去特殊效果，则他立即死亡。"
         if not (game.rules.idiot_dies_with_elder and game.penalty):
             return
         for player in game.players:

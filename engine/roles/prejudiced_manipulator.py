@@ -18,7 +18,7 @@ class PrejudicedManipulator(Role):
     asks = {"groups": Kind.NONE}
 
     def at_start(self, game: Play) -> Flow:
-        """The groups are public (001_…, 准备阶段 3. 公开分组结果): said aloud before anything else."""
+        """The groups are public (the Chinese article, 准备阶段 3. 公开分组结果): said aloud before anything else."""
         first, second = game.table.groups
         yield game.ask("groups", Kind.NONE, facts=(Fact("groups.first", {"seats": list(first)}),
                                                   Fact("groups.second", {"seats": list(second)})))

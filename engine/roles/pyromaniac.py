@@ -41,7 +41,7 @@ class Pyromaniac(Role):
         if game.tonight.victim == burnt:
             # Ruling: the pack came to a burning house. Its victim survives whatever protection or potion,
             # and the nearest werewolf of those who woke with the pack, counting to the victim's right
-            # (counter-clockwise, rulings.md), dies in the fire.
+            # (counter-clockwise, docs/rules.md), dies in the fire.
             game.spare(burnt, "werewolves")
             pack = set(game.tonight.pack)
             n = game.table.seats

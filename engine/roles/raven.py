@@ -48,7 +48,7 @@ class Raven(Role):
 
     def before_dawn(self, game: Play) -> tuple[Fact, ...]:
         # The mark is public at dawn: it stands before the suspect's house. It counts in the day's first vote
-        # only (the seeds say "the next vote"; the BGA guide reads it so too; rulings.md).
+        # only (the rulebooks say "the next vote"; Board Game Arena's guide reads it so too; docs/rules.md).
         suspect = game.kept(Suspect).seat
         if suspect is None or not game.alive(suspect):
             game.forget(Marked)

@@ -38,7 +38,7 @@ class StutteringJudge(Role):
 
     def after_vote(self, game: Play) -> Flow:
         seat = game.actor(self.id)
-        # A Devoted Servant who took his card today plays it from the next night (001_…): not asked today.
+        # A Devoted Servant who took his card today plays it from the next night (the Chinese article): not asked today.
         if seat is None or game.kept(Sign).used or took_today(game, seat):
             yield from game.idle("stuttering_judge", Kind.YES_NO)
             return

@@ -30,7 +30,7 @@ from .rendered import EngineThread, RenderedSpeaker
 INSTALL = "pip install 'werewolf-narrator[piper]' (or pip install piper-tts)"
 
 # The voice each language gets when several are installed, and the one `voices fetch` downloads: its name, and its
-# dataset's licence as its MODEL_CARD in rhasspy/piper-voices states it (the README says more).
+# dataset's licence as its MODEL_CARD in rhasspy/piper-voices states it (docs/voices.md says more).
 DEFAULT_VOICES = {
     "en": ("en_US-joe-medium", "CC0 (the joe dataset, NabuCasa/voice-datasets)"),
     "fr": ("fr_FR-siwis-medium", "CC-BY 4.0 (the SIWIS French Speech Synthesis Database)"),
