@@ -36,7 +36,8 @@ CORE_TRAITS = {
     "dawn": CallTraits(announces=True),
     "debate": CallTraits(timed=True),
     "vote": CallTraits(signal=True),
-    "sheriff_election": CallTraits(ruled_lines=("call_single",)),  # the house rule sheriff_double_vote off
+    "sheriff_election": CallTraits(ruled_lines=("call_single",),  # the house rule sheriff_double_vote off
+                                   ruled=lambda rules: None if rules.sheriff_double_vote else "call_single"),
 }
 """The traits of the frame's calls that have any."""
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Mapping
+from typing import Any, Callable, Mapping
 
 from .types import Fact, Kind
 
@@ -102,7 +102,8 @@ class CallTraits:
     ``timed``: the table's debate timer runs while it lasts. ``signal``: the call promises a signal ("On my
     signal, everyone points"), given right after it (the line ``<id>.signal``). ``ruled_lines``: the other
     lines the call may open with, picked by a house rule or a variant (``wake_drawn``: the Wolf Hound's side
-    drawn at random).
+    drawn at random); ``ruled``: which of them the table's rules (an engine.table.Rules) pick, or None for the
+    usual line. Picked from the rules alone, never the game: the same words are said for the dead.
     """
 
     announces: bool = False
@@ -111,6 +112,11 @@ class CallTraits:
     timed: bool = False
     signal: bool = False
     ruled_lines: tuple[str, ...] = ()
+    ruled: Callable[[Any], str | None] | None = None
+
+    def opening(self, rules: Any) -> str | None:
+        """Returns the ruled line (one of ``ruled_lines``) the table's ``rules`` pick, or None."""
+        return None if self.ruled is None else self.ruled(rules)
 
 
 @dataclass(frozen=True)

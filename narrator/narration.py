@@ -92,15 +92,13 @@ class Narrator:
 
     def begin(self, call: Call) -> None:
         """Says (and shows) what opens a call."""
-        # The lines a house rule or a variant picks (declared as the call's ruled_lines) are picked here by id:
-        # the call does not carry the table's rules, and the same words are said for the dead (fair play).
+        # A line a house rule or a variant picks instead (the call's declared traits say which, from the table's
+        # rules alone): the call does not carry the rules, and the same words are said for the dead (fair play).
+        ruled = CALLS[call.id].traits.opening(self.rules)
         if wakes(call):
-            drawn = call.id == "wolf_hound" and self.rules.wolf_hound_random  # the same, called for the dead
-            boxed = call.id == "witch" and "harvest" in self.rules.variants  # one potion, the box decides
-            key = "wolf_hound.wake_drawn" if drawn else "witch.wake_harvest" if boxed else f"{call.id}.wake"
-            self.line(key, VOICE)
-        elif call.id == "sheriff_election" and not self.rules.sheriff_double_vote:
-            self.line("sheriff_election.call_single", VOICE)  # the table's Sheriff votes once
+            self.line(f"{call.id}.{ruled or 'wake'}", VOICE)
+        elif ruled:
+            self.line(f"{call.id}.{ruled}", VOICE)
         else:  # the seats that may be named are public: a line may say them (the revote's tied)
             self.line(f"{call.id}.call", VOICE, seats=list(call.seats))
         if CALLS[call.id].traits.signal:  # "On my signal, everyone points": the signal, then the result is typed

@@ -13,7 +13,7 @@ from typing import Callable
 import pytest
 from hypothesis import given, settings
 
-from engine import Answer, Call, Fact, Game, Phase, Table, deal_cards
+from engine import Answer, Call, Fact, Game, Phase, Rules, Table, deal_cards
 from engine.calls import declared_calls, declared_facts
 from narrator import voices
 from narrator.cli import main
@@ -127,9 +127,18 @@ def test_a_character_owns_its_facts_and_calls() -> None:
 
 NARRATOR = Path(__file__).resolve().parent.parent / "narrator"
 TOLD_BY_KEY = {"narration.py": {"victim_shown", "seer.sees_shuffled", "fox.sign", "centre", "actor.middle", "victim",
-                                "death", "wolf_hound", "witch", "sheriff_election"}}
-"""The ids the narrator still names, each with a comment saying why: facts told in pieces the voice file assembles,
-and the calls whose opening line a house rule picks (the call does not carry the table's rules)."""
+                                "death"}}
+"""The ids the narrator still names, each with a comment saying why: facts told in pieces the voice file assembles.
+No call id: the lines a house rule picks are declared with the call (CallTraits.ruled)."""
+
+
+@pytest.mark.parametrize("rules, call, line", [
+    (Rules(wolf_hound_random=True), "wolf_hound", "wake_drawn"), (Rules(), "wolf_hound", None),
+    (Rules(variants=("harvest",)), "witch", "wake_harvest"), (Rules(), "witch", None),
+    (Rules(sheriff_double_vote=False), "sheriff_election", "call_single"), (Rules(), "sheriff_election", None)])
+def test_a_calls_ruled_line_is_picked_by_the_tables_rules(rules: Rules, call: str, line: str | None) -> None:
+    traits = declared_calls()[call].traits
+    assert traits.opening(rules) == line and (line is None or line in traits.ruled_lines)
 
 
 @pytest.mark.parametrize("name", ["narration.py", "asking.py", "hearing.py"])

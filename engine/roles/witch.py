@@ -108,5 +108,6 @@ def shown(call: Call) -> Shown | None:
                          tuple(str(p) for p in potions) if isinstance(potions, list) else (),
                          fact.values.get("one_in_all") is True)
     return None
-TRAITS = {"witch": CallTraits(ruled_lines=("wake_harvest",))}
+TRAITS = {"witch": CallTraits(ruled_lines=("wake_harvest",),
+                               ruled=lambda rules: "wake_harvest" if "harvest" in rules.variants else None)}
 """The Harvest's Witch wakes to one potion in all."""

@@ -56,5 +56,6 @@ ROLE = WolfHound()
 CALLS = (CallSpec("wolf_hound", Kind.SIDE, frozenset({"wolf_hound"}), wolf_hound),)
 FACTS = (FactSpec("wolf_hound.drawn", {"side": Value.WORD}, secret=True, by="side", words=("wolf", "village")),)
 """The side drawn for him (the house rule wolf_hound_random)."""
-TRAITS = {"wolf_hound": CallTraits(ruled_lines=("wake_drawn",))}
+TRAITS = {"wolf_hound": CallTraits(ruled_lines=("wake_drawn",),
+                                    ruled=lambda rules: "wake_drawn" if rules.wolf_hound_random else None)}
 """With the house rule wolf_hound_random his side is drawn, not chosen: he wakes to learn it."""
