@@ -36,6 +36,9 @@ class Kept:
 
 K = TypeVar("K", bound=Kept)
 
+_DEFAULTS: dict[type[Kept], Kept] = {}
+"""Each kind's defaults, made once (a cache of values that never change, not state)."""
+
 
 @dataclass(frozen=True)
 class Night:
@@ -234,7 +237,9 @@ class State:
     def kept(self, kind: type[K]) -> K:
         """Returns what is kept of ``kind`` (its defaults when nothing is)."""
         found = self._kept.get(kind)
-        return found if found is not None else kind()  # type: ignore[return-value]
+        if found is None:
+            found = _DEFAULTS.get(kind) or _DEFAULTS.setdefault(kind, kind())  # frozen: one default serves all
+        return found  # type: ignore[return-value]
 
     def keeps(self, kind: type[Kept]) -> bool:
         """Returns whether anything is kept of ``kind`` (not merely its defaults)."""
