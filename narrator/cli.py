@@ -210,7 +210,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if wanted():
         return _supervise_play(args)
     from .config import load_config
-    from .play import STARTER, open_table, play
+    from .play import STARTER, NewGame, open_table, play
 
     if args.config:
         config, warnings = load_config(args.config)
@@ -226,10 +226,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     chosen = open_to_others(folder) if folder else None  # a file named with --journal is private (0600) alone
     with _voice_log(args.voice_log) as voice_log:
         io = open_table(config, plain=args.plain, model=args.model, warn=_warn, warnings=[chosen] if chosen else [])
-        play(config, io.keys, io.screen, io.speaker, seed=args.seed,
-             journal_dir=folder, listener=io.listener,
-             vocabulary=io.vocabulary, voice_log=voice_log, ambience=io.ambience,
-             journal_path=Path(args.journal_file) if args.journal_file else None)
+        play(config, io, seed=args.seed, voice_log=voice_log,
+             start=NewGame(folder, Path(args.journal_file) if args.journal_file else None))
     return 0
 
 

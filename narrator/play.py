@@ -24,7 +24,7 @@ from .hint import resume_hint
 from .identify import identify, journaled
 from .journal import Entry, Journal, default_folder, journal_name
 from .keypad import Keys
-from .narration import CLOSE_EYES, OPEN_EYES, SCREEN, VOICE, Line, Narrator, eyes_closed, run, wakes
+from .narration import CLOSE_EYES, OPEN_EYES, SCREEN, VOICE, Answers, Line, Narrator, eyes_closed, run, wakes
 from .pacing import Pacing
 from .recap import build_recap, markdown, write_recap
 from .replay import Replay
@@ -53,6 +53,34 @@ class SpeakerLike:
 NOT_REPEATED = ("notice.", "answer.", "refusal.", "debate.warning", "debate.over", "roll_call.")
 
 
+@dataclasses.dataclass(frozen=True)
+class TableSettings:
+    """What a table narrator is given once, from the table's config and devices: the house ``rules`` (for the lines
+    that depend on them); the table's ``seats`` (for the seating circle; None: as many as the names); the
+    ``voice_log`` every line said aloud is written to, as JSON lines (play --voice-log); the night's ``ambience``
+    (narrator.speak.ambience.NightAmbience, with ambience: true; None: none); the keypad's ``pacing``, which
+    the narrator shares (None: its own); the ``listener`` muted while the narrator speaks, so that it never hears
+    itself (None: no microphone, or none that hears answers)."""
+
+    rules: Rules = dataclasses.field(default_factory=Rules)
+    seats: int | None = None
+    voice_log: TextIO | None = None
+    ambience: Any = None
+    pacing: Pacing | None = None
+    listener: Any = None
+
+
+@dataclasses.dataclass(frozen=True)
+class TableHooks:
+    """What the narrator asks of the keypad: to ``acknowledge`` a secret result (it stays on the screen until
+    Enter; None: it does not wait), a ``safe_point`` between calls (where a model's failure is told), a seat voted
+    out's ``last_words`` (None: the table gives none)."""
+
+    acknowledge: Callable[[], None] | None = None
+    safe_point: Callable[[], None] = lambda: None
+    last_words: Callable[[int], None] | None = None
+
+
 class TableNarrator(Narrator):
     """The narrator at a real table: voice lines to the loudspeaker and the screen's log, secret lines
     to the screen while their call runs; remembers a call's opening lines to repeat them.
@@ -66,25 +94,28 @@ class TableNarrator(Narrator):
     stops as it opens them, and ducks under every line said. A host's pause leaves it as it is: eyes stay closed.
     """
 
-    def __init__(self, voice: Voice, screen: Screen, speaker: Any, names: Sequence[str | None] = ()) -> None:
+    def __init__(self, voice: Voice, screen: Screen, speaker: Any, names: Sequence[str | None] = (),
+                 settings: TableSettings = TableSettings(), hooks: TableHooks = TableHooks()) -> None:
         super().__init__(voice, self._route, names)
         self.screen = screen
         self.speaker = speaker
+        self.rules = settings.rules
+        self.seats = len(self.names) if settings.seats is None else settings.seats  # for the seating circle
+        self.voice_log = settings.voice_log
+        self.ambience: Any = QuietAmbience() if settings.ambience is None else settings.ambience
+        # The keypad's: it opens a call made with eyes closed, the narrator closes it.
+        self.pacing = Pacing() if settings.pacing is None else settings.pacing
+        self.listener: Any = settings.listener  # None from the moment the microphone is lost
+        self.acknowledge = hooks.acknowledge
+        self.safe_point = hooks.safe_point
+        self.last_words = hooks.last_words
         self.opening: list[Line] = []
-        self.game: Game | None = None
-        self.acknowledge: Callable[[], None] | None = None
-        self.listener: Any = None  # muted while the narrator speaks, so it never hears itself
+        self.game: Game | None = None  # once dealt
         self.replaying = False  # a resumed game's journaled part is narrated silently
         self.call_start = 0
         self.transcript: list[Line] = []
-        self.safe_point: Callable[[], None] = lambda: None  # between calls: a model's failure is told here
-        self.pacing = Pacing()  # the keypad's: it opens a call made with eyes closed, the narrator closes it
         self.eyes_open = True
-        self.voice_log: TextIO | None = None  # every line said aloud, as JSON lines (play --voice-log)
         self.shown_title = ""  # the running call's (or moment's) title, to show it again after the host menu
-        self.seats = len(self.names)  # the table's size, for the seating circle (play gives it)
-        self.last_words: Callable[[int], None] | None = None  # gives a seat voted out its last words
-        self.ambience: Any = QuietAmbience()  # narrator.speak.ambience.NightAmbience, with ambience: true
         self.priorities: Priorities | None = None  # the table's lines, built by `plan_ahead` (or at the first call)
         self.ahead_phase: tuple[Phase, int] | None = None
         self._planning: threading.Thread | None = None
@@ -344,183 +375,235 @@ def journal_header(config: TableConfig, seed: int, deal: Deal, dealing: bool = F
     return header
 
 
-def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed: int | None = None,
-         journal_dir: Path | None = None, sleep: Callable[[float], None] = time.sleep,
-         out: TextIO | None = None, listener: Any = None, vocabulary: Any = None,
-         deal: Deal | None = None, journal: Journal | None = None, replay: Sequence[Entry] = (),
-         replay_from: str = "", progress: Sequence[dict[str, Any]] | None = None,
-         journal_path: Path | None = None, clock: Callable[[], float] = time.monotonic,
-         voice_log: TextIO | None = None, ambience: Any = None) -> Game:
-    """Plays one game at the table from the deal to the winner; returns the finished game.
+@dataclasses.dataclass(frozen=True)
+class Timing:
+    """What times the calls made with eyes closed (narrator.pacing): a test gives a fake clock and sleep."""
 
-    With a ``listener`` (and its ``vocabulary``), answers may also be spoken in the phases the
-    config gives voice to; the keypad stays live. A BackgroundListener may still be loading its model:
-    the game begins at once, the first spoken answer waits for it (the keypad does not), and its failure
-    is told at the next call (a warning on the screen, the keypad answers; a vocabulary the model
-    cannot hear stops the game, its journal kept). To go on with a journaled game, give its ``deal``,
-    its ``journal`` (open to append) and its answers to ``replay``: they are narrated silently, then
-    the table goes on from the call where the game stopped. A journaled game stopped during the deal gives
-    its deal's steps so far as ``progress`` (and, with deal: app, the cards drawn as ``deal``): the deal goes on.
+    sleep: Callable[[float], None] = time.sleep
+    clock: Callable[[], float] = time.monotonic
 
-    A new game's journal (``journal_path``, or a new file in ``journal_dir``) is begun before anything is said
-    or shown, the deal in it, so that a deal stopped part-way goes on with the same cards. ``sleep`` and
-    ``clock`` time the calls made with eyes closed (narrator.pacing).
-    Every line said aloud (not the silent replay) is appended to ``voice_log`` as a JSON line
-    ``{"key": ..., "text": ...}``. The ``ambience`` (open_table's, or None) plays under the night; it is
-    closed with the speaker.
+
+@dataclasses.dataclass(frozen=True)
+class NewGame:
+    """Where a new game's journal is begun: ``path``, or a new file in ``folder`` (without either, in the default
+    folder). With a ``deal`` (the cards as a test or a twin fixes them), the table deals nothing."""
+
+    folder: Path | None = None
+    path: Path | None = None
+    deal: Deal | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Resumed:
+    """What a journaled game brings to go on: its ``journal`` (open to append), its ``deal``, and its answers to
+    ``replay`` (read from ``replay_from``), narrated silently before the table goes on from the call where the
+    game stopped. Stopped during the deal, its deal's steps so far are the ``progress`` (with deal: app, the cards
+    drawn are the ``deal``; with deal: cards, there is none yet): the deal goes on.
+
+    A new game, once its journal is begun, is a game resumed with nothing to replay (`begin_journal`).
     """
-    voice = load_voice(config.language)
-    seed = random.SystemRandom().randrange(2**31) if seed is None else seed
-    narrator = TableNarrator(voice, screen, speaker, config.names)
-    narrator.rules = config.table.rules
-    narrator.voice_log = voice_log
-    narrator.seats = config.table.seats
-    narrator.show_eyes()
-    narrator.show_table()  # the seats and their names, from the deal on
-    if ambience is not None:
-        narrator.ambience = ambience
-    narrator.plan_ahead(config.table.seats, config.table.deck)
-    if listener is not None:
-        keys = PushbackKeys(keys)  # a key pressed while listening is read again by the keypad
 
-    def say(key: str, values: dict[str, object]) -> None:
-        narrator.line(key, VOICE, **values)
+    journal: Journal
+    deal: Deal | None = None
+    replay: Sequence[Entry] = ()
+    replay_from: str = ""
+    progress: Sequence[dict[str, Any]] | None = None
 
-    def acknowledge() -> None:
-        screen.entry("")
-        screen.prompt(voice.text("prompt.done", {}))
-        answers.enter()  # Ctrl-C and the host menu work here too, while the result is on the screen
 
-    narrator.acknowledge = acknowledge
-    background = listener if isinstance(listener, BackgroundListener) else None
-    told_failure = False
+class TableSession:
+    """One game's narrator and keypad, wired to each other through what links them at the table: a secret result
+    waits for Enter, a seat voted out has its last words, the host menu shows a seat its card, and the answers
+    may be spoken (with a ``table.listener`` and its vocabulary, in the phases the config gives voice to).
 
-    def settle() -> None:
-        """At a safe point, once: a model that failed to load leaves the game to the keypad, saying why."""
-        nonlocal told_failure
-        failure = background.failure if background is not None else None
-        if failure is None or told_failure:
-            return
-        told_failure = True
-        narrator.listener = None
-        answers.voice_answers = None
-        if failure.fatal:  # as when the check ran before the first line: stop, loudly
-            kept = "" if journal is None else \
-                f"; the game stopped, every answer so far is saved; to go on:\n  {resume_hint(journal.path)}"
-            raise UserError(f"{failure}{kept}")
-        screen.public(str(failure))
-        screen.notice(str(failure))  # kept in the status line: the keypad answers from now on
+    A BackgroundListener may still be loading its model: the game begins at once, and its failure is told at the
+    next call (`settle`). ``journal`` is the game's once begun (a failure that stops the game says how to go on);
+    ``deal`` the cards the host menu shows while the program deals them.
+    """
 
-    narrator.safe_point = settle
+    def __init__(self, config: TableConfig, table: TableIO, seed: int, timing: Timing = Timing(),
+                 voice_log: TextIO | None = None) -> None:
+        self.config = config
+        self.table = table
+        self.voice = load_voice(config.language)
+        self.journal: Journal | None = None
+        self.deal: Deal | None = None
+        # A key pressed while listening is read again by the keypad.
+        self.keys: Keys = PushbackKeys(table.keys) if table.listener is not None else table.keys
+        self.background = table.listener if isinstance(table.listener, BackgroundListener) else None
+        self.told_failure = False
+        hears = table.listener is not None and table.vocabulary is not None and bool(config.voice_phases())
+        pacing = Pacing(config.call_floor, config.pause, clock=timing.clock, sleep=timing.sleep)
+        settings = TableSettings(rules=config.table.rules, seats=config.table.seats, voice_log=voice_log,
+                                 ambience=table.ambience, pacing=pacing, listener=table.listener if hears else None)
+        hooks = TableHooks(acknowledge=self.acknowledge, safe_point=self.settle,
+                           last_words=self.last_words if config.last_words else None)
+        self.narrator = TableNarrator(self.voice, table.screen, table.speaker, config.names, settings, hooks)
+        self.answers = KeypadAnswers(self.keys, table.screen, self.voice, say=self.say, repeat=self.narrator.repeat,
+                                     names=config.names, rng=random.Random(seed), debate_timer=config.debate_timer,
+                                     clock=timing.clock, pacing=pacing)
+        self.answers.card_again = self.card_again
+        self.answers.last_answered = self.last_answered
+        self.answers.public_state = self.public_state
+        if hears:
+            self.hear()
 
-    def last_words(seat: int) -> None:
-        narrator.line("last_words.call", VOICE, seat=seat)
-        answers.countdown(config.last_words, "screen.last_words_left")
-
-    if config.last_words:
-        narrator.last_words = last_words
-    rng = random.Random(seed)
-    narrator.pacing = Pacing(config.call_floor, config.pause, clock=clock, sleep=sleep)
-    answers = KeypadAnswers(keys, screen, voice, say=say, repeat=narrator.repeat, names=config.names,
-                            rng=rng, debate_timer=config.debate_timer, clock=clock, pacing=narrator.pacing)
-
-    def card_again(seat: int) -> bool:
-        """The host menu shows ``seat`` its card: as the game has it now (the Thief's as taken), or as drawn while
-        the program deals; with real cards, none before they are identified. Nothing of it is journaled."""
-        game = narrator.game
-        cards = [game.card(s) for s in range(1, len(game.players) + 1)] if game is not None else \
-            list(deal.roles) if deal is not None else []
-        if not 1 <= seat <= len(cards):
-            return False
-        narrator.show_card(seat, cards[seat - 1], answers.enter)
-        return True
-
-    answers.card_again = card_again
-    if listener is not None and vocabulary is not None and config.voice_phases():
-        assert isinstance(keys, PushbackKeys)
-        narrator.listener = listener
-        answers.voice_answers = VoiceAnswers(
-            listener, vocabulary, keys, say=say, repeat=narrator.repeat,
+    def hear(self) -> None:
+        """Lets the table answer aloud too, in the phases the config gives voice to: the keypad stays live."""
+        config, screen, voice = self.config, self.table.screen, self.voice
+        assert isinstance(self.keys, PushbackKeys)
+        self.answers.voice_answers = VoiceAnswers(
+            self.table.listener, self.table.vocabulary, self.keys, say=self.say, repeat=self.narrator.repeat,
             seat_words=lambda seat: voice.seat(seat, config.names),
             word=lambda word: voice.text(f"answer.{word}", {}),
             card_words=lambda number: voice.text("answer.card", {"number": number}),
             show=lambda key, values: screen.public(voice.text(key, values)),
             show_awake=lambda key, values: screen.entry(voice.text(key, values, config.names)))
-        answers.voice_phases = config.voice_phases()
+        self.answers.voice_phases = config.voice_phases()
+        self.answers.on_microphone_lost = self.microphone_lost
 
-        def microphone_lost() -> None:
-            narrator.listener = None
-            if background is not None and background.failure is not None:
-                settle()  # the model never came: the warning says why
-                say("voice.keypad", {})
-                return
-            say("voice.mic_lost", {})
+    def say(self, key: str, values: dict[str, object]) -> None:
+        """Says the line ``key`` aloud (what the keypad and the hearing say: read-backs, refusals)."""
+        self.narrator.line(key, VOICE, **values)
 
-        answers.on_microphone_lost = microphone_lost
-    try:
-        # The building tokens are public: dealt by the program (or as the host gave them), then announced.
-        buildings = config.buildings_dealt or deal_buildings(config.table, seed)
-        if journal is None:
-            if deal is None:
-                progress = []
-                drawn = deal_cards(config.table, seed) if config.deal == "app" else Deal((), ())
-                deal = dataclasses.replace(drawn, buildings=buildings)
-            path = journal_path or (journal_dir or default_folder()) / journal_name(seed)
-            journal = Journal(path, journal_header(config, seed, deal, dealing=progress is not None))
-        writer = journal
-        if progress is not None:
-            if progress:
-                narrator.line("notice.resumed", VOICE)
-            if config.deal == "cards":
-                deal = identify(config.table, narrator, answers, progress, record=writer.record_deal)
-            else:
-                deal = deal if deal is not None else deal_cards(config.table, seed)  # drawn from the seed
-                deal_on_screen(narrator, answers, deal, lambda seat: writer.record_deal({"seen": seat}),
-                               first=len(progress) + 1)
-            deal = dataclasses.replace(deal, buildings=buildings)
-            writer.record_dealt(deal)
-        assert deal is not None, "a game going on from its journal gives its deal, or the deal's progress"
-        game = Game(config.table, deal)
-        narrator.game = game
+    def acknowledge(self) -> None:
+        """Waits for Enter while a secret result is on the screen (Ctrl-C and the host menu work here too)."""
+        self.table.screen.entry("")
+        self.table.screen.prompt(self.voice.text("prompt.done", {}))
+        self.answers.enter()
 
-        def last_answered() -> str | None:
-            call = game.last_answered()
-            return None if call is None else voice.role(call.id)
+    def settle(self) -> None:
+        """At a safe point, once: a model that failed to load leaves the game to the keypad, saying why; one that
+        cannot hear the vocabulary stops the game (its journal kept), as the check before the first line would."""
+        failure = self.background.failure if self.background is not None else None
+        if failure is None or self.told_failure:
+            return
+        self.told_failure = True
+        self.narrator.listener = None
+        self.answers.voice_answers = None
+        if failure.fatal:
+            kept = "" if self.journal is None else \
+                f"; the game stopped, every answer so far is saved; to go on:\n  {resume_hint(self.journal.path)}"
+            raise UserError(f"{failure}{kept}")
+        self.table.screen.public(str(failure))
+        self.table.screen.notice(str(failure))  # kept in the status line: the keypad answers from now on
 
-        answers.last_answered = last_answered
-        answers.public_state = lambda: (f"{narrator.title(game.call)} · {narrator.status(game.call)}"
-                                        if game.call is not None else "")
-        source: Any = answers
-        if replay:
-            narrator.replaying = True
-            source = Replay(replay_from, list(replay), answers, on_live=narrator.go_live)
+    def microphone_lost(self) -> None:
+        """The keypad answers from now on: says why (the model never came, or the microphone is gone)."""
+        self.narrator.listener = None
+        if self.background is not None and self.background.failure is not None:
+            self.settle()  # the model never came: the warning says why
+            self.say("voice.keypad", {})
+            return
+        self.say("voice.mic_lost", {})
 
-        def record(call: Call, value: Answer) -> None:
-            if not (replay and source.replaying):
-                writer.record(call, value)
+    def last_words(self, seat: int) -> None:
+        """Gives ``seat``, voted out, its last words: the table's seconds, counted down on the screen."""
+        self.narrator.line("last_words.call", VOICE, seat=seat)
+        self.answers.countdown(self.config.last_words, "screen.last_words_left")
 
-        run(game, narrator, source, record=record, undone=writer.record_undo)
-        if game.outcome is not None:
-            writer.record_over(game.outcome.winner)
-    except KeyboardInterrupt:
-        screen.close()
-        if journal is None:
-            raise GameStopped("the game stopped before it began") from None
-        raise GameStopped(f"the game stopped; every answer so far is saved; to go on:\n  "
-                          f"{resume_hint(journal.path)}") from None
-    finally:
-        if journal is not None:
-            journal.close()
-        screen.close()
-        keys.close()
-        speaker.close()
-        narrator.ambience.close()
-        if listener is not None:
-            listener.close()
-    # The recap, built from the deal and the answers now that the game is over: on the terminal once the full
-    # screen is gone, and in a Markdown file beside the journal, to share.
-    recap = build_recap(game, voice, config.names)
-    written = write_recap(journal.path, recap)
+    def card_again(self, seat: int) -> bool:
+        """The host menu shows ``seat`` its card: as the game has it now (the Thief's as taken), or as drawn while
+        the program deals; with real cards, none before they are identified. Nothing of it is journaled."""
+        game = self.narrator.game
+        cards = [game.card(s) for s in range(1, len(game.players) + 1)] if game is not None else \
+            list(self.deal.roles) if self.deal is not None else []
+        if not 1 <= seat <= len(cards):
+            return False
+        self.narrator.show_card(seat, cards[seat - 1], self.answers.enter)
+        return True
+
+    def last_answered(self) -> str | None:
+        """The character whose answer undo would take back (None: none yet)."""
+        call = self.narrator.game.last_answered() if self.narrator.game is not None else None
+        return None if call is None else self.voice.role(call.id)
+
+    def public_state(self) -> str:
+        """What the host menu shows of the game: "Night 2 · alive: …" ("" before the first call)."""
+        game = self.narrator.game
+        if game is None or game.call is None:
+            return ""
+        return f"{self.narrator.title(game.call)} · {self.narrator.status(game.call)}"
+
+    def close(self) -> None:
+        """Closes the journal, if begun, and the table's devices."""
+        if self.journal is not None:
+            self.journal.close()
+        self.table.screen.close()
+        self.keys.close()
+        self.table.speaker.close()
+        self.narrator.ambience.close()
+        if self.table.listener is not None:
+            self.table.listener.close()
+
+
+def begin_journal(config: TableConfig, seed: int, new: NewGame, buildings: tuple[tuple[int, str], ...]) -> Resumed:
+    """Begins a new game's journal (``new.path``, or a new file in ``new.folder``) before anything is said, the
+    deal in it, so that a deal stopped part-way goes on with the same cards; returns the game as if resumed from
+    it. Unless ``new`` gives the cards, the deal is to come: drawn from ``seed`` (deal: app) or none yet (deal:
+    cards), with the public ``buildings``."""
+    deal = new.deal
+    progress: list[dict[str, Any]] | None = None
+    if deal is None:
+        progress = []
+        drawn = deal_cards(config.table, seed) if config.deal == "app" else Deal((), ())
+        deal = dataclasses.replace(drawn, buildings=buildings)
+    path = new.path or (new.folder or default_folder()) / journal_name(seed)
+    journal = Journal(path, journal_header(config, seed, deal, dealing=progress is not None))
+    return Resumed(journal, deal, progress=progress)
+
+
+def deal_at_table(session: TableSession, game: Resumed, seed: int, buildings: tuple[tuple[int, str], ...]) -> Deal:
+    """Deals the cards from the ``game.progress`` made so far: the program shows each seat its card (deal: app,
+    drawn from ``seed``), or the characters identify their seats (deal: cards); each step journaled as taken,
+    then the whole deal, with the public ``buildings``. Returns the deal."""
+    config, narrator, journal = session.config, session.narrator, game.journal
+    progress = game.progress or []
+    if progress:
+        narrator.line("notice.resumed", VOICE)
+    if config.deal == "cards":
+        deal = identify(config.table, narrator, session.answers, progress, record=journal.record_deal)
+    else:
+        deal = session.deal = game.deal if game.deal is not None else deal_cards(config.table, seed)  # the seed's
+        deal_on_screen(narrator, session.answers, deal, lambda seat: journal.record_deal({"seen": seat}),
+                       first=len(progress) + 1)
+    deal = dataclasses.replace(deal, buildings=buildings)
+    journal.record_dealt(deal)
+    return deal
+
+
+def replayed(session: TableSession, game: Resumed) -> Answers:
+    """Returns where the answers come from: the journal's first, narrated silently, until the table goes on live
+    at the call where the game stopped (TableNarrator.go_live); the keypad's alone with nothing to replay."""
+    if not game.replay:
+        return session.answers
+    session.narrator.replaying = True
+    return Replay(game.replay_from, list(game.replay), session.answers, on_live=session.narrator.go_live)
+
+
+def play_calls(session: TableSession, deal: Deal, game: Resumed) -> Game:
+    """Plays the game dealt ``deal`` from its first call to its winner, the answers from `replayed`; journals each
+    live answer (not those replayed), each one taken back, and the winner. Returns the finished game."""
+    played = Game(session.config.table, deal)
+    session.narrator.game = played
+    source = replayed(session, game)
+    journal = game.journal
+
+    def record(call: Call, value: Answer) -> None:
+        if not (isinstance(source, Replay) and source.replaying):
+            journal.record(call, value)
+
+    run(played, session.narrator, source, record=record, undone=journal.record_undo)
+    if played.outcome is not None:
+        journal.record_over(played.outcome.winner)
+    return played
+
+
+def show_recap(game: Game, voice: Voice, names: Sequence[str | None], journal: Path, out: TextIO | None) -> None:
+    """The end: the recap, built from the deal and the answers, on ``out`` (the terminal, once the full screen is
+    gone) and in a Markdown file beside the ``journal``, to share; then the winner again last, where a terminal
+    shows it once the long recap has scrolled by."""
+    recap = build_recap(game, voice, names)
+    written = write_recap(journal, recap)
     stream = out or sys.stdout
     text = markdown(recap)
     if stream.isatty():
@@ -530,8 +613,42 @@ def play(config: TableConfig, keys: Keys, screen: Screen, speaker: Any, *, seed:
         Console(file=stream).print(Markdown(text))
     else:
         print(text, file=stream)
-    # The winner again last, where a terminal shows it once the long recap has scrolled by.
-    print("\n".join([*recap.result, f"(recap: {written})", f"(journal: {journal.path})"]), file=stream)
+    print("\n".join([*recap.result, f"(recap: {written})", f"(journal: {journal})"]), file=stream)
+
+
+def play(config: TableConfig, table: TableIO, *, seed: int | None = None, start: NewGame | Resumed = NewGame(),
+         timing: Timing = Timing(), out: TextIO | None = None, voice_log: TextIO | None = None) -> Game:
+    """Plays one game at the ``table`` from the deal to the winner; returns the finished game.
+
+    ``start`` is a new game (where its journal goes: `begin_journal`) or a journaled one going on (`Resumed`).
+    ``timing`` times the calls made with eyes closed. Every line said aloud (not the silent replay) is appended to
+    ``voice_log`` as a JSON line ``{"key": ..., "text": ...}``. The recap goes to ``out`` (`show_recap`). The
+    devices are closed at the end, the ``table.ambience`` with the speaker; Ctrl-C stops the game, its journal
+    kept (GameStopped says how to go on).
+    """
+    seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+    session = TableSession(config, table, seed, timing, voice_log)
+    session.narrator.show_eyes()
+    session.narrator.show_table()  # the seats and their names, from the deal on
+    session.narrator.plan_ahead(config.table.seats, config.table.deck)
+    session.journal = start.journal if isinstance(start, Resumed) else None
+    try:
+        # The building tokens are public: dealt by the program (or as the host gave them), then announced.
+        buildings = config.buildings_dealt or deal_buildings(config.table, seed)
+        begun = start if isinstance(start, Resumed) else begin_journal(config, seed, start, buildings)
+        session.journal, session.deal = begun.journal, begun.deal
+        deal = begun.deal if begun.progress is None else deal_at_table(session, begun, seed, buildings)
+        assert deal is not None, "a game going on from its journal gives its deal, or the deal's progress"
+        game = play_calls(session, deal, begun)
+    except KeyboardInterrupt:
+        table.screen.close()
+        if session.journal is None:
+            raise GameStopped("the game stopped before it began") from None
+        raise GameStopped(f"the game stopped; every answer so far is saved; to go on:\n  "
+                          f"{resume_hint(session.journal.path)}") from None
+    finally:
+        session.close()
+    show_recap(game, session.voice, config.names, begun.journal.path, out)
     return game
 
 
@@ -566,9 +683,10 @@ class QuietAmbience:
         pass
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class TableIO:
-    """What a game at the table talks through: keys, screen, speaker, and maybe a microphone."""
+    """What a game at the table talks through: keys, screen, speaker, and maybe a microphone (a ``listener``
+    and the ``vocabulary`` it hears) and the night's ``ambience``."""
 
     keys: Keys
     screen: Screen
@@ -658,9 +776,8 @@ def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], war
     except BaseException:
         journal.close()
         raise
-    return play(config, io.keys, io.screen, io.speaker, seed=seed, listener=io.listener, vocabulary=io.vocabulary,
-                deal=deal, journal=journal, replay=entries, replay_from=str(args.journal), progress=progress,
-                voice_log=voice_log, ambience=io.ambience)
+    return play(config, io, seed=seed, voice_log=voice_log,
+                start=Resumed(journal, deal, entries, replay_from=str(args.journal), progress=progress))
 
 
 def journaled_deal(config: TableConfig, header: dict[str, Any]) -> tuple[Deal | None, list[dict[str, Any]] | None]:

@@ -21,7 +21,7 @@ from narrator.config import config_from_dict, config_to_dict, load_config
 from narrator.errors import UserError
 from narrator.keypad import ScriptedKeys
 from narrator.narration import CLOSE_EYES, OPEN_EYES
-from narrator.play import STARTER, play
+from narrator.play import STARTER, NewGame, TableIO, Timing, play
 from narrator.screen import PlainScreen
 from narrator.speak import ambience
 from narrator.speak.ambience import (
@@ -384,9 +384,9 @@ def night_game(tmp_path: Path, pause_at_night: bool = False) -> FakeTable:
         first_night = 3 * config.table.seats  # the deal's keys come first
         keys[first_night:first_night] = ["menu", "3", *["5"] * 12, "enter"]  # other keys than Enter wait on
     table = FakeTable(keys)
-    play(config, table.keys, PlainScreen(io.StringIO()), table, seed=3, journal_dir=tmp_path, sleep=table.sleep,
-         clock=lambda: table.output.seconds, out=io.StringIO(), voice_log=table,  # type: ignore[arg-type]
-         ambience=table.ambience)
+    play(config, TableIO(table.keys, PlainScreen(io.StringIO()), table, ambience=table.ambience), seed=3,
+         start=NewGame(folder=tmp_path), timing=Timing(sleep=table.sleep, clock=lambda: table.output.seconds),
+         out=io.StringIO(), voice_log=table)  # type: ignore[arg-type]
     return table
 
 

@@ -22,7 +22,7 @@ from narrator.errors import UserError
 from narrator.hearing import BackgroundListener, start_listener
 from narrator.keypad import ScriptedKeys
 from narrator.listen.audio_in import ListenerUnavailable
-from narrator.play import STARTER, play
+from narrator.play import STARTER, NewGame, TableIO, Timing, play
 from narrator.screen import PlainScreen
 from narrator.voices import load_voice
 
@@ -115,8 +115,10 @@ def test_the_first_line_is_said_before_the_speech_model_has_loaded(tmp_path: Pat
     keys, ahead = plan_keys(CONFIG, 5)
     speaker = WatchingSpeaker(background)
     out = io.StringIO()
-    game = play(CONFIG, ScriptedKeys(keys), PlainScreen(out), speaker, seed=5, journal_dir=tmp_path / "j",
-                sleep=lambda s: None, out=io.StringIO(), listener=background, vocabulary=vocabulary)
+    game = play(CONFIG,
+                TableIO(ScriptedKeys(keys), PlainScreen(out), speaker, listener=background, vocabulary=vocabulary),
+                seed=5, start=NewGame(folder=tmp_path / "j"), timing=Timing(sleep=lambda s: None),
+                out=io.StringIO())
     assert speaker.loading and speaker.loading[0] is True  # the deal began while the model loaded
     # The keypad answered every call while the model loaded: the same game as the same keys alone.
     assert game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
@@ -130,8 +132,8 @@ def test_the_table_is_told_once_on_the_screen_that_the_model_still_loads(tmp_pat
     keys, _ = plan_keys(CONFIG, 5)
     out = io.StringIO()
     speaker = Recorder()
-    play(CONFIG, ScriptedKeys(keys), PlainScreen(out), speaker, seed=5, journal_dir=tmp_path / "j",
-         sleep=lambda s: None, out=io.StringIO(), listener=background, vocabulary=vocabulary)
+    play(CONFIG, TableIO(ScriptedKeys(keys), PlainScreen(out), speaker, listener=background, vocabulary=vocabulary),
+         seed=5, start=NewGame(folder=tmp_path / "j"), timing=Timing(sleep=lambda s: None), out=io.StringIO())
     notice = load_voice("en").text("voice.loading", {})
     assert out.getvalue().count(notice) == 1
     assert notice not in speaker.said  # on the screen only
@@ -183,8 +185,10 @@ def test_a_model_that_fails_to_load_leaves_the_game_to_the_keypad_with_the_warni
     assert background.wait()
     keys, ahead = plan_keys(CONFIG, 7)
     out = io.StringIO()
-    game = play(CONFIG, ScriptedKeys(keys), PlainScreen(out), Recorder(), seed=7, journal_dir=tmp_path / "j",
-                sleep=lambda s: None, out=io.StringIO(), listener=background, vocabulary=vocabulary)
+    game = play(CONFIG,
+                TableIO(ScriptedKeys(keys), PlainScreen(out), Recorder(), listener=background, vocabulary=vocabulary),
+                seed=7, start=NewGame(folder=tmp_path / "j"), timing=Timing(sleep=lambda s: None),
+                out=io.StringIO())
     assert out.getvalue().count("no microphone found; play goes on with the keypad") == 1
     assert game.outcome == ahead.outcome
 
@@ -207,9 +211,9 @@ def test_a_vocabulary_the_model_cannot_hear_stops_the_game_loudly_with_its_journ
     assert factory.listener.closed.is_set()  # the check failed: the listener it checked is let go
     keys, _ = plan_keys(CONFIG, 7)
     with pytest.raises(UserError, match="cannot hear") as stopped:
-        play(CONFIG, ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder(), seed=7,
-             journal_dir=tmp_path / "j", sleep=lambda s: None, out=io.StringIO(), listener=background,
-             vocabulary=vocabulary)
+        play(CONFIG, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder(), listener=background,
+                             vocabulary=vocabulary),
+             seed=7, start=NewGame(folder=tmp_path / "j"), timing=Timing(sleep=lambda s: None), out=io.StringIO())
     journals = list((tmp_path / "j").glob("*.jsonl"))
     assert len(journals) == 1 and f"werewolf-narrator resume {journals[0]}" in str(stopped.value)
     assert json.loads(journals[0].read_text().splitlines()[0])["kind"] == "play"

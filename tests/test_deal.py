@@ -24,7 +24,7 @@ from narrator.config import TableConfig, config_from_dict, config_to_dict, load_
 from narrator.errors import GameStopped, UserError
 from narrator.journal import Journal, read_journal
 from narrator.keypad import ScriptedKeys
-from narrator.play import STARTER, journaled_deal, play
+from narrator.play import STARTER, NewGame, Resumed, TableIO, Timing, journaled_deal, play
 from narrator.screen import PlainScreen
 from narrator.supervise import SUPERVISED
 from narrator.voices import load_voice
@@ -68,8 +68,9 @@ def game_keys() -> tuple[list[str], Game]:
 def a_game(config: TableConfig, keys: list[str], folder: Path, screen: PlainScreen | None = None,
            speaker: Recorder | None = None) -> Game:
     folder.mkdir(exist_ok=True)
-    return play(config, ScriptedKeys(keys), screen or PlainScreen(io.StringIO()), speaker or Recorder(), seed=SEED,
-                journal_dir=folder, sleep=lambda s: None, out=io.StringIO())
+    return play(config, TableIO(ScriptedKeys(keys), screen or PlainScreen(io.StringIO()), speaker or Recorder()),
+                seed=SEED, start=NewGame(folder=folder), timing=Timing(sleep=lambda s: None),
+                out=io.StringIO())
 
 
 def the_journal(folder: Path) -> Path:
@@ -84,9 +85,10 @@ def resumed(journal: Path, keys: list[str], screen: PlainScreen | None = None,
     header, entries = read_journal(str(journal))
     config = config_from_dict(header["config"], f"{journal}:1")
     deal, progress = journaled_deal(config, header)
-    return play(config, ScriptedKeys(keys), screen or PlainScreen(io.StringIO()), speaker or Recorder(),
-                seed=header["seed"], sleep=lambda s: None, out=io.StringIO(), deal=deal, journal=Journal(journal),
-                replay=entries, replay_from=str(journal), progress=progress)
+    return play(config, TableIO(ScriptedKeys(keys), screen or PlainScreen(io.StringIO()), speaker or Recorder()),
+                seed=header["seed"],
+                start=Resumed(Journal(journal), deal=deal, replay=entries, replay_from=str(journal), progress=progress),
+                timing=Timing(sleep=lambda s: None), out=io.StringIO())
 
 
 def lines(journal: Path) -> list[dict[str, Any]]:
@@ -160,8 +162,9 @@ def test_an_unwritable_journal_folder_is_reported_before_any_card_is_shown(tmp_p
     keys, _ = game_keys()
     screen, speaker = Shown(), Recorder()
     with pytest.raises(UserError) as error:
-        play(APP, ScriptedKeys(keys), screen, speaker, seed=SEED, journal_dir=tmp_path / "a file" / "games",
-             sleep=lambda s: None, out=io.StringIO())
+        play(APP, TableIO(ScriptedKeys(keys), screen, speaker), seed=SEED,
+             start=NewGame(folder=tmp_path / "a file" / "games"), timing=Timing(sleep=lambda s: None),
+             out=io.StringIO())
     assert "cannot write the game's journal" in str(error.value)
     assert speaker.said == [] and screen.text == ""
 
@@ -338,9 +341,9 @@ def test_characters_in_the_centre_are_still_called_with_the_same_words(tmp_path:
     config = TableConfig("en", REAL.table, deal="cards", pause=(0.0, 0.0), call_floor=0.0)
     centre = [str(KINDS.index("seer") + 1), "enter", str(KINDS.index("hunter") + 1), "enter", "enter"]
     with pytest.raises(EOFError):
-        play(config, ScriptedKeys(DEALT + ["1", "enter", "enter"] + centre + ["2", "enter", "3", "enter", "enter"]),
-             PlainScreen(io.StringIO()), speaker, seed=SEED, journal_dir=tmp_path, sleep=lambda s: None,
-             out=io.StringIO())
+        keys = DEALT + ["1", "enter", "enter"] + centre + ["2", "enter", "3", "enter", "enter"]
+        play(config, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), speaker),
+             seed=SEED, start=NewGame(folder=tmp_path), timing=Timing(sleep=lambda s: None), out=io.StringIO())
     for role in ("seer", "hunter"):
         assert VOICE.text("identify.wake", {"role": role}) in speaker.said
         assert VOICE.text("identify.sleep", {"role": role}) in speaker.said

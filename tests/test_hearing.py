@@ -16,7 +16,7 @@ from narrator.hearing import PushbackKeys, VoiceAnswers
 from narrator.keypad import ScriptedKeys
 from narrator.listen.errors import MicrophoneLost
 from narrator.listen.understand import load_vocabulary
-from narrator.play import STARTER, play
+from narrator.play import STARTER, NewGame, TableIO, Timing, play
 from narrator.screen import PlainScreen
 from narrator.voices import load_voice
 
@@ -154,8 +154,9 @@ def test_the_microphone_is_muted_while_the_narrator_speaks(tmp_path: Path) -> No
     config = TableConfig("en", STARTER.table, pause=(0.0, 0.0))
     keys, ahead = plan_keys(config, 4)
     listener = FakeListener([])
-    play(config, ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder(), seed=4, journal_dir=tmp_path,
-         sleep=lambda s: None, out=io.StringIO(), listener=listener, vocabulary=load_vocabulary("en"))
+    play(config, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder(), listener=listener,
+                         vocabulary=load_vocabulary("en")),
+         seed=4, start=NewGame(folder=tmp_path), timing=Timing(sleep=lambda s: None), out=io.StringIO())
     events = listener.events
     assert events.count("mute") == events.count("unmute 0.4") > 10
     for i, event in enumerate(events):
@@ -170,8 +171,9 @@ def test_a_microphone_lost_mid_game_leaves_the_game_to_the_keypad(tmp_path: Path
     keys, ahead = plan_keys(config, 6)
     listener = FakeListener([MicrophoneLost("the microphone stopped")])
     speaker = Recorder()
-    game = play(config, ScriptedKeys(keys), PlainScreen(io.StringIO()), speaker, seed=6, journal_dir=tmp_path,
-                sleep=lambda s: None, out=io.StringIO(), listener=listener, vocabulary=load_vocabulary("en"))
+    game = play(config, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), speaker, listener=listener,
+                                vocabulary=load_vocabulary("en")),
+                seed=6, start=NewGame(folder=tmp_path), timing=Timing(sleep=lambda s: None), out=io.StringIO())
     assert game.outcome == ahead.outcome
     assert load_voice("en").text("voice.mic_lost", {}) in speaker.said
     assert listener.events.count("listen") == 1

@@ -18,7 +18,7 @@ from keystrokes import Recorder, after, keys_for
 from narrator.asking import KeypadAnswers
 from narrator.circle import SeatView, seating
 from narrator.config import TableConfig
-from narrator.play import play
+from narrator.play import NewGame, TableIO, Timing, play
 from narrator.screen import PlainScreen, draw_circle
 from narrator.voices import load_voice
 
@@ -232,8 +232,8 @@ def test_a_player_voted_out_is_given_last_words_when_the_table_wants_them(tmp_pa
             voted_out += 1
     assert voted_out, "this seed's game must vote someone out before its end"
     speaker = Recorder()
-    play(config, Clocked([(0.0, k) for k in keys]), PlainScreen(io.StringIO()), speaker, seed=seed,
-         journal_dir=tmp_path, sleep=lambda s: None, out=io.StringIO())
+    play(config, TableIO(Clocked([(0.0, k) for k in keys]), PlainScreen(io.StringIO()), speaker), seed=seed,
+         start=NewGame(folder=tmp_path), timing=Timing(sleep=lambda s: None), out=io.StringIO())
     words = [line for line in speaker.said if "you may say your last words" in line]
     assert len(words) == voted_out
 
@@ -260,8 +260,8 @@ def test_the_debates_end_calls_the_vote_then_gives_its_signal_before_the_result_
             voted.append(value)
         presses += [(at, key) for key in keys + after(game.answer(value))]
     speaker, keypad = Recorder(), Clocked(presses)
-    play(config, keypad, PlainScreen(io.StringIO()), speaker, seed=seed, journal_dir=tmp_path,
-         sleep=lambda s: None, out=io.StringIO(), clock=keypad.clock)
+    play(config, TableIO(keypad, PlainScreen(io.StringIO()), speaker), seed=seed, start=NewGame(folder=tmp_path),
+         timing=Timing(sleep=lambda s: None, clock=keypad.clock), out=io.StringIO())
     over = speaker.said.index(voice.spoken(voice.text("debate.over")))
     signal = voice.spoken(voice.text("vote.signal"))
     assert speaker.said[over + 1:over + 3] == [voice.spoken(voice.text("vote.call")), signal]

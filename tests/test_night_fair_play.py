@@ -21,7 +21,7 @@ from narrator.journal import Journal, read_journal
 from narrator.keypad import ScriptedKeys
 from narrator.listen.understand import load_vocabulary
 from narrator.narration import SCREEN, VOICE, Line, Narrator, run
-from narrator.play import STARTER, TableNarrator, play
+from narrator.play import STARTER, NewGame, Resumed, TableIO, TableNarrator, Timing, play
 from narrator.screen import PlainScreen
 from narrator.voices import UnfilledLine, load_voice, placeholders
 
@@ -277,13 +277,14 @@ class Heard:
     journal: Path | None = None
 
 
-def at_the_table(conf: TableConfig, keys: list[str], folder: Path, **more: Any) -> Heard:
+def at_the_table(conf: TableConfig, keys: list[str], folder: Path) -> Heard:
     """Plays ``conf``'s game (its deck dealt in order) at the keypad until the keys run out."""
     speaker, out = Recorder(), io.StringIO()
     folder.mkdir(exist_ok=True)
     with pytest.raises(EOFError):
-        play(conf, ScriptedKeys(keys), Printed(out), speaker, seed=1, journal_dir=folder,
-             sleep=lambda s: None, out=io.StringIO(), deal=Deal(conf.table.deck), **more)
+        play(conf, TableIO(ScriptedKeys(keys), Printed(out), speaker), seed=1,
+             start=NewGame(folder=folder, deal=Deal(conf.table.deck)), timing=Timing(sleep=lambda s: None),
+             out=io.StringIO())
     journals = list(folder.glob("*.jsonl"))
     return Heard(speaker.said, out.getvalue(), journals[0] if journals else None)
 
@@ -465,10 +466,10 @@ def test_a_game_resumed_mid_night_closes_eyes_before_the_call(tmp_path: Path) ->
     header, entries = read_journal(str(stopped.journal))
     speaker, out = Recorder(), io.StringIO()
     with pytest.raises(EOFError):
-        play(config_from_dict(header["config"], "journal"), ScriptedKeys(["0", "enter", "enter"]),
-             Printed(out), speaker, seed=header["seed"], sleep=lambda s: None, out=io.StringIO(),
-             deal=Deal(tuple(header["deal"])), journal=Journal(stopped.journal), replay=entries,
-             replay_from=str(stopped.journal))
+        play(config_from_dict(header["config"], "journal"),
+             TableIO(ScriptedKeys(["0", "enter", "enter"]), Printed(out), speaker), seed=header["seed"],
+             start=Resumed(Journal(stopped.journal), Deal(tuple(header["deal"])), entries, str(stopped.journal)),
+             timing=Timing(sleep=lambda s: None), out=io.StringIO())
     assert speaker.said[:3] == ["The game goes on.", CLOSE, WITCH_WAKES]
     screen = out.getvalue().splitlines()
     assert screen.index(CLOSE) < screen.index(VICTIM)
@@ -483,9 +484,10 @@ def test_a_game_resumed_by_day_needs_no_eyes_notice(tmp_path: Path) -> None:
     header, entries = read_journal(str(stopped.journal))
     speaker = Recorder()
     with pytest.raises(EOFError):
-        play(config_from_dict(header["config"], "journal"), ScriptedKeys([]), PlainScreen(io.StringIO()), speaker,
-             seed=header["seed"], sleep=lambda s: None, out=io.StringIO(), deal=Deal(tuple(header["deal"])),
-             journal=Journal(stopped.journal), replay=entries, replay_from=str(stopped.journal))
+        play(config_from_dict(header["config"], "journal"),
+             TableIO(ScriptedKeys([]), PlainScreen(io.StringIO()), speaker), seed=header["seed"],
+             start=Resumed(Journal(stopped.journal), Deal(tuple(header["deal"])), entries, str(stopped.journal)),
+             timing=Timing(sleep=lambda s: None), out=io.StringIO())
     assert speaker.said[0] == "The game goes on." and CLOSE not in speaker.said and OPEN not in speaker.said
 
 
@@ -494,8 +496,8 @@ def test_the_normal_flow_needs_no_eyes_notice(tmp_path: Path) -> None:
     conf = TableConfig("en", STARTER.table, pause=(0.0, 0.0))
     keys, ahead = plan_keys(conf, 3)
     speaker = Recorder()
-    play(conf, ScriptedKeys(keys), PlainScreen(io.StringIO()), speaker, seed=3, journal_dir=tmp_path,
-         sleep=lambda s: None, out=io.StringIO())
+    play(conf, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), speaker), seed=3,
+         start=NewGame(folder=tmp_path), timing=Timing(sleep=lambda s: None), out=io.StringIO())
     assert ahead.over and CLOSE not in speaker.said and OPEN not in speaker.said
 
 

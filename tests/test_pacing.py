@@ -18,7 +18,7 @@ from narrator.config import TableConfig, config_from_dict, config_to_dict, load_
 from narrator.keypad import ScriptedKeys
 from narrator.narration import wakes
 from narrator.pacing import IDENTIFY, MIN_SAMPLES, Pacing
-from narrator.play import STARTER, play
+from narrator.play import STARTER, NewGame, TableIO, Timing, play
 from narrator.screen import PlainScreen
 from narrator.voices import load_voice
 
@@ -339,8 +339,9 @@ def test_play_paces_every_night_call_from_the_living_answers(tmp_path: Path) -> 
     keys, ahead = plan_keys(config, 9)
     time = FakeTime()
     speaker = TimedSpeaker(time)
-    game = play(config, TimedKeys(keys, time, 2.0), PlainScreen(io.StringIO()), speaker, seed=9,
-                journal_dir=tmp_path, sleep=time.sleep, clock=time.clock, out=io.StringIO())
+    game = play(config, TableIO(TimedKeys(keys, time, 2.0), PlainScreen(io.StringIO()), speaker), seed=9,
+                start=NewGame(folder=tmp_path), timing=Timing(sleep=time.sleep, clock=time.clock),
+                out=io.StringIO())
     assert game.outcome == ahead.outcome  # the pacing draws nothing from the game's generator
     calls = night_calls(config, 9)
     spans = windows(speaker.said, calls)
@@ -368,8 +369,9 @@ def test_the_card_in_the_centre_is_paced_like_an_identification(tmp_path: Path) 
     time = FakeTime()
     speaker = TimedSpeaker(time)
     try:
-        play(config, TimedKeys(keys, time, 1.0), PlainScreen(io.StringIO()), speaker, seed=1,
-             journal_dir=tmp_path, sleep=time.sleep, clock=time.clock, out=io.StringIO())
+        play(config, TableIO(TimedKeys(keys, time, 1.0), PlainScreen(io.StringIO()), speaker), seed=1,
+             start=NewGame(folder=tmp_path), timing=Timing(sleep=time.sleep, clock=time.clock),
+             out=io.StringIO())
     except EOFError:
         pass  # the keys end with the identification
     woken = [when for when, text in speaker.said if text.endswith("type your seat number on the keypad.")]

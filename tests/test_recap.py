@@ -16,7 +16,7 @@ from engine.roles import cupid
 from keystrokes import Recorder, plan_keys
 from narrator.config import TableConfig
 from narrator.keypad import ScriptedKeys
-from narrator.play import STARTER, play
+from narrator.play import STARTER, NewGame, TableIO, Timing, play
 from narrator.recap import build_recap, markdown
 from narrator.screen import PlainScreen
 from narrator.voices import load_voice
@@ -27,8 +27,8 @@ SEED = 3
 
 def played(config: TableConfig, keys: list[str], folder: Path) -> tuple[Game, str]:
     out = io.StringIO()
-    game = play(config, ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder(), seed=SEED, journal_dir=folder,
-                sleep=lambda s: None, out=out)
+    game = play(config, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder()), seed=SEED,
+                start=NewGame(folder=folder), timing=Timing(sleep=lambda s: None), out=out)
     return game, out.getvalue()
 
 

@@ -26,7 +26,7 @@ from narrator.config import TableConfig, config_from_dict
 from narrator.errors import GameStopped, UserError
 from narrator.journal import Entry, Journal, read_journal
 from narrator.keypad import ScriptedKeys
-from narrator.play import STARTER, journal_header, play
+from narrator.play import STARTER, NewGame, Resumed, TableIO, Timing, journal_header, play
 from narrator.practice import dry_run
 from narrator.practice import journal_header as practice_header
 from narrator.screen import PlainScreen
@@ -342,10 +342,10 @@ def planned(steps: list[Planned]) -> list[tuple[str, int, Answer]]:
 
 
 def table_game(keys: list[str], folder: Path, screen: PlainScreen | None = None, out: io.StringIO | None = None,
-               **more: Any) -> Game:
+               start: Resumed | None = None) -> Game:
     folder.mkdir(exist_ok=True)
-    return play(CONFIG, ScriptedKeys(keys), screen or PlainScreen(io.StringIO()), Recorder(), seed=SEED,
-                journal_dir=folder, sleep=lambda s: None, out=out or io.StringIO(), **more)
+    return play(CONFIG, TableIO(ScriptedKeys(keys), screen or PlainScreen(io.StringIO()), Recorder()), seed=SEED,
+                start=start or NewGame(folder=folder), timing=Timing(sleep=lambda s: None), out=out or io.StringIO())
 
 
 def the_journal(folder: Path) -> Path:
@@ -359,9 +359,9 @@ def resume_table_game(journal: Path, keys: list[str]) -> Game:
     header, entries = read_journal(str(journal))
     config = config_from_dict(header["config"], f"{journal}:1")
     deal = Deal(tuple(header["deal"]), tuple(header["centre"]))
-    return play(config, ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder(), seed=header["seed"],
-                sleep=lambda s: None, out=io.StringIO(), deal=deal, journal=Journal(journal), replay=entries,
-                replay_from=str(journal))
+    return play(config, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder()), seed=header["seed"],
+                start=Resumed(Journal(journal), deal=deal, replay=entries, replay_from=str(journal)),
+                timing=Timing(sleep=lambda s: None), out=io.StringIO())
 
 
 def keys_left(journal: Path, steps: list[Planned]) -> list[str]:
@@ -545,7 +545,7 @@ def test_a_full_disk_stops_the_table_game_cleanly_and_loses_no_confirmed_answer(
     journal = tmp_path / "game.jsonl"
     writer = Journal(journal, journal_header(CONFIG, SEED, deal), fsync=disk_full_at(failing))
     with pytest.raises(UserError) as stopped:
-        table_game(keys_of(steps), tmp_path / "game", deal=deal, journal=writer)
+        table_game(keys_of(steps), tmp_path / "game", start=Resumed(writer, deal))
     assert not isinstance(stopped.value, GameStopped)
     assert_says_the_journal_failed(str(stopped.value), journal)
     entries = read_journal(str(journal))[1]

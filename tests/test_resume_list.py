@@ -19,7 +19,7 @@ from narrator.config import TableConfig
 from narrator.errors import GameStopped, UserError
 from narrator.hint import COMMAND, command
 from narrator.keypad import ScriptedKeys
-from narrator.play import STARTER, play
+from narrator.play import STARTER, NewGame, TableIO, Timing, play
 from narrator.screen import PlainScreen
 from narrator.unfinished import choose, unfinished_games
 
@@ -35,8 +35,8 @@ def journaled(folder: Path, name: str, keys: list[str], when: float) -> Path:
     path = folder / name
     folder.mkdir(exist_ok=True)
     try:
-        play(APP, ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder(), seed=SEED, sleep=lambda s: None,
-             out=io.StringIO(), journal_path=path)
+        play(APP, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder()), seed=SEED,
+             start=NewGame(path=path), timing=Timing(sleep=lambda s: None), out=io.StringIO())
     except EOFError:
         pass
     os.utime(path, (when, when))
@@ -169,8 +169,9 @@ def test_the_stop_hint_puts_the_command_on_a_line_of_its_own(tmp_path: Path) -> 
 def test_the_end_of_game_question_names_the_command(tmp_path: Path) -> None:
     screen = PlainScreen(io.StringIO(), terminal=True)
     with pytest.raises(GameStopped):
-        play(APP, ScriptedKeys(KEYS[:DEAL + 4] + ["menu", "5", "enter"]), screen, Recorder(), seed=SEED,
-             sleep=lambda s: None, out=io.StringIO(), journal_path=tmp_path / "game.jsonl")
+        play(APP, TableIO(ScriptedKeys(KEYS[:DEAL + 4] + ["menu", "5", "enter"]), screen, Recorder()), seed=SEED,
+             start=NewGame(path=tmp_path / "game.jsonl"), timing=Timing(sleep=lambda s: None),
+             out=io.StringIO())
     assert "It can go on later with werewolf-narrator resume." in screen.out.getvalue()  # type: ignore[attr-defined]
 
 

@@ -518,14 +518,14 @@ def test_a_whole_keypad_game_with_the_actor_the_gypsy_and_the_town_crier(seed: i
     from engine import Rules, Table
     from keystrokes import Recorder, plan_keys
     from narrator.config import TableConfig
-    from narrator.play import play
+    from narrator.play import NewGame, TableIO, Timing, play
 
     table = Table(10, ("actor", "gypsy", "werewolf", "werewolf", "seer", "villager", "villager", "villager",
                        "villager", "villager"), Rules(town_crier=True), actor_cards=("hunter", "witch", "guard"))
     config = TableConfig("fr", table, pause=(0.0, 0.0))
     keys, ahead = plan_keys(config, seed)
-    game = play(config, ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder(), seed=seed,
-                journal_dir=tmp_path, sleep=lambda s: None, out=io.StringIO())
+    game = play(config, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder()), seed=seed,
+                start=NewGame(folder=tmp_path), timing=Timing(sleep=lambda s: None), out=io.StringIO())
     assert game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
     assert {"actor", "gypsy", "town_crier_appoint"} <= {c.id for c in game.calls}
 

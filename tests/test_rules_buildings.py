@@ -21,7 +21,7 @@ from narrator.cli import main
 from narrator.config import Findings, TableConfig, config_from_dict, config_to_dict, read_table
 from narrator.keypad import ScriptedKeys
 from narrator.narration import VOICE, Line, Narrator
-from narrator.play import play
+from narrator.play import NewGame, TableIO, Timing, play
 from narrator.screen import PlainScreen
 from narrator.script import read_script
 from narrator.voices import load_voice
@@ -433,8 +433,8 @@ def test_a_whole_village_game_is_played_from_the_keypad_and_journaled(tmp_path: 
     for seed in (1, 2, 3):
         keys, ahead = plan_keys(config, seed)
         folder = tmp_path / str(seed)
-        game = play(config, ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder(), seed=seed,
-                    journal_dir=folder, sleep=lambda s: None, out=io.StringIO())
+        game = play(config, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder()), seed=seed,
+                    start=NewGame(folder=folder), timing=Timing(sleep=lambda s: None), out=io.StringIO())
         assert game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
         assert game.deal.buildings == deal_buildings(table, seed) and len(game.deal.buildings) == 10
         journal = next(folder.glob("*.jsonl"))

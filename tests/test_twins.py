@@ -21,7 +21,7 @@ from narrator.config import TableConfig, load_config
 from narrator.journal import Journal, read_journal
 from narrator.keypad import ScriptedKeys
 from narrator.narration import CLOSE_EYES, OPEN_EYES
-from narrator.play import TableNarrator, play
+from narrator.play import NewGame, Resumed, TableIO, TableNarrator, Timing, play
 from narrator.screen import PlainScreen
 from narrator.voices import load_voice
 from twins import (
@@ -377,8 +377,8 @@ def test_the_voice_log_holds_every_line_said_aloud_as_it_is_said(tmp_path: Path)
     config = starter(tmp_path)
     keys, _ = plan_keys(config, 5)
     log, speaker = io.StringIO(), Recorder()
-    play(config, ScriptedKeys(keys), PlainScreen(io.StringIO()), speaker, seed=5, journal_dir=tmp_path,
-         sleep=lambda s: None, out=io.StringIO(), voice_log=log)
+    play(config, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), speaker), seed=5,
+         start=NewGame(folder=tmp_path), timing=Timing(sleep=lambda s: None), out=io.StringIO(), voice_log=log)
     entries = logged(log)
     spoken = load_voice("en").spoken
     assert [spoken(e["text"]) for e in entries] == speaker.said
@@ -391,15 +391,16 @@ def test_a_resumed_game_logs_what_it_says_not_its_silent_replay(tmp_path: Path) 
     config = starter(tmp_path)
     keys, _ = plan_keys(config, 5)
     with pytest.raises(EOFError):
-        play(config, ScriptedKeys(keys[:60]), PlainScreen(io.StringIO()), Recorder(), seed=5, journal_dir=tmp_path,
-             sleep=lambda s: None, out=io.StringIO())
+        play(config, TableIO(ScriptedKeys(keys[:60]), PlainScreen(io.StringIO()), Recorder()), seed=5,
+             start=NewGame(folder=tmp_path), timing=Timing(sleep=lambda s: None), out=io.StringIO())
     journal = next(tmp_path.glob("*.jsonl"))
     header, entries = read_journal(str(journal))
     log, speaker = io.StringIO(), Recorder()
     with pytest.raises(EOFError):  # a few keys more: the game goes on, then waits
-        play(config, ScriptedKeys(keys[60:70]), PlainScreen(io.StringIO()), speaker, seed=5,
-             out=io.StringIO(), deal=Deal(tuple(header["deal"]), tuple(header["centre"])), journal=Journal(journal),
-             replay=entries, replay_from=str(journal), sleep=lambda s: None, voice_log=log)
+        play(config, TableIO(ScriptedKeys(keys[60:70]), PlainScreen(io.StringIO()), speaker), seed=5,
+             start=Resumed(Journal(journal), Deal(tuple(header["deal"]), tuple(header["centre"])), entries,
+                           str(journal)),
+             timing=Timing(sleep=lambda s: None), out=io.StringIO(), voice_log=log)
     said = logged(log)
     assert said and [load_voice("en").spoken(e["text"]) for e in said] == speaker.said
     assert "notice.resumed" in [e["key"] for e in said]

@@ -40,7 +40,7 @@ from narrator.circle import SeatView
 from narrator.config import TableConfig
 from narrator.keypad import ScriptedKeys
 from narrator.narration import eyes_closed, wakes
-from narrator.play import play
+from narrator.play import NewGame, TableIO, Timing, play
 from narrator.screen import ScreenState, TableState
 from narrator.voices import load_voice
 
@@ -331,9 +331,10 @@ def play_twin(twin: Twin, language: str | None = None) -> Played:
     timeline = Timeline(planned.live, load_voice(config.language).spoken)
     with tempfile.TemporaryDirectory() as folder:
         try:
-            play(config, WatchedKeys(planned.keys, timeline), WatchedScreen(timeline), timeline, seed=twin.seed,
-                 journal_dir=Path(folder), sleep=timeline.pause, out=io.StringIO(), deal=twin.deal,
-                 voice_log=timeline, ambience=timeline)  # type: ignore[arg-type]
+            play(config,
+                 TableIO(WatchedKeys(planned.keys, timeline), WatchedScreen(timeline), timeline, ambience=timeline),
+                 seed=twin.seed, start=NewGame(folder=Path(folder), deal=twin.deal),
+                 timing=Timing(sleep=timeline.pause), out=io.StringIO(), voice_log=timeline)  # type: ignore[arg-type]
         except EOFError:
             pass  # the keys ran out: the game waits at its horizon
         else:
