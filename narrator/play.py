@@ -24,7 +24,8 @@ from .hint import resume_hint
 from .identify import identify, journaled
 from .journal import Entry, Journal, default_folder, journal_name
 from .keypad import Keys
-from .narration import CLOSE_EYES, OPEN_EYES, SCREEN, VOICE, Answers, Line, Narrator, eyes_closed, run, wakes
+from .narration import (CLOSE_EYES, OPEN_EYES, SCREEN, VOICE, Answers, Line, Narrator, eyes_closed, in_the_dark, run,
+                        wakes)
 from .pacing import Pacing
 from .recap import build_recap, markdown, write_recap
 from .replay import Replay
@@ -513,8 +514,8 @@ class TableSession:
         return True
 
     def last_answered(self) -> str | None:
-        """The character whose answer undo would take back (None: none yet)."""
-        call = self.narrator.game.last_answered() if self.narrator.game is not None else None
+        """The call whose answer the host menu may take back, by name (None: nothing it may take back)."""
+        call = takeback(self.narrator.game) if self.narrator.game is not None else None
         return None if call is None else self.voice.role(call.id)
 
     def public_state(self) -> str:
@@ -534,6 +535,22 @@ class TableSession:
         self.narrator.ambience.close()
         if self.table.listener is not None:
             self.table.listener.close()
+
+
+def takeback(game: Game) -> Call | None:
+    """Returns the call whose answer the host menu may take back: the call just before the running one, if it was
+    answered with eyes open this very day; else None, whatever the game holds. A night's answer (or the Judge's,
+    given with eyes closed) is never taken back from the menu: asking "take back the Witch's answer?" would tell the
+    table that her call was live, and taking it back would run the night again in front of everyone. The running
+    call's own answer is taken back at its read-back (U)."""
+    running = game.call
+    if running is None or running.phase is not Phase.DAY or len(game.calls) < 2:
+        return None
+    before = game.calls[-2]
+    if (before is not game.last_answered() or before.phase is not Phase.DAY or before.number != running.number
+            or in_the_dark(before)):
+        return None
+    return before
 
 
 def begin_journal(config: TableConfig, seed: int, new: NewGame, buildings: tuple[tuple[int, str], ...]) -> Resumed:
