@@ -288,14 +288,15 @@ def test_a_line_to_be_said_now_goes_before_the_lines_rendered_ahead(tmp_path: Pa
         return real(text, voice, rate)  # type: ignore[no-any-return]
 
     monkeypatch.setattr(inner, "_render", noting)
-    gate = threading.Event()
-    busy = inner.submit(lambda: gate.wait(60), pyttsx3_backend.NOW)  # the engine is busy with a line
+    gate, working = threading.Event(), threading.Event()
+    busy = inner.submit(lambda: (working.set(), gate.wait(60)), pyttsx3_backend.NOW)  # the engine is busy
+    assert working.wait(60)  # the worker holds the busy job: what is queued now waits behind it
     ahead = [f"Seat {n}, wake up." for n in range(1, 11)]
     assert speaker.prepare(ahead) == 10
     said = threading.Thread(target=speaker.say, args=("The village wakes up.",))
     said.start()
-    for _ in range(6000):  # until the line to say now is queued, beside the lines ahead
-        if inner._jobs.qsize() >= 2:
+    for _ in range(6000):  # until the line to say now is queued (priority NOW), beside the lines ahead
+        if any(entry[0] == pyttsx3_backend.NOW for entry in list(inner._jobs.queue)):
             break
         threading.Event().wait(0.01)
     gate.set()
