@@ -115,10 +115,13 @@ class Game(Play):
         self.roles_in_deck: tuple[Role, ...] = tuple(in_order)
         # Per hook, only the roles that override it: most roles have nothing to say at most hooks,
         # and asking them all, at every death and every night, is most of a game's work.
-        self.hooked = {
-            name: tuple(r for r in (self.hooks if name in DEATH_HOOKS else (*in_order, *played))
-                        if name in r.overrides)
-            for name in HOOKS}
+        hooked: dict[str, list[Role]] = {name: [] for name in HOOKS}
+        for name in DEATH_HOOKS:
+            hooked[name] = [r for r in self.hooks if name in r.overrides]
+        for role in (*in_order, *played):
+            for name in role.overrides - DEATH_HOOKS:
+                hooked[name].append(role)
+        self.hooked = {name: tuple(roles) for name, roles in hooked.items()}
         if crier.OFFICE in offices:  # the Crier speaks after every card's morning (day order 4.)
             self.hooked["after_dawn"] += (crier.OFFICE,)
         self.goals = tuple(sorted((r for r in (*in_order, *played) if r.win_name), key=lambda r: r.win_order))

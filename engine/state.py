@@ -12,8 +12,8 @@ type's name is an import error, not a silent ``None``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
-from typing import Any, Callable, ClassVar, Iterable, TypeVar
+from dataclasses import dataclass, field, fields
+from typing import Any, Callable, ClassVar, Iterable, Sequence, TypeVar
 
 from .types import Elimination, Phase, Team
 
@@ -26,12 +26,15 @@ class Kept:
     ``card``: whose it is — a Devoted Servant who takes that card renews it when ``renewed`` (fresh potions, a
     new Elder's lives), and keeps it otherwise. ``nightly``: forgotten when night falls (a choice made for one
     night). ``sided``: changes a player's side (the Wolf Hound's choice), so the sides are worked out again.
+    ``decides``: may change who has won (the lovers, the Black Death's refusal), so victory is checked again; what
+    neither changes a side nor decides leaves victory's check alone (most of what a game keeps).
     """
 
     card: ClassVar[str] = ""
     renewed: ClassVar[bool] = False
     nightly: ClassVar[bool] = False
     sided: ClassVar[bool] = False
+    decides: ClassVar[bool] = False
 
 
 K = TypeVar("K", bound=Kept)
@@ -40,11 +43,12 @@ _DEFAULTS: dict[type[Kept], Kept] = {}
 """Each kind's defaults, made once (a cache of values that never change, not state)."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Night:
     """What the running night has decided so far, forgotten at the next nightfall: who woke with the pack,
     the werewolves' victim, the player protected from their bite, the deaths in the making (seat, cause) and
-    the werewolf the rust killed at nightfall (dead, announced at dawn)."""
+    the werewolf the rust killed at nightfall (dead, announced at dawn). Read it; State.record changes it (its
+    values are tuples and frozensets, so nothing read from it can be changed in place)."""
 
     pack: tuple[int, ...] = ()
     victim: int | None = None
@@ -124,12 +128,13 @@ class State:
 
     def record(self, **changes: Any) -> None:
         """Records what the running night decided: ``record(victim=4)``, ``record(protected=2)`` (Night)."""
-        if "doomed" in changes:
-            changes["doomed"] = frozenset(changes["doomed"])
-        if "attacks" in changes:
-            changes["attacks"] = tuple(changes["attacks"])
-        self.tonight = replace(self.tonight, **changes)
-        self._changed()
+        tonight = self.tonight
+        for name, value in changes.items():
+            if name == "doomed":
+                value = frozenset(value)
+            elif name == "attacks" or name == "pack":
+                value = tuple(value)
+            setattr(tonight, name, value)  # no version bump: who wins never depends on the night in the making
 
     def attack(self, seat: int, cause: str) -> None:
         """Adds a death in the making tonight (dealt at dawn)."""
@@ -219,12 +224,14 @@ class State:
 
     def keep(self, kept: Kept) -> None:
         """Keeps ``kept`` in place of what was kept of its type."""
-        self._kept[type(kept)] = kept
-        self._changed(sides=type(kept).sided)
+        kind = type(kept)
+        self._kept[kind] = kept
+        if kind.decides or kind.sided:
+            self._changed(sides=kind.sided)
 
     def forget(self, kind: type[Kept]) -> None:
         """Forgets what was kept of ``kind``: it reads as its defaults again."""
-        if self._kept.pop(kind, None) is not None:
+        if self._kept.pop(kind, None) is not None and (kind.decides or kind.sided):
             self._changed(sides=kind.sided)
 
     def renew(self, card: str) -> None:
@@ -270,9 +277,10 @@ class State:
         doomed = self.tonight.doomed
         return tuple(s for s in living if s not in doomed) if doomed else living
 
-    def dealt(self, card: str) -> tuple[int, ...]:
-        """Returns the seats holding ``card`` now, dead or alive, in seat order."""
-        return tuple(self._dealt.get(card, ()))
+    def dealt(self, card: str) -> Sequence[int]:
+        """Returns the seats holding ``card`` now, dead or alive, in seat order (read only: the state's own list,
+        not a copy, as the hottest reading of a game)."""
+        return self._dealt.get(card, ())
 
     def side(self, seat: int) -> Team:
         """Returns the side the player at ``seat`` plays for now (infection first)."""

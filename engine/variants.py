@@ -213,6 +213,7 @@ def plague(game: Play) -> Flow:
 class Refused(Kept):
     """The Black Death: whether the village refused to vote, having seen through it (its win)."""
 
+    decides = True  # the village's win
     refused: bool = False
 
 

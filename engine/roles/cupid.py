@@ -16,6 +16,7 @@ class Lovers(Kept):
     """The two lovers Cupid named (a Devoted Servant who takes his card names none: it is night 1's call)."""
 
     card = "cupid"
+    decides = True  # lovers of both sides win on their own
     seats: tuple[int, ...] = ()
 
 
