@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import IO, Callable, Sequence
 
-from engine import ROLES, Rules, Table, check_deck, preset
+from engine import ROLES, Rules, Table, check_deck, check_extras, preset
 from engine.strategy import MODELS, game_seed, play, winner
 
 from .errors import UserError
@@ -204,6 +204,7 @@ def table_from_args(args: argparse.Namespace, warn: Callable[[str], None] | None
         raise UserError("say which deck to simulate with one of --deck, --config or --preset"
                         + (f" (not {' and '.join(given)})" if given else ""))
     rules = Rules()
+    full: Table | None = None  # a config's table whole: its buildings, groups, the Actor's and séance cards
     if config:
         loaded, warnings = load_config(str(config))
         if warn is not None:
@@ -212,7 +213,7 @@ def table_from_args(args: argparse.Namespace, warn: Callable[[str], None] | None
         table = loaded.table
         if seats is not None and seats != table.seats:
             raise UserError(f"--seats {seats}: {config} has {table.seats} players")
-        rules, seats, deck = table.rules, table.seats, table.deck
+        rules, seats, deck, full = table.rules, table.seats, table.deck, table
     elif name:
         if seats is None:
             raise UserError("--preset: say how many players with --seats")
@@ -226,10 +227,12 @@ def table_from_args(args: argparse.Namespace, warn: Callable[[str], None] | None
         seats = implied if seats is None else seats
     if args.sheriff is not None:
         rules = dataclasses.replace(rules, sheriff=bool(args.sheriff))
-    errors, _ = check_deck(seats, deck)
+    errors, _ = check_deck(seats, deck, rules.variants)
+    table = Table(seats, deck, rules) if full is None else dataclasses.replace(full, rules=rules)
+    errors += check_extras(table)
     if errors:
         raise UserError("the deck cannot be played: " + "; ".join(errors))
-    return Table(seats, deck, rules)
+    return table
 
 
 def describe(table: Table) -> str:

@@ -234,3 +234,32 @@ def test_check_is_quiet_about_the_classic_deck(tmp_path: Path, capsys: pytest.Ca
     (tmp_path / "table.yaml").write_text("seats: 8\npreset: classic\n", encoding="utf-8")
     assert main(["check", str(tmp_path / "table.yaml")]) == 0
     assert capsys.readouterr().err == ""
+
+
+# -- simulate --config: the config's table whole ---------------------------------------------------------------
+
+def _args(config: Path) -> object:
+    import argparse
+
+    return argparse.Namespace(deck=None, config=config, preset=None, seats=None, sheriff=None)
+
+
+def test_simulate_config_keeps_the_buildings_the_groups_and_the_actors_cards(tmp_path: Path) -> None:
+    """The Village's buildings, the Actor's cards and the séance cards are the table's: simulated without them, a
+    village deck showed other figures, and an Actor's table stopped with an internal error."""
+    from narrator.simulate import table_from_args
+
+    village = table_from_args(_args(Path(__file__).resolve().parent.parent / "examples" / "village-zh.yaml"))  # type: ignore[arg-type]
+    assert village.buildings
+    actor = tmp_path / "actor.yaml"
+    actor.write_text("language: en\ndeck: [actor, werewolf, seer, werewolf, villager, villager, villager, villager]\n"
+                     "actor_cards: [hunter, witch, fox]\n", encoding="utf-8")
+    assert table_from_args(_args(actor)).actor_cards == ("hunter", "witch", "fox")  # type: ignore[arg-type]
+    assert main(["simulate", "--config", str(actor), "--games", "20", "--seed", "1"]) == 0
+
+
+def test_simulate_config_plays_the_black_death_without_werewolves(tmp_path: Path) -> None:
+    plague = tmp_path / "plague.yaml"
+    plague.write_text("language: en\ndeck: [seer, witch, hunter, elder, villager, villager, villager, villager]\n"
+                      "variants: [black_death]\n", encoding="utf-8")
+    assert main(["simulate", "--config", str(plague), "--games", "20", "--seed", "1"]) == 0
