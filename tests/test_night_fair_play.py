@@ -423,38 +423,30 @@ WITCH_WAKES = "Witch, wake up. Here is the Werewolves' victim. Will you use your
 VICTIM = "  [screen] The Werewolves' victim: seat number three."
 
 
-def test_the_host_takes_back_a_night_answer_with_eyes_closed(tmp_path: Path) -> None:
-    """At the day's vote the host takes back the Witch's answer: "Undone" is said (it is day), then "everyone
-    close your eyes" before the Witch wakes again, and her victim is shown only after it."""
+def test_the_host_menu_takes_back_no_night_answer_by_day(tmp_path: Path) -> None:
+    """At the day's vote the host menu offers nothing to take back: the answer before the vote is the night's (the
+    Witch's here; the pack's with her out), and "take back the Witch's answer?" would tell the table her call was
+    live, then wake her again in front of everyone. Nothing is undone; she is not called again."""
     table = config(WITCH_TABLE)
     night = [("werewolves", 3), ("witch", NO_POTION)]
     keys = keys_for_game(table, night)
-    keys += ["enter", "menu", "1", "enter"]  # the debate, then the host menu at the vote: take back, confirmed
-    keys += ["0", "enter", "enter", "0", "enter", "enter"]  # the Witch again: no heal, no poison
+    keys += ["enter", "menu", "1"]  # the debate, then the host menu at the vote: take back
     heard = at_the_table(table, keys, tmp_path)
-    undone = heard.said.index("Undone. Answer again.")
-    assert heard.said[undone + 1: undone + 3] == [CLOSE, WITCH_WAKES]
-    screen = heard.screen.splitlines()
-    second_victim = max(i for i, line in enumerate(screen) if line == VICTIM)
-    assert screen.index(CLOSE) < second_victim
-    assert heard.said.count("It is morning, the village wakes up, everyone opens their eyes.") == 2
-    assert OPEN not in heard.said  # the dawn opens them, as always
+    assert "Undone. Answer again." not in heard.said and "Undone. Answer again." not in heard.screen
+    assert heard.said.count(WITCH_WAKES) == 1 and CLOSE not in heard.said
+    assert heard.said[-1] == "Three, two, one: point!"  # the vote still runs, its signal given once
 
 
-def test_the_host_takes_back_a_day_answer_at_night_with_eyes_opened(tmp_path: Path) -> None:
-    """At night 2 the host takes back the day's vote: "Undone" on the screen only (it is night), then
-    "everyone open your eyes" before the vote is called again."""
+def test_the_host_menu_takes_back_no_day_answer_at_night(tmp_path: Path) -> None:
+    """At night 2 the host menu takes back nothing, not even the day's vote: at night it is never the host who
+    holds the keypad, but those awake, and the vote called again would open every eye."""
     table = config(SEER_TABLE)
     keys = keys_for_game(table, SEER_NIGHTS[:3])
-    keys += ["menu", "1", "enter"]  # at the Seer's night-2 call
-    keys += ["5", "enter", "enter"]  # the vote again
+    keys += ["menu", "1"]  # at the Seer's night-2 call
     heard = at_the_table(table, keys, tmp_path)
-    assert "Undone. Answer again." not in heard.said and "Undone. Answer again." in heard.screen
-    opened = heard.said.index(OPEN)
-    assert heard.said[opened - 1].startswith("Fortune Teller, wake up")
-    assert heard.said[opened + 1: opened + 4] == [
-        "It is time to vote. On my signal, everyone points at the player they want to eliminate.",
-        "Three, two, one: point!", "Seat number five?"]
+    assert "Undone. Answer again." not in heard.said and "Undone. Answer again." not in heard.screen
+    assert OPEN not in heard.said
+    assert heard.said[-1].startswith("Fortune Teller, wake up")
 
 
 def test_a_game_resumed_mid_night_closes_eyes_before_the_call(tmp_path: Path) -> None:

@@ -19,18 +19,20 @@ from typing import Any, Callable, Sequence
 
 import pytest
 
-from engine import Answer, Call, Deal, Game, deal_cards
+from engine import Answer, Call, Deal, Game, Phase, deal_cards
 from keystrokes import Recorder, after, keys_for, plan_keys
 from narrator.cli import main
 from narrator.config import TableConfig, config_from_dict
 from narrator.errors import GameStopped, UserError
 from narrator.journal import Entry, Journal, read_journal
 from narrator.keypad import ScriptedKeys
+from narrator.narration import in_the_dark
 from narrator.play import STARTER, NewGame, Resumed, TableIO, Timing, journal_header, play
 from narrator.practice import dry_run
 from narrator.practice import journal_header as practice_header
 from narrator.screen import PlainScreen
 from narrator.script import load_script
+from narrator.voices import load_voice
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "tests" / "games"
@@ -342,9 +344,9 @@ def planned(steps: list[Planned]) -> list[tuple[str, int, Answer]]:
 
 
 def table_game(keys: list[str], folder: Path, screen: PlainScreen | None = None, out: io.StringIO | None = None,
-               start: Resumed | None = None) -> Game:
+               start: Resumed | None = None, seed: int = SEED) -> Game:
     folder.mkdir(exist_ok=True)
-    return play(CONFIG, TableIO(ScriptedKeys(keys), screen or PlainScreen(io.StringIO()), Recorder()), seed=SEED,
+    return play(CONFIG, TableIO(ScriptedKeys(keys), screen or PlainScreen(io.StringIO()), Recorder()), seed=seed,
                 start=start or NewGame(folder=folder), timing=Timing(sleep=lambda s: None), out=out or io.StringIO())
 
 
@@ -392,14 +394,25 @@ def first_vote(steps: list[Planned]) -> int:
     return next(i for i, s in enumerate(steps) if s.call.id == "vote" and s.call.needs_answer)
 
 
-def test_the_host_menu_takes_back_the_answer_before_the_running_call(tmp_path: Path) -> None:
-    """Issue 5 (host menu 1): at the day's vote, the host takes back the previous answer (confirmed with
-    Enter); the journal says so, reads back without it, and the game goes on to the same end."""
-    steps, ahead = plan()
-    vote = first_vote(steps)
-    before = max(i for i in range(vote) if steps[i].call.needs_answer)  # the Witch, in the night before
-    keys = ["enter"] * DEAL_KEYS + keys_of(steps[:vote]) + ["menu", "1", "enter"] + keys_of(steps[before:])
-    game = table_game(keys, tmp_path / "game")
+def public_takeback(steps: list[Planned]) -> int | None:
+    """Returns the first step answered by day with eyes open whose next call is too, the same day: the answer the
+    host menu may take back while that next call runs (None: the game has none)."""
+    for i in range(len(steps) - 1):
+        done, running = steps[i].call, steps[i + 1].call
+        if (done.needs_answer and done.phase is Phase.DAY and running.phase is Phase.DAY
+                and done.number == running.number and not in_the_dark(done) and not in_the_dark(running)):
+            return i
+    return None
+
+
+def test_the_host_menu_takes_back_the_days_answer_before_the_running_call(tmp_path: Path) -> None:
+    """Issue 5 (host menu 1): while the call after a public answer of the day runs (the Hunter's shot after the
+    vote), the host takes that answer back (confirmed with Enter); the journal says so, reads back without it, and
+    the game goes on to the same end."""
+    seed, steps, ahead, done = next((seed, steps, ahead, done) for seed in range(1, 300)
+                                    for steps, ahead in [plan(seed)] if (done := public_takeback(steps)) is not None)
+    keys = (["enter"] * DEAL_KEYS + keys_of(steps[:done + 1]) + ["menu", "1", "enter"] + keys_of(steps[done:]))
+    game = table_game(keys, tmp_path / "game", seed=seed)
     assert game.outcome == ahead.outcome
     assert game.eliminated == ahead.eliminated
     journal = the_journal(tmp_path / "game")
@@ -407,23 +420,37 @@ def test_the_host_menu_takes_back_the_answer_before_the_running_call(tmp_path: P
     assert answered(read_journal(str(journal))[1]) == planned(steps)
 
 
+def test_the_host_menu_takes_back_no_night_answer_at_the_days_vote(tmp_path: Path) -> None:
+    """At the day's vote the answer before it is the night's (the Witch's, or the pack's if she is out): the host
+    menu offers nothing to take back, whoever answered — the game goes on, nothing undone."""
+    steps, ahead = plan()
+    vote = first_vote(steps)
+    screen = PlainScreen(io.StringIO(), terminal=True)  # a terminal's screen shows the notice
+    keys = ["enter"] * DEAL_KEYS + keys_of(steps[:vote]) + ["menu", "1"] + keys_of(steps[vote:])
+    game = table_game(keys, tmp_path / "game", screen=screen)
+    assert game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
+    journal = the_journal(tmp_path / "game")
+    assert {"undo": 1} not in [json.loads(line) for line in journal.read_text().splitlines()]
+    assert load_voice("en").text("menu.nothing_to_undo") in screen.out.getvalue()  # type: ignore[attr-defined]
+
+
 def seers_look(steps: list[Planned]) -> int:
     """Returns the first step where the Seer, alive, is shown what she asked for (then Enter closes it)."""
     return next(i for i, s in enumerate(steps) if s.call.id == "seer" and s.call.needs_answer)
 
 
-def test_the_host_menu_takes_back_the_seers_answer_while_her_look_is_on_the_screen(tmp_path: Path) -> None:
-    """The Seer's look is on the screen, waiting for Enter: the host menu's take-back works there too (it
-    used to ignore every key but Enter); the Seer is asked again and the game goes on to the same end."""
+def test_the_host_menu_cannot_take_back_the_seers_answer_once_she_has_seen(tmp_path: Path) -> None:
+    """The Seer's look is on the screen, waiting for Enter: the host menu takes nothing back (asked again, she
+    would see a second player's card); the game goes on to the same end, nothing undone."""
     steps, ahead = plan()
     seer = seers_look(steps)
     assert steps[seer].keys[-1] == "enter"  # the Enter that closes her look
     keys = (["enter"] * DEAL_KEYS + keys_of(steps[:seer]) + list(steps[seer].keys[:-1]) + ["menu", "1", "enter"]
-            + keys_of(steps[seer:]))
+            + keys_of(steps[seer + 1:]))
     game = table_game(keys, tmp_path / "game")
     assert game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
     journal = the_journal(tmp_path / "game")
-    assert [json.loads(line) for line in journal.read_text().splitlines()].count({"undo": 1}) == 1
+    assert {"undo": 1} not in [json.loads(line) for line in journal.read_text().splitlines()]
     assert answered(read_journal(str(journal))[1]) == planned(steps)
 
 
