@@ -46,6 +46,7 @@ from engine.village import Ballot, Barred
 from keystrokes import Recorder
 from narrator.cli import main
 from narrator.journal import read_journal
+from narrator.keypad import ScriptedKeys
 from narrator.play import TableIO
 from narrator.screen import PlainScreen
 
@@ -113,25 +114,18 @@ def neutral(game: Game) -> dict[str, Any]:
     }
 
 
-class TableKeys:
+class TableKeys(ScriptedKeys):
     """The table's keys from a list; remembers the game's state when the first key is read (the deal's: None)."""
 
     def __init__(self, keys: list[str], games: list[Game]) -> None:
-        self.keys = list(keys)
+        super().__init__(keys)
         self.games = games
         self.first: dict[str, Any] | None = None
 
     def read(self, timeout: float | None = None) -> str | None:
         if self.first is None:
             self.first = neutral(self.games[-1]) if self.games else {}
-        if not self.keys:
-            if timeout is not None:
-                return None
-            raise EOFError("no more keys")
-        return self.keys.pop(0)
-
-    def close(self) -> None:
-        pass
+        return super().read(timeout)
 
 
 def resume(journal: Path, keys: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[TableKeys, list[Game]]:
