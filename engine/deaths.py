@@ -23,11 +23,6 @@ def death_fact(game: Play, seat: int, key: str, cause: str | None = None) -> Fac
     return Fact(key, values)
 
 
-def mark(game: Play, seat: int, cause: str, phase: Phase | None = None) -> bool:
-    """Marks ``seat`` eliminated by ``cause`` and records it; False if already out of the game."""
-    return game.kill(seat, cause, phase)
-
-
 def consequences(game: Play, seat: int, cause: str) -> Flow:
     """Runs what an elimination sets off, in the hooks' order: grief, the shot, the successor."""
     for role in game.hooked["on_death"]:
@@ -40,7 +35,7 @@ def kill(game: Play, seat: int, cause: str) -> Flow:
         return
     if any(role.survives(game, seat, cause) for role in game.hooked["survives"]):
         return
-    mark(game, seat, cause)
+    game.kill(seat, cause)
     game.tell(death_fact(game, seat, "death", cause))
     for rule in game.hooked["death_news"]:
         for fact in rule.death_news(game, [seat], False):
@@ -69,7 +64,7 @@ def dawn(game: Play) -> Flow:
     # tell the table which death was the poison (docs/rules.md, "Deaths").
     victims = sorted(causes.items())
     for seat, cause in victims:
-        mark(game, seat, cause, Phase.NIGHT)
+        game.kill(seat, cause, Phase.NIGHT)
     game.record(attacks=())
     told = tuple(death_fact(game, seat, "victim") for seat, _ in victims) or (Fact("no_victim"),)
     for rule in game.hooked["death_news"]:

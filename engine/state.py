@@ -12,7 +12,7 @@ type's name is an import error, not a silent ``None``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterable, Sequence, TypeVar
 
 from .types import Elimination, Phase, Team
@@ -128,13 +128,8 @@ class State:
 
     def record(self, **changes: Any) -> None:
         """Records what the running night decided: ``record(victim=4)``, ``record(protected=2)`` (Night)."""
-        tonight = self.tonight
         for name, value in changes.items():
-            if name == "doomed":
-                value = frozenset(value)
-            elif name == "attacks" or name == "pack":
-                value = tuple(value)
-            setattr(tonight, name, value)  # no version bump: who wins never depends on the night in the making
+            setattr(self.tonight, name, value)  # no version bump: who wins never depends on the night in the making
 
     def attack(self, seat: int, cause: str) -> None:
         """Adds a death in the making tonight (dealt at dawn)."""
@@ -146,7 +141,7 @@ class State:
         if (seat, cause) not in attacks:
             return False
         attacks.remove((seat, cause))
-        self.record(attacks=attacks)
+        self.record(attacks=tuple(attacks))
         return True
 
     def kill(self, seat: int, cause: str, phase: Phase | None = None) -> bool:
@@ -204,14 +199,13 @@ class State:
         self.penalty = True
         self._changed()
 
-    def hand_token(self, seat: int, token: str | None, fresh: bool = True) -> None:
-        """Gives ``seat`` a building's token (None: takes it away); ``fresh``: its power afresh."""
+    def hand_token(self, seat: int, token: str | None) -> None:
+        """Gives ``seat`` a building's token, its power afresh (None: takes the token away)."""
         if token is None:
             self.tokens.pop(seat, None)
         else:
             self.tokens[seat] = token
-        if fresh:
-            self.spent.discard(seat)
+        self.spent.discard(seat)
         self._changed()
 
     def spend(self, seat: int, spent: bool = True) -> None:
@@ -319,8 +313,3 @@ def snapshot(state: State) -> tuple[object, ...]:
             tuple(state.centre), tuple(sorted(state.tokens.items())), tuple(sorted(state.spent)), tuple(state.middle),
             tuple(sorted(state.lent.items())),
             tuple(sorted(((k.__module__, k.__qualname__), repr(v)) for k, v in state._kept.items())))
-
-
-def kept_fields(kind: type[Kept]) -> tuple[str, ...]:
-    """Returns the names of what ``kind`` keeps (for reports and tests)."""
-    return tuple(f.name for f in fields(kind))

@@ -87,7 +87,7 @@ def candles_out(game: Play) -> Flow:
     Werewolf's victims are not the pack's: the narrator has their candles blown out at dawn (ruling taken)."""
     many = yield game.ask("candles", Kind.YES_NO, check=answers.yes_no)
     if many:
-        game.record(attacks=[attack for attack in game.tonight.attacks if attack[1] != "werewolves"])
+        game.record(attacks=tuple(attack for attack in game.tonight.attacks if attack[1] != "werewolves"))
 
 
 # -- not_him: the chain of innocence ----------------------------------------------------------------

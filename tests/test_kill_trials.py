@@ -210,10 +210,7 @@ def night_trial(number: int, root: Path) -> str:
             tmux.send(["q"])
             quit_ = tmux.wait_for(ended)
             assert "exit=137" in quit_ and terminal_settings(quit_) == {"echo", "icanon"}, quit_  # echo is back
-            command = re.search(r"To go on later:\s+(werewolf-narrator resume \S+)", quit_)
-            assert command is not None, quit_
-            args = command.group(1).split()[1:]
-            tmux.respawn(game_command(folder, *args))
+            resume_as_told(tmux, folder, quit_, "To go on later:")
         else:
             tmux.send(["enter"])
         play_on(tmux, moment.rest, folder, ahead)
@@ -246,15 +243,20 @@ def stopped_trial(number: int, root: Path, stops: Sequence[int]) -> str:
             tmux.send(["enter"])
         else:
             assert "exit=130" in shown and terminal_settings(shown) == {"echo", "icanon"}, shown
-            command = re.search(r"to go on:\s+(werewolf-narrator resume \S+)", shown)
-            assert command is not None, shown
-            tmux.respawn(game_command(folder, *command.group(1).split()[1:]))
+            resume_as_told(tmux, folder, shown, "to go on:")
         play_on(tmux, moment.rest, folder, ahead)
     except Exception as failure:  # told with the others' failures, by trial
         return f"trial {number} (seed {seed}, {moment.what}): {failure!r}"
     finally:
         tmux.close()
     return ""
+
+
+def resume_as_told(tmux: Tmux, folder: Path, shown: str, told: str) -> None:
+    """Runs, in the same pane, the resume command the stopped game printed after ``told``."""
+    command = re.search(rf"{re.escape(told)}\s+(werewolf-narrator resume \S+)", shown)
+    assert command is not None, shown
+    tmux.respawn(game_command(folder, *command.group(1).split()[1:]))
 
 
 def started(root: Path, kind: str, number: int, seed: int) -> tuple[Path, TableConfig, Tmux]:

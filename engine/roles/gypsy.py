@@ -7,7 +7,7 @@ answers yes or no."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from .. import answers
 from ..answers import as_int, shown
@@ -77,7 +77,7 @@ def _seance(game: Play, card: int, question: int, asker: int) -> Flow:
     yield game.ask("seance", Kind.NONE, facts=(Fact(key, values),))
 
 
-def check_table(table: Table, roles: object) -> list[str]:
+def check_table(table: Table, roles: Mapping[str, Role]) -> list[str]:
     """Returns the problems of the séance cards at ``table``."""
     return check_cards(table.deck, table.seance_cards)
 
