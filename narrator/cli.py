@@ -10,6 +10,7 @@ import argparse
 import codecs
 import contextlib
 import dataclasses
+import errno
 import io
 import json
 import math
@@ -25,6 +26,8 @@ from .errors import GameStopped, RunFailed, UserError
 SPEAKERS = ("auto", "piper", "pyttsx3", "console")
 
 if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
     from .journal import Entry, Journal
     from .narration import Line
 
@@ -529,12 +532,23 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 class _Parser(argparse.ArgumentParser):
     """A parser whose epilog may be a function, called only to show the help (check's list of keys loads the
-    engine, which the supervisor of a game does without)."""
+    engine, which the supervisor of a game does without), and whose help fails loudly when it cannot be written."""
 
     def format_help(self) -> str:
         if callable(self.epilog):
             self.epilog = self.epilog()
         return super().format_help()
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        # argparse ignores a failed write, so `--help > /dev/full` exited 0 with its help lost: on the standard
+        # output the failure is raised (main says it, exit 1). On the standard error (a usage mistake) nothing could
+        # say it, and the exit status 2 already does.
+        out: TextIO = sys.stdout
+        if not message or file is not out:
+            super()._print_message(message, file)
+            return
+        out.write(message)
+        out.flush()
 
 
 def _check_keys() -> str:
@@ -691,11 +705,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status (0 ok, 1 a problem with the input, 2 usage)."""
-    args = build_parser().parse_args(argv)
     _replace_unencodable()
     stdout = sys.stdout
     sys.stdout = _WatchedOutput(stdout)
     try:
+        args = build_parser().parse_args(argv)  # --help writes: a full device is met here too
         with _yaml_cap(getattr(args, "max_size", None)):
             status = int(args.func(args))
         sys.stdout.flush()  # a full disk or /dev/full is met here, not at exit where it would be a traceback
@@ -735,10 +749,18 @@ class _WatchedOutput:
     """The standard output, remembering whether a write failed: a failed write drops what it held, so that the
     error cannot be told from another by writing again."""
 
-    def __init__(self, stream: TextIO) -> None:
-        self.stream, self.failed = stream, False
+    def __init__(self, stream: TextIO | None) -> None:
+        self.failed = False
+        # A closed standard output (`>&-`) is None in Python: writing to it fails as on a full device. The null
+        # device takes its descriptor meanwhile, so that no file opened later (a journal) becomes descriptor 1 and
+        # receives a child process's output.
+        self.closed = stream is None
+        self.stream: TextIO = open(os.devnull, "w", encoding="utf-8") if stream is None else stream
 
     def write(self, text: str) -> int:
+        if self.closed and text:
+            self.failed = True
+            raise OSError(errno.EBADF, "the standard output is closed")
         try:
             return self.stream.write(text)
         except OSError:

@@ -293,6 +293,35 @@ def test_stdout_on_a_full_device_is_said_plainly(argv: list[str]) -> None:
     assert result.stderr.strip().endswith("cannot write the output (No space left on device)"), result.stderr
 
 
+@pytest.mark.parametrize("argv", [["--help"], ["check", "--help"], ["models", "fetch", "--help"], ["voices", "-h"]],
+                         ids=["--help", "check", "models-fetch", "voices"])
+def test_help_on_a_full_device_is_said_plainly(argv: list[str]) -> None:
+    # argparse itself ignores a failed write: the help was lost and the exit status 0.
+    with open("/dev/full", "w") as full:
+        result = run(*argv, stdout=full)
+    no_internal_error(result.stderr)
+    assert result.returncode == 1
+    assert result.stderr.strip().endswith("cannot write the output (No space left on device)"), result.stderr
+
+
+@pytest.mark.parametrize("argv", [["check", "--no-simulate", str(PRACTICE_ZH)], ["check", "--help"]],
+                         ids=["check", "help"])
+def test_a_closed_stdout_is_said_plainly(argv: list[str]) -> None:
+    result = subprocess.run([sys.executable, "-m", "narrator", *argv], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL, timeout=60, cwd=ROOT,
+                            preexec_fn=lambda: os.close(1))  # as `>&-` in a shell
+    no_internal_error(result.stderr)
+    assert result.returncode == 1
+    assert result.stderr.strip().endswith("cannot write the output (the standard output is closed)"), result.stderr
+
+
+def test_a_usage_mistake_with_a_full_stderr_is_still_exit_2() -> None:
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "narrator", "check", "--bogus"], stdout=subprocess.PIPE,
+                                stderr=full, stdin=subprocess.DEVNULL, timeout=60, cwd=ROOT)
+    assert result.returncode == 2
+
+
 def test_the_chinese_game_in_a_latin1_terminal_is_played_with_question_marks() -> None:
     result = run("dry-run", str(PRACTICE_ZH), "--silent", env={"PYTHONIOENCODING": "latin-1"})
     no_internal_error(result.stdout + result.stderr)
