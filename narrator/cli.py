@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TextIO
 
 from .errors import GameStopped, RunFailed, UserError
+from .folders import settle_home
 
 # The speech backends (narrator.speak.BACKENDS), named here so that the supervisor need not import speech.
 SPEAKERS = ("auto", "piper", "pyttsx3", "console")
@@ -706,6 +707,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status (0 ok, 1 a problem with the input, 2 usage)."""
     _replace_unencodable()
+    settle_home()
     stdout = sys.stdout
     sys.stdout = _WatchedOutput(stdout)
     try:

@@ -45,6 +45,19 @@ def home() -> Path:
     return Path(account)
 
 
+def settle_home() -> None:
+    """Puts the home folder ``home`` finds into $HOME when HOME is set but empty or relative, so that the libraries
+    the narrator loads (PulseAudio's client under espeak-ng) find the same folder instead of each printing that
+    it has none. Said once, as ``home`` says it; with no home at all nothing changes, and what needs one refuses."""
+    given = os.environ.get("HOME")
+    if given is None or os.path.isabs(given):
+        return
+    try:
+        os.environ["HOME"] = str(home())
+    except UserError:
+        pass
+
+
 def _xdg(name: str, default: tuple[str, ...]) -> Path:
     given = os.environ.get(name, "")
     if os.path.isabs(given):

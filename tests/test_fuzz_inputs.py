@@ -403,6 +403,28 @@ def test_models_list_with_an_empty_home_names_the_accounts_folder() -> None:
     assert "HOME='' is not an absolute path" in result.stderr
 
 
+@pytest.mark.parametrize("home", ["", "relative/home"])
+def test_an_empty_or_relative_home_is_settled_for_the_libraries_too(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], fresh_warnings: None, home: str) -> None:
+    import pwd
+
+    monkeypatch.setenv("HOME", home)
+    folders.settle_home()
+    assert os.environ["HOME"] == pwd.getpwuid(os.getuid()).pw_dir
+    folders.data_home()
+    assert capsys.readouterr().err.count("HOME=") == 1
+
+
+def test_voices_with_a_relative_home_prints_no_library_complaint() -> None:
+    """PulseAudio's client (loaded by espeak-ng) printed "Failed to get the home directory" for a relative HOME."""
+    result = run("voices", env={"HOME": "relative/home"})
+    no_internal_error(result.stdout + result.stderr)
+    assert result.returncode == 0
+    assert result.stderr.strip().splitlines() == [
+        f"warning: HOME='relative/home' is not an absolute path: ignored, the account's home "
+        f"{__import__('pwd').getpwuid(os.getuid()).pw_dir} is used"], result.stderr
+
+
 def test_a_long_text_repeated_by_aliases_is_refused_before_it_is_checked(tmp_path: Path) -> None:
     """800 KB of text named 1,000 times: 800 MB to check for control characters, refused at once instead, at the
     line of the text."""
