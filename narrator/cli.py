@@ -76,7 +76,10 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
             speakers.append(speaker)
             prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck)
 
+    said = []
+
     def emit(line: Line) -> None:
+        said.append(line)
         print(("  [screen] " if line.channel == SCREEN else "") + line.text, flush=True)
         if line.channel == VOICE:
             for speaker in speakers:
@@ -100,6 +103,10 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
             speaker.close()
         if journal is not None:
             journal.close()
+    if replay and not said:  # every line was replayed, silently: without this the command would print nothing
+        winner = game.outcome.winner if game.outcome is not None else "?"
+        print(f"{replay_from}: this practice game had ended already (the winner: {winner}): nothing is left to "
+              f"play (`dry-run {args.script}` plays it again; --report FILE writes its report)", file=sys.stderr)
     if args.report:
         _write_report(args.report, report(game, lines, script.config.language))
     return 0

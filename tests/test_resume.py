@@ -198,6 +198,19 @@ def test_a_torn_last_entry_is_ignored_and_cut_before_the_game_goes_on(tmp_path: 
     assert journal.read_text() == whole.read_text()
 
 
+def test_a_finished_practice_game_resumed_says_it_had_ended(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """It printed nothing at all (every line replayed silently); its report is still the game's."""
+    _, whole, want = finished_dry_run(tmp_path)
+    capsys.readouterr()
+    assert main(["resume", str(whole), "--silent", "--report", str(tmp_path / "again.json")]) == 0
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert out.err.startswith(f"{whole}: this practice game had ended already (the winner: {want['winner']}): "
+                              "nothing is left to play"), out.err
+    same_game(json.loads((tmp_path / "again.json").read_text()), want)
+
+
 # -- 3. journals that cannot be resumed ----------------------------------------------------------
 
 def replace_line(number: int, text: str) -> Callable[[Path, Path], None]:
