@@ -317,6 +317,14 @@ def _size(text: str) -> int:
     return int(text)
 
 
+def _sha256(text: str) -> str:
+    """A SHA-256 checksum, as --sha256 gives it: 64 hexadecimal digits (else a download would be checked against
+    what no file can match, and deleted once whole)."""
+    if len(text) != 64 or not all(c in "0123456789abcdefABCDEF" for c in text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a SHA-256 checksum (64 hexadecimal digits)")
+    return text.lower()
+
+
 def _whole(low: int, high: int) -> Callable[[str], int]:
     """An argparse type: a whole number from ``low`` to ``high``, or a message saying so."""
 
@@ -649,7 +657,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--voice", metavar="NAME", help="fetch: another voice of the language than its default "
                    "(part of its name, e.g. lessac)")
     p.add_argument("--url", help="fetch: a mirror, the folder holding NAME.onnx and NAME.onnx.json")
-    p.add_argument("--sha256", help="fetch: the model's checksum to expect instead of the known one")
+    p.add_argument("--sha256", type=_sha256, help="fetch: the model's checksum to expect instead of the known one")
     p.add_argument("--size", type=_size, metavar="BYTES", help="fetch: with --sha256, the model's size in bytes "
                    "(the download never goes past it)")
     p.set_defaults(func=cmd_voices)
@@ -670,7 +678,7 @@ def build_parser() -> argparse.ArgumentParser:
     fetch = models.add_parser("fetch", help="download, verify (SHA-256) and install a model; resumes")
     fetch.add_argument("language", help="en, fr or zh (or a model's name)")
     fetch.add_argument("--url", help="another address to download it from (a mirror)")
-    fetch.add_argument("--sha256", help="the checksum to expect instead of the known one")
+    fetch.add_argument("--sha256", type=_sha256, help="the checksum to expect instead of the known one")
     fetch.add_argument("--size", type=_size, metavar="BYTES",
                        help="with --sha256, the file's size in bytes (the download never goes past it)")
     p.set_defaults(func=cmd_models)

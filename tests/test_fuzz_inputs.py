@@ -199,7 +199,7 @@ def test_binary_junk_is_read_or_refused_naming_the_file(tmp_path_factory: pytest
 
 # -- the command line: every value typed ----------------------------------------------------------
 
-FREE_TEXT = {"--lang", "--microphone", "--url", "--sha256", "--voice", "--preset", "--deck", "texts", "language",
+FREE_TEXT = {"--lang", "--microphone", "--url", "--voice", "--preset", "--deck", "texts", "language",
              "action"}
 """Values that are free text on purpose: the command itself checks them."""
 ODD = ["", " ", "-1", "0", "-0", "nan", "NaN", "inf", "-inf", "1e309", "1e-320", "9" * 30, "0x10", "1_000", "١٢",
@@ -254,6 +254,7 @@ def test_odd_values_are_refused_by_their_type_or_read_as_they_say(command: str, 
     ["check", ""], ["dry-run", ""], ["play", "--journal-dir", ""], ["play", "--model", ""], ["check", "--max-size",
                                                                                               "1e6", "x.yaml"],
     ["dry-run", "x.yaml", "--audio-dir", ""], ["devices", ""], ["voices", "add", "en", ""], ["check", "a\x00b"],
+    ["models", "fetch", "en", "--sha256", "00"], ["voices", "fetch", "en", "--sha256", "g" * 64],
 ])
 def test_a_bad_value_exits_2_naming_its_option(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
