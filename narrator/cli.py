@@ -208,10 +208,15 @@ def _voice_log(path: str | None) -> Iterator[TextIO | None]:
         yield None
         return
     try:
-        log = open(path, "a", encoding="utf-8")
+        # Not blocking: a FIFO that no program reads would hang the game, on a blank screen, before it began.
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
     except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise UserError(f"{path}: cannot write the voice log (a FIFO that no program reads: start its reader "
+                            "first)") from None
         raise UserError(f"{path}: cannot write the voice log ({exc.strerror or exc})") from None
-    with log:
+    os.set_blocking(fd, True)
+    with open(fd, "a", encoding="utf-8") as log:
         yield log
 
 

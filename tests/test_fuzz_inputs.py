@@ -323,6 +323,15 @@ def test_a_usage_mistake_with_a_full_stderr_is_still_exit_2() -> None:
     assert result.returncode == 2
 
 
+def test_a_voice_log_fifo_without_a_reader_is_refused_not_waited_for(tmp_path: Path) -> None:
+    """Opening it for writing waited for a reader: the game hung on a blank screen before it began."""
+    os.mkfifo(tmp_path / "fifo")
+    code = ("from narrator.cli import _voice_log\nfrom narrator.errors import UserError\ntry:\n"
+            f"    with _voice_log({str(tmp_path / 'fifo')!r}): pass\nexcept UserError as exc:\n    print(exc)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, cwd=ROOT)
+    assert result.stdout.strip().endswith("a FIFO that no program reads: start its reader first)"), result
+
+
 def test_the_chinese_game_in_a_latin1_terminal_is_played_with_question_marks() -> None:
     result = run("dry-run", str(PRACTICE_ZH), "--silent", env={"PYTHONIOENCODING": "latin-1"})
     no_internal_error(result.stdout + result.stderr)
