@@ -170,9 +170,24 @@ def _file_name(value: str) -> str:
     return value
 
 
-def _write_report(path: str, data: dict[str, Any]) -> None:
+def _open_output(path: str, flags: int, mode: int, cannot: str) -> int:
+    """Opens ``path`` for writing (with ``flags``: append or truncate) and returns its descriptor, blocking. The
+    open itself does not block: a FIFO that no program reads would hang the command (a game on a blank screen)."""
     try:
-        Path(path).write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC | flags, mode)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise UserError(f"{path}: {cannot} (a FIFO that no program reads: start its reader first)") from None
+        raise UserError(f"{path}: {cannot} ({exc.strerror or exc})") from None
+    os.set_blocking(fd, True)
+    return fd
+
+
+def _write_report(path: str, data: dict[str, Any]) -> None:
+    fd = _open_output(path, os.O_TRUNC, 0o666, "cannot write the report")
+    try:
+        with open(fd, "w", encoding="utf-8") as report_file:
+            report_file.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
     except OSError as exc:
         raise UserError(f"{path}: cannot write the report ({exc.strerror or exc})") from None
 
@@ -207,15 +222,7 @@ def _voice_log(path: str | None) -> Iterator[TextIO | None]:
     if not path:
         yield None
         return
-    try:
-        # Not blocking: a FIFO that no program reads would hang the game, on a blank screen, before it began.
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
-    except OSError as exc:
-        if exc.errno == errno.ENXIO:
-            raise UserError(f"{path}: cannot write the voice log (a FIFO that no program reads: start its reader "
-                            "first)") from None
-        raise UserError(f"{path}: cannot write the voice log ({exc.strerror or exc})") from None
-    os.set_blocking(fd, True)
+    fd = _open_output(path, os.O_APPEND, 0o600, "cannot write the voice log")
     with open(fd, "a", encoding="utf-8") as log:
         yield log
 

@@ -332,6 +332,15 @@ def test_a_voice_log_fifo_without_a_reader_is_refused_not_waited_for(tmp_path: P
     assert result.stdout.strip().endswith("a FIFO that no program reads: start its reader first)"), result
 
 
+def test_a_report_fifo_without_a_reader_is_refused_not_waited_for(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "fifo")
+    result = run("dry-run", str(PRACTICE_ZH), "--silent", "--report", str(tmp_path / "fifo"))
+    no_internal_error(result.stderr)
+    assert result.returncode == 1
+    assert result.stderr.strip().endswith("cannot write the report (a FIFO that no program reads: start its reader "
+                                          "first)"), result.stderr
+
+
 def test_the_chinese_game_in_a_latin1_terminal_is_played_with_question_marks() -> None:
     result = run("dry-run", str(PRACTICE_ZH), "--silent", env={"PYTHONIOENCODING": "latin-1"})
     no_internal_error(result.stdout + result.stderr)
