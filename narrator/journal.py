@@ -92,7 +92,16 @@ class Journal:
         self.fd = _open_private(path, new=header is not None)
         try:
             if header is not None:
-                self._write({"werewolf-narrator": VERSION, **header})
+                try:
+                    self._append({"werewolf-narrator": VERSION, **header})
+                except OSError as exc:
+                    # Nothing was played: the file is ours (O_EXCL) and holds no whole line; left, `resume` would
+                    # only say it is empty, and the command printed would not go on with anything.
+                    self.close()
+                    path.unlink(missing_ok=True)
+                    raise UserError(f"{path}: the game's journal could not be begun ({exc.strerror or exc}): nothing "
+                                    "was played; free some space there (or give another folder) and start again") \
+                        from None
                 _sync_folder(path.parent)  # the new journal's name on the disk, and each new folder's
                 for folder in made:
                     _sync_folder(folder.parent)
@@ -120,13 +129,17 @@ class Journal:
                 raise UserError(f"{self.path}: cannot cut the journal's torn last line ({exc.strerror or exc})") \
                     from None
 
-    def _write(self, entry: dict[str, Any]) -> None:
+    def _append(self, entry: dict[str, Any]) -> None:
+        """Appends ``entry`` as a line and puts it on the disk; an OSError (a full disk) is the caller's to say."""
         assert self.fd is not None
         data = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
+        while data:  # appended (O_APPEND): a write cut short by a full disk goes on where it stopped
+            data = data[os.write(self.fd, data):]
+        self.fsync(self.fd)
+
+    def _write(self, entry: dict[str, Any]) -> None:
         try:
-            while data:  # appended (O_APPEND): a write cut short by a full disk goes on where it stopped
-                data = data[os.write(self.fd, data):]
-            self.fsync(self.fd)
+            self._append(entry)
         except OSError as exc:
             from .hint import resume_hint
 

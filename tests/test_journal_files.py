@@ -4,6 +4,7 @@ deep nesting are read and written alike, with a clear message where the game can
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -158,6 +159,36 @@ def test_a_second_writer_of_a_journal_is_refused_at_once_naming_it(tmp_path: Pat
     assert first.returncode == 0, first_err
     same_game(json.loads((tmp_path / "first.json").read_text()), want)
     assert read_journal(str(journal))[1] == read_journal(str(whole))[1]
+
+
+def test_a_journal_whose_header_cannot_be_written_is_removed_saying_nothing_was_played(tmp_path: Path) -> None:
+    """A full disk at the header: the command printed said to resume a file that `resume` then called empty."""
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    journal = tmp_path / "games" / "game.jsonl"
+    with pytest.raises(UserError) as caught:
+        Journal(journal, {"kind": "dry-run"}, fsync=full)
+    assert str(caught.value) == (f"{journal}: the game's journal could not be begun (No space left on device): "
+                                 "nothing was played; free some space there (or give another folder) and start again")
+    assert not journal.exists()
+    Journal(journal, {"kind": "dry-run"}).close()  # the name is free again for the next game
+    assert read_journal(str(journal)) == ({"werewolf-narrator": 1, "kind": "dry-run"}, [])
+
+
+def test_an_answer_that_cannot_be_written_stops_the_game_saying_how_to_go_on(tmp_path: Path) -> None:
+    writes = []
+
+    def full_after_the_header(fd: int) -> None:
+        writes.append(fd)
+        if len(writes) > 1:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    journal = Journal(tmp_path / "game.jsonl", {"kind": "dry-run"}, fsync=full_after_the_header)
+    with pytest.raises(UserError, match="the journal could not be written .No space left on device.: the game stops "
+                                        "here; every answer before this one is saved; to go on:"):
+        journal.record_over("village")
+    journal.close()
 
 
 def test_a_journal_closed_by_its_writer_can_be_opened_again() -> None:
