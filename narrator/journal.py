@@ -46,6 +46,9 @@ if TYPE_CHECKING:  # the supervisor names a game's journal without loading the e
 VERSION = 1
 PRIVATE_FILE = 0o600
 PRIVATE_FOLDER = 0o700
+MAX_BYTES = 16 << 20
+"""The largest journal read: a whole game's is tens of KB (a 20-player game with its config: under 100 KB); a file
+larger is no journal of ours, and reading it whole (a torn "last line" of gigabytes) would exhaust a Pi's memory."""
 MAX_DEPTH = 16
 """How deep lists and objects may nest in a journal line: the deepest written, a table's config, nests 3 deep."""
 
@@ -339,13 +342,16 @@ def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
     """
     try:
         with open_regular(path) as file:
-            raw = file.read()
+            raw = file.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise UserError(f"{path}: no such journal") from None
     except OSError as exc:
         raise UserError(f"{path}: cannot read the journal ({exc.strerror or exc})") from None
     except ValueError as exc:  # a NUL in the path
         raise UserError(f"{path}: cannot read the journal ({exc})") from None
+    if len(raw) > MAX_BYTES:
+        raise UserError(f"{path}: larger than {MAX_BYTES >> 20} MB: not a werewolf-narrator journal (a whole game's "
+                        "holds some tens of KB)")
     lines = whole_lines(raw)
     if not lines:
         raise UserError(f"{path}: an empty journal: the game had not started")

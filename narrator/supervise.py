@@ -43,11 +43,12 @@ def wanted(environ: dict[str, str] | None = None) -> bool:
 
 def table_journal(path: str) -> bool:
     """Returns whether ``path`` is the journal of a game at the table (not a dry run's); resume reports the rest."""
-    from .journal import open_regular, parse_line  # as `resume` reads it: no crash on a CRLF, no hang on a FIFO
+    from .journal import MAX_BYTES, open_regular, parse_line  # as `resume` reads it: no crash on a CRLF, no hang on
+    # a FIFO, never more than a journal can hold (a file of gigabytes without a newline)
 
     try:
         with open_regular(path) as file:
-            header = parse_line(file.readline().removesuffix(b"\n"))
+            header = parse_line(file.readline(MAX_BYTES).removesuffix(b"\n"))
     except (OSError, ValueError):
         return False
     return isinstance(header, dict) and header.get("kind") == "play"
@@ -56,8 +57,10 @@ def table_journal(path: str) -> bool:
 def begun(journal: Path) -> bool:
     """Returns whether the game has a journal to go on from: its first line, the header, whole on the disk."""
     try:
+        from .journal import MAX_BYTES
+
         with open(journal, "rb") as file:
-            return file.readline().endswith(b"\n")
+            return file.readline(MAX_BYTES).endswith(b"\n")  # never a whole file of gigabytes without a newline
     except OSError:
         return False
 

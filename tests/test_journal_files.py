@@ -191,6 +191,19 @@ def test_an_answer_that_cannot_be_written_stops_the_game_saying_how_to_go_on(tmp
     journal.close()
 
 
+def test_a_journal_larger_than_any_game_is_refused_unread_and_left_as_it_is(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A "torn last line" of 300 MB was read whole (900 MB of memory) and then cut away by the writer."""
+    _, whole, _ = finished_dry_run(tmp_path)
+    journal = tmp_path / "huge.jsonl"
+    with journal.open("wb") as file:
+        file.write(whole.read_bytes().splitlines(keepends=True)[0])
+        file.truncate(17 << 20)  # sparse: a header, then 17 MB of NUL bytes
+    err = refused(["resume", str(journal), "--silent"], capsys)
+    assert f"{journal}: larger than 16 MB: not a werewolf-narrator journal" in err
+    assert journal.stat().st_size == 17 << 20
+
+
 def test_a_journal_closed_by_its_writer_can_be_opened_again() -> None:
     """The lock goes with the writer: a game stopped and resumed in one process opens its journal again."""
     folder = Path(os.environ["XDG_DATA_HOME"]) / "lock-again"
