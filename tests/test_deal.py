@@ -113,7 +113,7 @@ def test_the_app_deal_is_journaled_before_the_first_card_is_shown(tmp_path: Path
     checked: list[int] = []
 
     def on_secret(text: str) -> None:
-        if "press Enter to hide your card" not in text:  # a card shown (deal.app_show)
+        if "Remember it." not in text:  # a card shown (deal.app_show)
             return
         journal = lines(the_journal(tmp_path / "game"))
         assert journal[0]["dealing"] is True
