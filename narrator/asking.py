@@ -89,12 +89,20 @@ class KeypadAnswers:
         self.on_microphone_lost: Callable[[], None] = lambda: None
         # The host menu's "show a seat its card": the narrator's, True once shown (False: no card known there).
         self.card_again: Callable[[int], bool] = lambda seat: False
+        self.asking: Call | None = None  # the call last asked: asked again after a refusal, it is not a new one
 
     # -- the Answers protocol ---------------------------------------------
 
     def answer(self, call: Call, game: Game) -> Answer:
         self.day = not in_the_dark(call)  # the Judge's answer: screen only
-        if wakes(call) or eyes_closed(call):
+        paced = wakes(call) or eyes_closed(call)
+        if call is not self.asking and (paced or self.asking is not None and in_the_dark(self.asking)):
+            # A key typed before a call made in the dark (or the first call after one, the dawn) opens — during the
+            # last call's floor, a dead character's call, the lines said since — is nobody's answer to it. By day the
+            # host may type ahead; asked again after a refusal, the keys typed since count.
+            self.keys.drain()
+        self.asking = call
+        if paced:
             self.pacing.open(call.id, call)  # closed by the narrator before the sleep line (TableNarrator.end)
         self.check = game.check
         self.game = game
@@ -334,6 +342,7 @@ class KeypadAnswers:
                 return False
             if key == "undo":
                 raise Undo()
+            self.nothing_here()  # a digit typed at the read-back: Backspace first, the hint says
 
     def _seat(self, optional: bool, prompt_key: str | None = None,
               whole: Callable[[int | None], Answer] = lambda seat: seat, poison: bool = False) -> int | None:
@@ -352,7 +361,8 @@ class KeypadAnswers:
 
     def _seats(self, count: int) -> list[int]:
         """Reads ``count`` seats (Cupido's lovers, the Piper's charmed) and confirms them together."""
-        return self.numbers(count, 99, self.seat_words, undo_out=True)
+        seats = self.game.table.seats if self.game is not None else 99
+        return self.numbers(count, seats, self.seat_words, undo_out=True)
 
     def _some_seats(self, optional: bool = False, prompt: str = "prompt.voters") -> list[int] | None:
         """Reads one seat or more (the Scapegoat's voters), each with Enter, then 0 and Enter; when
@@ -404,8 +414,18 @@ class KeypadAnswers:
                 assert isinstance(number, int)
                 if number <= largest:
                     chosen.append(number)
+                else:  # refused as it is typed, not with the seats after it: those the table types next count
+                    self._no_such_seat(number)
             if self._confirm(said(chosen) if said else ", ".join(map(str, chosen)), chosen):
                 return chosen
+
+    def _no_such_seat(self, number: int) -> None:
+        """Says that seat ``number`` is not at the table (public: the table's size): aloud by day, at night on the
+        screen only, as the engine's refusals are (narration.Narrator.refuse)."""
+        if self.day:
+            self.say("refusal.no_such_seat", {"seat": number})
+        else:
+            self.screen.secret(self.text("refusal.no_such_seat", seat=number))
 
     def _choice(self, prompt: str, options: dict[int, tuple[Answer, str]],
                 whole: Callable[[Answer], Answer] = lambda value: value) -> Answer:

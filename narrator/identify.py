@@ -150,6 +150,7 @@ def _identify(table: Table, narrator: TableNarrator, answers: KeypadAnswers, rol
     narrator.moment(voice.role(role))
     narrator.line("identify.wake", VOICE, role=role)
     answers.pacing.open(IDENTIFY)
+    answers.keys.drain()  # a key typed before the call (the last one's floor, a card in the centre) answers nothing
     found = Identified(role, ())
     if holders > 0:
         prompt = (answers.text("identify.prompt_seat") if holders == 1

@@ -11,13 +11,15 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
-from engine import Deal, Game, Phase, Rules, Table, deal_cards
+from engine import Call, Deal, Game, Phase, Rules, Table, deal_cards
 from engine.roles import cupid, raven
 from engine.types import Kind
+from helpers import Printed
 from keystrokes import Recorder, after, keys_for
 from narrator.asking import KeypadAnswers
 from narrator.circle import SeatView, seating
 from narrator.config import TableConfig
+from narrator.keypad import ScriptedKeys
 from narrator.play import NewGame, TableIO, Timing, play
 from narrator.screen import PlainScreen, draw_circle
 from narrator.voices import load_voice
@@ -123,6 +125,9 @@ class Clocked:
         assert timeout is not None, "a key was awaited for ever"
         self.now += timeout
         return None
+
+    def drain(self) -> None:
+        pass  # presses come at their times: none is typed before the narrator reads
 
     def close(self) -> None:
         pass
@@ -379,3 +384,94 @@ def test_a_line_said_by_the_fallback_voice_is_told_to_the_host_in_the_tables_lan
     assert "en_US-joe-medium" in told and "espeak-ng" in told
     speaker.language = ""  # a speaker of no table (the benchmarks): English
     assert speaker._told("screen.not_rendered", "not {voice}", voice="v") == "not v"
+
+
+# -- keys typed before a night call ------------------------------------------------------------------------------
+
+
+def test_the_keypad_forgets_the_keys_typed_before_it_drains_and_keeps_those_typed_after(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real terminal: a stray key typed while nobody reads (a floor's wait, a dead character's call) is flushed when
+    a night call opens; a key typed after it is read. With TYPE_AHEAD (the tests that type a whole game at once into a
+    terminal), nothing is flushed."""
+    import os
+    import time
+
+    from narrator.keypad import TYPE_AHEAD, TerminalKeys
+
+    for ahead, kept in (("", ["7"]), ("1", ["5", "7"])):
+        monkeypatch.setenv(TYPE_AHEAD, ahead)
+        primary, terminal = os.openpty()
+        try:
+            keys = TerminalKeys(terminal)
+            os.write(primary, b"5")
+            time.sleep(0.1)  # nobody reads: the key waits in the terminal's input
+            keys.drain()
+            os.write(primary, b"7")
+            assert [keys.read(1) for _ in kept] == kept
+            assert keys.read(0.05) is None
+            keys.close()
+        finally:
+            os.close(primary)
+            os.close(terminal)
+
+
+def eight(*roles: str) -> Game:
+    return Game(Table(8, roles, Rules(sheriff=False)), Deal(roles, ()))
+
+
+def reach(game: Game, call: str) -> Call:
+    while game.call is not None and game.call.id != call:
+        game.answer(None)
+    assert game.call is not None
+    return game.call
+
+
+def keypad(keys: ScriptedKeys, shown: io.StringIO) -> KeypadAnswers:
+    """The keypad, its screen printing everything it shows (the host's status line too) to ``shown``."""
+    return KeypadAnswers(keys, Printed(shown, terminal=True), VOICE, say=lambda k, v: None, repeat=lambda: None)
+
+
+def test_a_stray_key_typed_before_a_night_call_is_not_its_answer() -> None:
+    """"5" typed during the Seer's floor (or her call made for the dead) was read by the next call: the werewolves'
+    answer began with it ("56"). The call opening drops it; the answer typed once it is open is read whole."""
+    game = eight("seer", "werewolf", "villager", "villager", "werewolf", "villager", "villager", "villager")
+    keys = ScriptedKeys(["3", "enter", "enter", "6", "enter", "enter"])
+    answers = keypad(keys, io.StringIO())
+    game.answer(answers.answer(reach(game, "seer"), game))
+    keys.stray("5")  # the Seer's floor: a key pressed while nobody reads
+    assert answers.answer(reach(game, "werewolves"), game) == 6
+
+
+def test_after_a_refusal_at_night_the_keys_typed_next_count() -> None:
+    """At Cupid's call at 8 seats, "9 Enter 1 Enter 4 Enter" kept only 4: seat 9 is refused as it is typed (on the
+    screen: it is night), so that 1 and 4, typed after the refusal, are the lovers. An answer the engine refuses whole
+    (the same seat twice) is asked again, and the keys typed while its refusal showed are read."""
+    game = eight("cupid", "werewolf", "villager", "villager", "werewolf", "villager", "villager", "villager")
+    cupid_call = reach(game, "cupid")
+    shown = io.StringIO()
+    answers = keypad(ScriptedKeys(["9", "enter", "1", "enter", "4", "enter", "enter"]), shown)
+    assert answers.answer(cupid_call, game) == [1, 4]
+    assert VOICE.text("refusal.no_such_seat", {"seat": 9}) in shown.getvalue()
+    keys = ScriptedKeys(["2", "enter", "2", "enter"])
+    answers = keypad(keys, shown)
+    assert answers.answer(cupid_call, game) == [2, 2]  # refused by the engine: narration.run says why, asks again
+    keys.stray("3", "enter", "5", "enter", "enter")  # typed while the refusal showed
+    assert answers.answer(cupid_call, game) == [3, 5]
+
+
+def test_a_digit_at_the_read_back_shows_the_hint() -> None:
+    """"4" typed over "Seat two, seat one?" did nothing at all: it shows the hint (Backspace changes the answer)."""
+    game = eight("cupid", "werewolf", "villager", "villager", "werewolf", "villager", "villager", "villager")
+    shown = io.StringIO()
+    answers = keypad(ScriptedKeys(["2", "enter", "1", "enter", "4", "enter"]), shown)
+    assert answers.answer(reach(game, "cupid"), game) == [2, 1]
+    assert shown.getvalue().count(VOICE.text("screen.wrong_key")) == 1
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_every_footer_fits_an_80_column_terminal(language: str) -> None:
+    """The French vote's footer was 81 cells: at 80×24 its last key, M for the host menu, was cut."""
+    voice = load_voice(language)
+    footers = {key: cell_len(voice.text(key)) for key in voice.lines if key.startswith("screen.keys")}
+    assert len(footers) >= 7 and max(footers.values()) <= 80, footers

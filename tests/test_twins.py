@@ -110,7 +110,7 @@ NAMED: dict[str, tuple[Twin, Twin]] = {
         named(SEER_AT_3, werewolves_1=3, witch_1={"heal": False, "poison": 7}),
         named(SEER_AT_3, werewolves_1=7, witch_1={"heal": False, "poison": 3})),
     # An illegal then a legal answer vs a dead character's call: a living Seer types the eliminated seat 3,
-    # then seat 99, then seat 2; Cupid names seat 8 twice, then the eliminated seat 3, then seat 99.
+    # then seat 99, then seat 2; Cupid names seat 8 twice, then the eliminated seat 3, then seat 99 (refused as typed).
     "seer_refused_or_dead": (
         named(SEER_AT_3, **SEAT_3_VOTED_OUT),
         replace(named(SEER_AT_7, **SEAT_3_VOTED_OUT), typed={"seer": ["3", "enter", "enter",
@@ -119,7 +119,12 @@ NAMED: dict[str, tuple[Twin, Twin]] = {
         named(CUPID_AT_3, **SEAT_3_VOTED_OUT),
         replace(named(CUPID_AT_7, **SEAT_3_VOTED_OUT), typed={"cupid": ["8", "enter", "8", "enter", "enter",
                                                                        "3", "enter", "8", "enter", "enter",
-                                                                       "9", "9", "enter", "8", "enter", "enter"]})),
+                                                                       "9", "9", "enter"]})),
+    # A key pressed while the narrator reads none, at every wait of the night (the living Seer's floor, her call made
+    # for the dead, the werewolves' floor): dropped as the next call opens, never the next character's answer.
+    "stray_keys_living_or_dead": (
+        replace(named(SEER_AT_3, **SEAT_3_VOTED_OUT), config=table_config(pause=1), stray=("5",)),
+        replace(named(SEER_AT_7, **SEAT_3_VOTED_OUT), config=table_config(pause=1), stray=("5",))),
 }
 
 
@@ -331,6 +336,19 @@ def test_the_named_twins_sound_alike_in_every_language(pair: str, language: str)
     assert not difference, difference
     differences = screen_differences(one, other)
     assert not differences, "\n".join(differences)
+
+
+def test_a_keypad_that_kept_the_stray_keys_would_part_the_twins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kept, the "5" pressed during the Seer's floor (or her empty call) begins the werewolves' answer: the games leave
+    their course (the keys run out elsewhere, a refusal is said)."""
+    from narrator.keypad import ScriptedKeys
+
+    monkeypatch.setattr(ScriptedKeys, "drain", lambda self: None)
+    one, other = NAMED["stray_keys_living_or_dead"]
+    with pytest.raises(AssertionError):
+        play_twin(one)
+    with pytest.raises(AssertionError):
+        play_twin(other)
 
 
 # -- the harness itself -----------------------------------------------------------------------------
