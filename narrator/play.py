@@ -623,14 +623,19 @@ def show_recap(game: Game, voice: Voice, names: Sequence[str | None], journal: P
     written = write_recap(journal, recap)
     stream = out or sys.stdout
     text = markdown(recap)
+    paths = f"(recap: {written})\n(journal: {journal})"
     if stream.isatty():
         from rich.console import Console
         from rich.markdown import Markdown
+        from rich.text import Text
 
-        Console(file=stream).print(Markdown(text))
+        console = Console(file=stream)
+        console.print(Markdown(text))
+        for line in recap.result:  # wrapped between words, never mid-word by the terminal (the winners' names)
+            console.print(Text(line))
+        print(paths, file=stream)  # whole, to be copied
     else:
-        print(text, file=stream)
-    print("\n".join([*recap.result, f"(recap: {written})", f"(journal: {journal})"]), file=stream)
+        print("\n".join([text, *recap.result, paths]), file=stream)
 
 
 def play(config: TableConfig, table: TableIO, *, seed: int | None = None, start: NewGame | Resumed = NewGame(),

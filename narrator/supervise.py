@@ -16,7 +16,7 @@ import termios
 from pathlib import Path
 from typing import Any, Sequence
 
-from .hint import command, pinned, resume_hint
+from .hint import command, pinned, resume_hint, typed_path
 
 SUPERVISED = "WEREWOLF_NARRATOR_SUPERVISED"
 """Set in the game's own process (to 1), so that it plays rather than supervise itself."""
@@ -103,9 +103,10 @@ class Supervisor:
                     self._write(f"The game stopped unexpectedly ({_why(status)}) before it had begun: nothing "
                                 f"was saved. Start it again with {command()} play.\n")
                     return code
+                # The journal on a line of its own, as the user may type it: cut by the terminal, it would not be.
                 self._write(f"The game stopped unexpectedly ({_why(status)}).\nEvery confirmed answer is "
-                            f"saved in its journal, {self.journal}.\n\nPress Enter to go on with the game now, "
-                            "or any other key to quit.\n")
+                            f"saved in its journal:\n  {typed_path(str(self.journal))}\n\nPress Enter to go on with "
+                            "the game now, or any other key to quit.\n")
                 if not self._enter():
                     self._write(f"To go on later:\n  {resume_hint(self.journal, self.out)}\n")
                     return code

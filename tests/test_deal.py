@@ -470,7 +470,7 @@ def test_the_host_menu_shows_no_card_before_real_cards_are_identified(tmp_path: 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh --test")
 def test_in_a_terminal_the_card_waits_for_enter_then_hides_and_the_host_menu_shows_one_again(tmp_path: Path) -> None:
-    """80×24: seat 1's screen asks for Enter before its card, shows it with "Press Enter to hide it", hides it;
+    """80×24: seat 1's screen asks for Enter before its card, shows it with "Press Enter to hide your card", hides it;
     the host menu then shows seat 3 its card, only once the narrator has said so, and hides it again."""
     from tmux import Tmux
 

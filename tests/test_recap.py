@@ -49,7 +49,7 @@ def test_the_recap_is_written_beside_the_journal_and_printed_once_the_game_is_ov
         assert voice.text("summary.eliminated", {"when": voice.text(f"summary.{e.phase.value}", {"number": e.number}),
                                                  "seat": e.seat, "role": e.role, "cause": e.cause}) in recap
     assert game.outcome is not None and voice.text(f"end.{game.outcome.winner}", {}) in recap
-    looks = recap[recap.index("## The Seer's looks"):]
+    looks = recap[recap.index("## The Fortune Teller's looks"):]  # the English rulebook's name for the Seer
     seen = [value for call, value in zip(game.calls, game.journal) if call.id == "seer" and isinstance(value, int)]
     assert seen  # every look, with the card seen, as the screen showed it to the Seer
     for seat in seen:
