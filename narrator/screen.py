@@ -352,7 +352,7 @@ class RichScreen:
         room = height - used - 1 - len(status)  # the status line and the footer stay at the bottom
         gap = 1 if tall else 0
         circle = draw_circle(t.seats, width, room - gap)
-        left = min(6, room - len(circle) - gap)
+        left = room - len(circle) - gap  # the rows the circle leaves show the lines said (~30 at 200×60)
         log = [Text(line, style="dim", overflow="ellipsis", no_wrap=True) for line in s.log[-left:]] if left > 0 else []
         body: list[RenderableType] = [*circle, *[Text("")] * max(0, room - len(circle) - len(log)), *log]
         footer = Text(s.keys, style="reverse", overflow="ellipsis", no_wrap=True)

@@ -233,8 +233,9 @@ class WatchedScreen:
 
     def _changed(self) -> None:
         s, t = self.state, self.table
-        # The seating circle, the banners, the timer and the host's lines are compared with the rest.
-        self.timeline.view = (s.title, s.spoken, tuple(s.secrets), s.prompt, s.entry, s.status, tuple(s.log[-6:]),
+        # The seating circle, the banners, the timer and the host's lines are compared with the rest; the lines said as
+        # many as a 60-row screen shows.
+        self.timeline.view = (s.title, s.spoken, tuple(s.secrets), s.prompt, s.entry, s.status, tuple(s.log[-60:]),
                               t.seats, t.eyes_open, t.eyes, t.paused, t.countdown, t.notice, t.flash, s.keys)
 
     def show_call(self, title: str, spoken: str) -> None:
