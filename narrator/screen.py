@@ -220,6 +220,9 @@ def _isatty(out: TextIO) -> bool:
         return False
 
 
+STATUS_LINES = 3
+"""The most lines the host's status line takes: two warnings at 80 columns, the model's command whole."""
+
 BANNER_STYLES = {"closed": "bold white on dark_blue", "open": "bold black on yellow", "paused": "bold white on red"}
 """The eyes banner's colours: closed, open, and the pause over either."""
 
@@ -359,15 +362,18 @@ class RichScreen:
         return Group(*shown, *body, *status, footer)
 
     def _status_lines(self, text: str, width: int) -> list["Text"]:
-        """The host's status line, on two lines when it is wider than the screen: a warning ends with what to do
-        (the command that fetches a model), which a line cut at 80 columns would hide; beyond two, cut short."""
+        """The host's status line, on more lines when it is wider than the screen: a warning ends with what to do
+        (the command that fetches a model), which a line cut at 80 columns would hide. Each warning (they are joined
+        by " · ") begins a line of its own, so that two of them (no sound, no model) still show the command at
+        80×24; beyond STATUS_LINES lines, cut short."""
         from rich.text import Text
 
-        lines = list(Text(text, style="bold yellow").wrap(self.console, width))
-        if len(lines) > 2:
-            lines[1].truncate(width - 1)
-            lines[1].append("…", style="bold yellow")
-        return lines[:2]
+        lines = [line for part in text.split(" · ") if part
+                 for line in Text(part, style="bold yellow").wrap(self.console, width)]
+        if len(lines) > STATUS_LINES:
+            lines[STATUS_LINES - 1].truncate(width - 1)
+            lines[STATUS_LINES - 1].append("…", style="bold yellow")
+        return lines[:STATUS_LINES]
     def _refresh(self) -> None:
         self.live.update(self._render(), refresh=True)
 

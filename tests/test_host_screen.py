@@ -475,3 +475,41 @@ def test_every_footer_fits_an_80_column_terminal(language: str) -> None:
     voice = load_voice(language)
     footers = {key: cell_len(voice.text(key)) for key in voice.lines if key.startswith("screen.keys")}
     assert len(footers) >= 7 and max(footers.values()) <= 80, footers
+
+
+def drawn(width: int, height: int, notice: str = "", said: int = 0) -> list[str]:
+    """What a full screen (RichScreen) of ``width`` × ``height`` shows of a 12-seat table, with ``notice`` in the
+    host's status line and ``said`` lines said."""
+    from rich.console import Console
+
+    from narrator.screen import RichScreen, ScreenState, TableState
+
+    screen = RichScreen.__new__(RichScreen)  # drawn, not started: no terminal taken over
+    screen.console = Console(file=io.StringIO(), width=width, height=height, force_terminal=True, color_system=None)
+    screen.state = ScreenState(title="Night 1", spoken="It is night.", log=[f"line {n}" for n in range(1, said + 1)],
+                               keys=VOICE.text("screen.keys_wait"))
+    screen.table = TableState(seats=tuple(seating(VOICE, 12, ())), eyes="EYES CLOSED", eyes_open=False, notice=notice)
+    screen.console.print(screen._render())
+    lines = screen.console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert len(lines) == height
+    return lines
+
+
+def test_two_warnings_at_80_columns_keep_the_command_that_fetches_the_model_whole() -> None:
+    """"No sound output device found: …" and "No speech model: … run COMMAND", joined, were cut after two lines: the
+    command a new host needs was an ellipsis. Each begins a line of its own now, the command whole."""
+    command = ".venv/bin/werewolf-narrator models fetch en"
+    notice = " · ".join([VOICE.text("screen.no_sound", {"why": "No sound output device found"}),
+                         VOICE.text("screen.no_model", {"command": command})])
+    lines = drawn(80, 24, notice)
+    assert lines[-1].strip() == VOICE.text("screen.keys_wait")
+    assert command in "".join(line.strip() + " " for line in lines[-4:-1]).replace("  ", " ")
+    assert lines[-4].startswith("No sound output device found")
+
+
+def test_a_tall_screen_shows_the_lines_said_in_the_rows_the_circle_leaves() -> None:
+    """At 200×60 about 30 rows stayed blank below the circle while only the last 6 lines said were shown."""
+    tall = [line.strip() for line in drawn(200, 60, said=80)]
+    shown = [line for line in tall if line.startswith("line ")]
+    assert len(shown) >= 25 and shown[-1] == "line 80"
+    assert [line for line in drawn(80, 24, said=80) if line.strip().startswith("line ")]  # and some at 80×24
