@@ -229,7 +229,15 @@ class KeypadAnswers:
     def menu(self) -> None:
         """The host menu: undo further back, repeat, pause, the public state, end the game, show a seat its card."""
         prompt, entry = self._shown()
+        footer = str(getattr(getattr(self.screen, "state", None), "keys", ""))
         self.screen.prompt(self.text("menu.title"))
+        self.screen.keys(self.text("screen.keys_menu"))  # not the call's keys, which do nothing here
+        try:
+            self._menu(prompt, entry)
+        finally:
+            self.screen.keys(footer)
+
+    def _menu(self, prompt: str, entry: str) -> None:
         key = self.keys.read()
         if key == "1":
             last = self.last_answered()
@@ -242,6 +250,7 @@ class KeypadAnswers:
         elif key == "3":
             self.say("notice.paused", {})
             self.screen.prompt("")  # the banner says how to go on
+            self.screen.keys(self.text("screen.keys_paused"))
             self.screen.paused(self.text("screen.paused"))
             while self.keys.read() != "enter":
                 pass

@@ -148,6 +148,7 @@ class Timed(PlainScreen):
 
     def keys(self, text: str) -> None:
         self.footers.append(text)
+        self.state.keys = text
 
     def countdown(self, text: str, left: int) -> None:
         self.shown.append(text)
@@ -195,6 +196,14 @@ def test_a_pause_shows_its_banner_and_holds_the_countdown() -> None:
     after_pause = screen.shown[screen.shown.index("Debate: 0:03 left") + 1]
     assert after_pause == "Debate: 0:03 left"  # the 97.5 s paused did not count: 2.5 s were still left
     assert said == ["notice.paused", "notice.resumed", "debate.over"]
+
+
+def test_the_host_menu_and_the_pause_show_their_own_keys_then_the_calls_again() -> None:
+    """The footer showed the call's keys (0-9, Backspace, U…) in the host menu and the pause, where they do nothing."""
+    answers, screen, said = timed([(2.5, "menu"), (2.5, "3"), (100.0, "enter")])
+    answers.countdown(5, "screen.debate_left", warn=True)
+    assert screen.footers == [VOICE.text(key) for key in ("screen.keys_enter", "screen.keys_menu", "screen.keys_paused",
+                                                          "screen.keys_enter")]
 
 
 def test_after_the_host_menu_the_table_sees_again_what_to_type() -> None:
