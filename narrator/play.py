@@ -27,7 +27,7 @@ from .keypad import Keys
 from .narration import (CLOSE_EYES, OPEN_EYES, SCREEN, VOICE, Answers, Line, Narrator, eyes_closed, in_the_dark, run,
                         wakes)
 from .pacing import Pacing
-from .recap import build_recap, markdown, write_recap
+from .recap import build_recap, markdown, who, write_recap
 from .replay import Replay
 from .screen import Screen
 from .speak.ahead import Priorities, calls_ahead
@@ -516,7 +516,7 @@ class TableSession:
     def last_answered(self) -> str | None:
         """The call whose answer the host menu may take back, by name (None: nothing it may take back)."""
         call = takeback(self.narrator.game) if self.narrator.game is not None else None
-        return None if call is None else self.voice.role(call.id)
+        return None if call is None else who(self.voice, call) or self.voice.role(call.id)
 
     def public_state(self) -> str:
         """What the host menu shows of the game: "Night 2 · alive: …" ("" before the first call)."""
