@@ -97,7 +97,8 @@ def identify(table: Table, narrator: TableNarrator, answers: KeypadAnswers, prog
     """
     done = journaled(table, progress)
     if not progress:
-        narrator.line("deal.cards_intro", VOICE)
+        # The Thief's two cards are dealt to the centre: a host who deals one card a player would keep them in hand.
+        narrator.line("deal.cards_intro_centre" if len(table.deck) > table.seats else "deal.cards_intro", VOICE)
         # Dealing takes the table a while: the eyes close only once every player has seen their card.
         answers.screen.prompt(narrator.voice.text("deal.cards_ready", {}))
         answers.enter()

@@ -248,10 +248,13 @@ def identified(config: TableConfig, keys: list[str], folder: Path, screen: Plain
 
 
 def test_cards_identification_starts_with_eyes_closed(tmp_path: Path) -> None:
-    """deal: cards: after the cards are dealt, everyone closes their eyes before the first character wakes."""
+    """deal: cards: after the cards are dealt, everyone closes their eyes before the first character wakes. With the
+    Thief's two cards in the deck, the deal says where the cards left over go (the centre), which a host dealing "one
+    card to each player" was not told."""
     speaker = Recorder()
     identified(REAL, THIEF + SEER + WEREWOLF + HUNTER, tmp_path / "game", speaker=speaker)
-    assert speaker.said[:3] == [VOICE.text("deal.cards_intro", {}), VOICE.text("notice.close_eyes", {}),
+    assert "centre" in VOICE.text("deal.cards_intro_centre", {}) and "centre" not in VOICE.text("deal.cards_intro", {})
+    assert speaker.said[:3] == [VOICE.text("deal.cards_intro_centre", {}), VOICE.text("notice.close_eyes", {}),
                                 VOICE.text("identify.wake", {"role": "thief"})]
 
 
