@@ -107,6 +107,7 @@ def identify(table: Table, narrator: TableNarrator, answers: KeypadAnswers, prog
     while True:
         deal = _round(table, narrator, answers, done, record)
         if deal is not None:
+            answers.keys.drain()  # a key typed during the last character's floor is not the first call's answer
             return deal
         narrator.line("identify.mismatch", VOICE)
         record({"again": 1})

@@ -4,6 +4,7 @@ seat is."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -256,6 +257,22 @@ def test_cards_identification_starts_with_eyes_closed(tmp_path: Path) -> None:
     assert "centre" in VOICE.text("deal.cards_intro_centre", {}) and "centre" not in VOICE.text("deal.cards_intro", {})
     assert speaker.said[:3] == [VOICE.text("deal.cards_intro_centre", {}), VOICE.text("notice.close_eyes", {}),
                                 VOICE.text("identify.wake", {"role": "thief"})]
+
+
+def test_a_key_typed_during_an_identifications_wait_is_no_ones_seat(tmp_path: Path) -> None:
+    """"7" pressed at every wait of the identification (a character's floor, a card in the centre called for nobody)
+    would have been read as the next character's seat, and the last one's as the Sheriff's election: each call forgets
+    it as it opens, and so does the end of the identification. The deal and the election are the ones typed."""
+    keys = ScriptedKeys(THIEF + SEER + WEREWOLF + HUNTER + ["5", "enter", "enter"])
+    config = dataclasses.replace(REAL, call_floor=1.0, pause=(1.0, 1.0),
+                                 table=dataclasses.replace(REAL.table, rules=Rules(sheriff=True)))
+    (tmp_path / "game").mkdir()
+    with pytest.raises(EOFError):
+        play(config, TableIO(keys, PlainScreen(io.StringIO()), Recorder()), seed=SEED,
+             start=NewGame(folder=tmp_path / "game"), timing=Timing(sleep=lambda s: keys.stray("7")), out=io.StringIO())
+    journal = the_journal(tmp_path / "game")
+    assert read_journal(str(journal))[0]["deal"] == list(REAL_DEAL)
+    assert [line["answer"] for line in lines(journal) if "answer" in line][0] == 5  # the election
 
 
 def test_a_game_stopped_mid_identification_resumes_at_the_next_character(tmp_path: Path) -> None:
