@@ -179,7 +179,8 @@ def assert_clean(tmux: Tmux, secret: str) -> None:
     everything = tmux.everything()
     assert secret not in everything
     said = [line for line in everything.splitlines() if line.strip()]
-    assert said[0] == STOPPED and said[-1] == ASK and len(said) == 3, everything
+    assert said[0] == STOPPED and said[-1] == ASK and len(said) == 4, everything
+    assert said[2].startswith("  ") and said[2].endswith(".jsonl"), everything  # the journal, on a line of its own
 
 
 def play_on(tmux: Tmux, rest: list[str], folder: Path, ahead: Game) -> None:
