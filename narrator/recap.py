@@ -151,7 +151,8 @@ def _answer(voice: Voice, names: Sequence[str | None], call: Call, value: Answer
     if isinstance(value, dict):
         return ", ".join(f"{k} {v}" for k, v in value.items())
     if call.id == "thief":
-        return voice.text("answer.card", {"number": value}) if value else voice.text("answer.keep", {})
+        # "Keep your card" is the read-back to the Thief; the recap tells the table what he did.
+        return voice.text("answer.card", {"number": value}) if value else voice.text("recap.kept", {})
     return seats(value)
 
 

@@ -84,6 +84,22 @@ def test_the_thief_s_card_is_shown_as_taken() -> None:
     assert "You are now" not in recap  # the Thief's screen line, said to him alone, is not the recap's
 
 
+@pytest.mark.parametrize(("language", "kept"), [("en", "Thief · Keeps their card"), ("fr", "Voleur · Garde sa carte"),
+                                               ("zh", "小偷 · 保留自己的牌")])
+def test_a_thief_who_keeps_his_card_is_told_so_not_spoken_to(language: str, kept: str) -> None:
+    """The recap read "Thief · Keep your card", the read-back said to him: it tells the table what he did."""
+    table = Table(6, ("thief", "werewolf", "seer", "villager", "villager", "villager", "werewolf", "villager"))
+    game = Game(table, Deal(("thief", "werewolf", "seer", "villager", "villager", "villager"), ("werewolf", "villager")))
+    while game.call is not None and game.call.id != "thief":
+        game.answer(game.legal()[0] if game.call.needs_answer else None)  # the Sheriff's election, the nightfall
+    game.answer(None)  # he keeps his card
+    rng = random.Random(1)
+    while not game.over:
+        game.answer(rng.choice(game.legal()) if game.call is not None and game.call.needs_answer else None)
+    recap = markdown(build_recap(game, load_voice(language)))
+    assert f"- {kept}" in recap and load_voice(language).text("answer.keep", {}) not in recap
+
+
 def test_the_recap_is_in_the_table_s_language(tmp_path: Path) -> None:
     french = TableConfig("fr", STARTER.table, pause=(0.0, 0.0))
     keys, _ = plan_keys(french, SEED)
