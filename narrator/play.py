@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
-from engine import Answer, Call, Deal, Game, Phase, Rules, Step, Table, deal_cards
+from engine import Answer, Call, Deal, Game, IllegalAnswer, Phase, Rules, Step, Table, deal_cards
 from engine.crier import crier as town_crier
 from engine.table import deal_buildings
 
@@ -245,6 +245,15 @@ class TableNarrator(Narrator):
         self.call_start = len(self.transcript)
         self.opening = []
         super().begin(call)
+
+    def refuse(self, call: Call, error: IllegalAnswer) -> None:
+        """Says why an answer was refused; by day, a reason said aloud stays in the call's panel too, beside the prompt
+        typed again (in the log at the bottom alone, a host without sound missed it)."""
+        said = len(self.transcript)
+        super().refuse(call, error)
+        refusal = self.transcript[said:]
+        if refusal and refusal[-1].channel == VOICE and not self.replaying:
+            self.screen.secret(refusal[-1].text)
 
     def end(self, call: Call, step: Step) -> None:
         if any(f.secret for f in step.facts) and self.acknowledge is not None and not self.replaying:

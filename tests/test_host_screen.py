@@ -522,3 +522,19 @@ def test_a_tall_screen_shows_the_lines_said_in_the_rows_the_circle_leaves() -> N
     shown = [line for line in tall if line.startswith("line ")]
     assert len(shown) >= 25 and shown[-1] == "line 80"
     assert [line for line in drawn(80, 24, said=80) if line.strip().startswith("line ")]  # and some at 80×24
+
+
+def test_a_refusal_said_by_day_stays_in_the_calls_panel_and_one_at_night_is_shown_there_only() -> None:
+    """"Chloe, seat number three, has been eliminated." was said and added to the log at the bottom only: a host
+    without sound, looking at the prompt typed again, never saw it. By day it is in the panel too; at night (on the
+    screen only) as before."""
+    from engine import IllegalAnswer
+    from narrator.play import TableNarrator
+
+    for phase, said in ((Phase.DAY, 1), (Phase.NIGHT, 0)):
+        screen, speaker = Timed(), Recorder()
+        narrator = TableNarrator(VOICE, screen, speaker)
+        call = Call("vote" if phase is Phase.DAY else "seer", phase, 1, Kind.SEAT, seats=(1, 2, 4))
+        narrator.refuse(call, IllegalAnswer("out", key="refusal.eliminated", seat=3))
+        line = VOICE.text("refusal.eliminated", {"seat": 3})
+        assert screen.state.secrets == [line] and len(speaker.said) == said
