@@ -492,7 +492,7 @@ class TableSession:
         self.answers.voice_answers = None
         if failure.fatal:
             kept = "" if self.journal is None else \
-                f"; the game stopped, every answer so far is saved; to go on:\n  {resume_hint(self.journal.path)}"
+                f"\n{self.voice.text('screen.stopped', {})}\n  {resume_hint(self.journal.path)}"
             raise UserError(f"{failure}{kept}")
         self.table.screen.public(str(failure))
         self.table.screen.notice(str(failure))  # kept in the status line: the keypad answers from now on
@@ -632,7 +632,8 @@ def show_recap(game: Game, voice: Voice, names: Sequence[str | None], journal: P
     written = write_recap(journal, recap)
     stream = out or sys.stdout
     text = markdown(recap)
-    paths = f"(recap: {written})\n(journal: {journal})"
+    paths = "\n".join(voice.text(key, {"path": path}) for key, path in (("screen.recap_file", written),
+                                                                          ("screen.journal_file", journal)))
     if stream.isatty():
         from rich.console import Console
         from rich.markdown import Markdown
@@ -674,9 +675,9 @@ def play(config: TableConfig, table: TableIO, *, seed: int | None = None, start:
     except KeyboardInterrupt:
         table.screen.close()
         if session.journal is None:
-            raise GameStopped("the game stopped before it began") from None
-        raise GameStopped(f"the game stopped; every answer so far is saved; to go on:\n  "
-                          f"{resume_hint(session.journal.path)}") from None
+            raise GameStopped(session.voice.text("screen.stopped_unbegun", {})) from None
+        raise GameStopped(f"{session.voice.text('screen.stopped', {})}\n  {resume_hint(session.journal.path)}") \
+            from None
     finally:
         session.close()
     show_recap(game, session.voice, config.names, begun.journal.path, out)

@@ -169,7 +169,7 @@ def test_a_model_that_cannot_hear_stops_the_game_and_says_how_to_go_on(tmp_path:
     table = session(listener=failed(VocabularyUnheard("the model cannot hear 'five'")))
     table.journal = Journal(tmp_path / "game.jsonl", {"kind": "play"})
     try:
-        with pytest.raises(UserError, match="cannot hear 'five'.*every answer so far is saved") as stopped:
+        with pytest.raises(UserError, match="(?s)cannot hear 'five'.*every answer so far is saved") as stopped:
             table.settle()
     finally:
         table.journal.close()
