@@ -129,8 +129,8 @@ class KeypadAnswers:
             return self.rng.choice(call.options or call.seats)  # the Harvest's toss: how the box falls
         if (self.voice_answers is not None and call.phase.value in self.voice_phases
                 and not eyes_closed(call)):
-            if call.kind is Kind.VOTE:  # the keypad stays live while the table speaks: its keys (V) in sight
-                self.screen.prompt(self.text("prompt.vote"))
+            if call.kind in (Kind.VOTE, Kind.ELECTION):  # the keypad stays live while the table speaks: its keys
+                self.screen.prompt(self.text("prompt.vote" if call.kind is Kind.VOTE else "prompt.election"))
                 self.screen.keys(self.text("screen.keys_roll_call"))
             heard = self._by_voice(call)
             if heard is not KEYPAD:
@@ -492,12 +492,13 @@ class KeypadAnswers:
 
     def _vote(self, optional: bool, prompt: str = "prompt.vote") -> Answer:
         """Reads the vote's result (a seat, 0 for nobody, the tie key then the tied seats) or, with the roll-call
-        key, every voter's ballot (not at the Sheriff's election)."""
-        roll_call = prompt == "prompt.vote" and self.game is not None
+        key, every voter's ballot; the Sheriff's election (``prompt.election``) alike, its tally read back as who
+        is elected."""
+        roll_call = self.game is not None
         while True:
             key = self._number(self.text(prompt), allow_zero=optional, tie=True, roll_call=roll_call)
             if key == "rollcall":
-                ballots = self._roll_call()
+                ballots = self._roll_call("tally.elected" if prompt == "prompt.election" else "tally.out")
                 if ballots is not None:
                     return ballots
                 continue
@@ -518,10 +519,11 @@ class KeypadAnswers:
             if self._confirm(said, key or None):
                 return key or None
 
-    def _roll_call(self) -> Answer:
+    def _roll_call(self, result: str = "tally.out") -> Answer:
         """Asks each voter in seat order (by day, aloud) and reads their ballot: a seat, or 0 for nobody; undo
-        takes back the last ballot (with none, back to the result). The engine counts the whole roll call; its
-        tally is shown and read back before it counts. Returns ``{ballots: {voter: target}}``, or None to type
+        takes back the last ballot (with none, back to the result). The engine counts the whole roll call (the
+        day's vote or the Sheriff's election: the running call's rules); its tally is shown and read back before
+        it counts, the seat chosen said with ``result``. Returns ``{ballots: {voter: target}}``, or None to type
         the result instead."""
         assert self.game is not None
         game = self.game
@@ -531,7 +533,7 @@ class KeypadAnswers:
             try:
                 if len(ballots) == len(voters):
                     cast = dict(zip(voters, ballots))
-                    if self._confirm(self._tally(game, cast), {"ballots": cast}):
+                    if self._confirm(self._tally(game, cast, result), {"ballots": cast}):
                         return {"ballots": cast}
                     ballots.pop()  # Backspace: the last voter's ballot again
                     continue
@@ -572,9 +574,10 @@ class KeypadAnswers:
             return AGAIN
         return number
 
-    def _tally(self, game: Game, ballots: dict[int, int | None]) -> str:
+    def _tally(self, game: Game, ballots: dict[int, int | None], result_key: str = "tally.out") -> str:
         """Returns the engine's count of ``ballots`` as read back: each seat's votes, most first, then the
-        result ("Seat three, four votes; seat five, two votes. Seat three is eliminated")."""
+        result ("Seat three, four votes; seat five, two votes. Seat three is eliminated", or "... is elected
+        Sheriff" with ``result_key`` tally.elected)."""
         totals = votes.totals(game, ballots)
         tally = votes.count(game, ballots)
         said = ""
@@ -585,7 +588,7 @@ class KeypadAnswers:
         if tally.tied:
             result = self.text("answer.tie", seats=self.seat_words(tally.tied))
         elif tally.seat is not None:
-            result = self.voice.text("tally.out", {"seat": tally.seat}, self.names, fragment=True)
+            result = self.voice.text(result_key, {"seat": tally.seat}, self.names, fragment=True)
         else:
             result = self.voice.text("tally.nobody", {}, self.names, fragment=True)
         return self.text("tally.read", votes=said or self.voice.text("tally.empty", {}, fragment=True), result=result)
