@@ -449,17 +449,19 @@ class KeypadAnswers:
     def _debate(self) -> Answer:
         """Waits for Enter or the end of the debate timer, counting down on the screen, warning a minute before."""
         self.screen.prompt(self.text("prompt.done"))
-        self.countdown(self.debate_timer, "screen.debate_left", warn=True, repeat=self.repeat)
+        self.countdown(self.debate_timer, "screen.debate_left", warn=True, repeat=self.repeat,
+                       footer="screen.keys_timer")
         return None
 
-    def countdown(self, seconds: int, key: str, warn: bool = False,
-                  repeat: Callable[[], None] | None = None) -> bool:
+    def countdown(self, seconds: int, key: str, warn: bool = False, repeat: Callable[[], None] | None = None,
+                  footer: str = "screen.keys_last_words") -> bool:
         """Counts ``seconds`` down on the screen (the line ``key`` shows the time left), second by second, until
         Enter (True) or the end (False); with ``warn``, says so a minute before and at the end. With ``repeat``,
-        the repeat key says the call again while the time runs on; the host menu's time is not counted."""
+        the repeat key says the call again while the time runs on; the host menu's time is not counted. The
+        ``footer`` names what Enter ends (the debate, the last words) and the keys that work meanwhile."""
         end = self.clock() + seconds
         warned = not warn or seconds <= 60
-        self.screen.keys(self.text("screen.keys_timer" if repeat else "screen.keys_enter"))
+        self.screen.keys(self.text(footer))
         try:
             while True:
                 left = end - self.clock()

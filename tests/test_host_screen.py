@@ -189,6 +189,24 @@ def test_enter_ends_the_last_words_sooner_and_they_warn_of_nothing() -> None:
     assert said == []
 
 
+@pytest.mark.parametrize("language, debate, last_words", [("en", "debate", "last words"),
+                                                        ("fr", "débat", "derniers mots"), ("zh", "发言", "遗言")])
+def test_the_footer_names_what_enter_ends_the_debate_or_the_last_words(language: str, debate: str,
+                                                                      last_words: str) -> None:
+    """During last words the footer said "end them now" (what?), beside a countdown: it names them, in the
+    table's language, as the debate's names the debate."""
+    voice = load_voice(language)
+    keys, screen = Clocked([(1.0, "enter"), (1.0, "enter")]), Timed()
+    answers = KeypadAnswers(keys, screen, voice, say=lambda key, values: None, repeat=lambda: None,
+                            clock=keys.clock, debate_timer=62)
+    answers._debate()
+    assert answers.countdown(30, "screen.last_words_left") is True
+    assert screen.footers == [voice.text("screen.keys_timer"), voice.text("screen.keys_last_words")]
+    assert debate in screen.footers[0].lower() and last_words not in screen.footers[0].lower()
+    assert last_words in screen.footers[1].lower() and debate not in screen.footers[1].lower()
+    assert all(cell_len(footer) <= 79 for footer in screen.footers)  # one line of an 80-column screen
+
+
 def test_a_pause_shows_its_banner_and_holds_the_countdown() -> None:
     answers, screen, said = timed([(2.5, "menu"), (2.5, "3"), (100.0, "enter")])
     answers.countdown(5, "screen.debate_left", warn=True)
@@ -201,9 +219,9 @@ def test_a_pause_shows_its_banner_and_holds_the_countdown() -> None:
 def test_the_host_menu_and_the_pause_show_their_own_keys_then_the_calls_again() -> None:
     """The footer showed the call's keys (0-9, Backspace, U…) in the host menu and the pause, where they do nothing."""
     answers, screen, said = timed([(2.5, "menu"), (2.5, "3"), (100.0, "enter")])
-    answers.countdown(5, "screen.debate_left", warn=True)
-    assert screen.footers == [VOICE.text(key) for key in ("screen.keys_enter", "screen.keys_menu", "screen.keys_paused",
-                                                          "screen.keys_enter")]
+    answers.countdown(5, "screen.last_words_left")
+    assert screen.footers == [VOICE.text(key) for key in ("screen.keys_last_words", "screen.keys_menu",
+                                                          "screen.keys_paused", "screen.keys_last_words")]
 
 
 def test_after_the_host_menu_the_table_sees_again_what_to_type() -> None:
