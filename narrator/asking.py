@@ -14,7 +14,7 @@ import random
 import time
 from typing import Any, Callable, Sequence
 
-from engine import Answer, Call, Game, IllegalAnswer, Kind, votes
+from engine import Answer, Call, Game, IllegalAnswer, Kind, Phase, votes
 from engine.roles import witch
 
 from .hint import command
@@ -230,16 +230,25 @@ class KeypadAnswers:
         """The host menu: undo further back, repeat, pause, the public state, end the game, show a seat its card."""
         prompt, entry = self._shown()
         footer = str(getattr(getattr(self.screen, "state", None), "keys", ""))
-        self.screen.prompt(self.text("menu.title"))
-        self.screen.keys(self.text("screen.keys_menu"))  # not the call's keys, which do nothing here
+        # At night the take-back never applies (takeback: a night's answer is never taken back from the menu), so
+        # the menu shows only what can act then; the same at every table's every night, it tells nothing.
+        night = self.night()
+        self.screen.prompt(self.text("menu.title_night" if night else "menu.title"))
+        self.screen.keys(self.text("screen.keys_menu_night" if night else "screen.keys_menu"))  # not the call's
         try:
-            self._menu(prompt, entry)
+            self._menu(prompt, entry, night)
         finally:
             self.screen.keys(footer)
 
-    def _menu(self, prompt: str, entry: str) -> None:
+    def night(self) -> bool:
+        """Returns whether the game is in a night (the call last asked is a night's): public, the banner says it."""
+        return self.asking is not None and self.asking.phase is Phase.NIGHT
+
+    def _menu(self, prompt: str, entry: str, night: bool = False) -> None:
         key = self.keys.read()
-        if key == "1":
+        if key == "1" and night:
+            self.nothing_here()  # not in the night's menu: the hint, as for any key that does nothing
+        elif key == "1":
             last = self.last_answered()
             if last is None:
                 self.screen.notice(self.text("menu.nothing_to_undo"), flash=True)  # stays while the call runs
