@@ -302,7 +302,7 @@ def test_a_whole_game_night_in_a_real_terminal(tmp_path: Path, language: str, wi
         os.kill(tmux.game_process(), signal.SIGKILL)
         # The supervisor's words in the table's language, cut between words at 80 columns (found whole, flat).
         stopped = tmux.wait_for(lambda s: flat(text("screen.crash_ask")) in flat(s))
-        crashed = text("screen.crashed", why=text("screen.why_signal", signal="SIGKILL"))
+        crashed = text("screen.crashed", why=host.voice.text("screen.why_signal", {"signal": "SIGKILL"}, fragment=True))
         assert flat(stopped).startswith(flat(crashed)) and "╭" not in stopped, stopped
         assert all(word in stopped for word in crashed.split()), stopped  # never a word cut by the terminal
         tmux.send(["enter"])
@@ -321,7 +321,9 @@ def test_a_whole_game_night_in_a_real_terminal(tmp_path: Path, language: str, wi
         tmux.wait_for("exit=130")
         tmux.respawn(game_command(tmp_path, "resume", "--journal-dir", "j"))
         listed = tmux.wait_for("Which game?")
-        assert text("screen.unfinished", table="table.yaml", count=12, where=day2) in listed, listed
+        where = host.voice.text("summary.day", {"number": 2}, fragment=True)  # inside the line: "(day 2)"
+        details = {"table": "table.yaml", "count": 12, "where": where}
+        assert host.voice.text("screen.unfinished", details, fragment=True) in listed, listed
         tmux.send(["1", "enter"])
         shown = host.wait(lambda s: flat(text("notice.resumed")) in flat(s) and host.waiting(s, day2)
                               and flat(text("prompt.vote")) in panel(s), 60)
