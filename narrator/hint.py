@@ -12,6 +12,7 @@ import os
 import shlex
 import shutil
 import sys
+import unicodedata
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -141,3 +142,29 @@ def _lines(language: str) -> dict[str, str]:
         return {}
     lines = data.get("lines") if isinstance(data, dict) else None
     return {str(k): str(v) for k, v in lines.items()} if isinstance(lines, dict) else {}
+
+
+def fold(text: str, width: int | None) -> str:
+    """Returns ``text`` cut between words into lines of at most ``width`` cells (a wide character, as Chinese, takes
+    two), as the terminal would not: it cuts mid-word. A word wider than the line stays whole (a path, a command;
+    Chinese, without spaces, the terminal may cut anywhere). Without a width (not a terminal), unchanged."""
+    if not width or width < 20:
+        return text
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line, used = "", 0
+        for word in paragraph.split(" "):
+            cells = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in word)
+            if line and used + 1 + cells > width:
+                lines.append(line)
+                line, used = word, cells
+            else:
+                line, used = (f"{line} {word}", used + 1 + cells) if line else (word, cells)
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def columns(fd: int) -> int | None:
+    """The width of the terminal on ``fd`` (None when it is not one): what `fold` cuts to, less one column."""
+    width = _columns(fd)
+    return None if width is None else width - 1

@@ -13,11 +13,10 @@ import signal
 import subprocess
 import sys
 import termios
-import textwrap
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from .hint import command, pinned, resume_hint, table_language, table_text, typed_path
+from .hint import columns, command, fold, pinned, resume_hint, table_language, table_text, typed_path
 
 SUPERVISED = "WEREWOLF_NARRATOR_SUPERVISED"
 """Set in the game's own process (to 1), so that it plays rather than supervise itself."""
@@ -159,15 +158,8 @@ class Supervisor:
         return lambda key, **values: table_text(language, key, **values)
 
     def _fold(self, text: str) -> str:
-        """Cuts ``text`` between words to the terminal's width (never mid-word, as the terminal would); a line of
-        Chinese, without spaces, is kept whole: the voice files keep those lines under 40 characters."""
-        try:
-            width = os.get_terminal_size(self.out).columns if self.screen else 0
-        except OSError:
-            width = 0
-        if width < 20:
-            return text
-        return "\n".join(textwrap.wrap(text, width - 1, break_long_words=False, break_on_hyphens=False)) or text
+        """Cuts ``text`` between words to the terminal's width, never mid-word as the terminal would."""
+        return fold(text, columns(self.out) if self.screen else None)
 
     def _enter(self) -> bool:
         """Reads one key; returns True for Enter. Keys typed before the question do not answer it."""

@@ -13,12 +13,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 
 from keystrokes import Recorder, plan_keys
 from narrator import cli
 from narrator.config import TableConfig
 from narrator.errors import GameStopped, UserError
-from narrator.hint import COMMAND, command
+from narrator.hint import COMMAND, command, fold
 from narrator.keypad import ScriptedKeys
 from narrator.play import STARTER, NewGame, TableIO, Timing, play
 from narrator.screen import PlainScreen
@@ -189,7 +190,7 @@ def test_the_supervised_game_is_given_the_command_the_user_started_with(tmp_path
 
 
 @pytest.mark.parametrize("language, said", [("en", "The game stopped; every answer so far is saved. To go on:"),
-                                            ("fr", "toutes les réponses sont enregistrées. Pour reprendre :"),
+                                            ("fr", "Partie arrêtée ; toutes les réponses sont enregistrées. Pour reprendre :"),
                                             ("zh", "游戏已停止；目前所有回答都已保存。继续游戏：")])
 def test_the_stop_hint_puts_the_command_on_a_line_of_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                              language: str, said: str) -> None:
@@ -198,6 +199,22 @@ def test_the_stop_hint_puts_the_command_on_a_line_of_its_own(tmp_path: Path, mon
     with pytest.raises(GameStopped) as stopped:
         journaled(tmp_path, "game.jsonl", KEYS[:DEAL + 4] + ["interrupt", "enter"], 0)
     assert f"{said}\n  werewolf-narrator resume {tmp_path / 'game.jsonl'}" in str(stopped.value)
+    assert cell_len(said) < 80  # printed as it is once the full screen is gone: the terminal would cut it
+
+
+def test_a_warning_or_a_message_is_cut_between_words_never_mid_word() -> None:
+    """fold: a French warning at 80 columns is cut at a space; a Chinese line counts two cells a character; a
+    path wider than the line stays whole; without a terminal, nothing is cut."""
+    warning = ("warning: Aucun modèle de reconnaissance vocale : répondez au clavier. Pour répondre de vive voix : "
+               "/home/ann/wn/.venv/bin/python -m narrator models fetch fr")
+    folded = fold(warning, 79)
+    assert folded.replace("\n", " ") == warning and all(len(line) <= 79 for line in folded.splitlines())
+    assert folded.splitlines()[0].endswith("Pour") and "répondre" in folded.splitlines()[1]
+    chinese = "没有语音识别模型：请用键盘回答。要用语音回答，请运行 /home/ann/wn/.venv/bin/python -m narrator models fetch zh"
+    assert all(cell_len(line) <= 79 for line in fold(chinese, 79).splitlines())
+    path = "/very/" + "long/" * 30 + "game.jsonl"
+    assert fold(f"see {path}", 79) == f"see\n{path}"
+    assert fold(warning, None) == warning
 
 
 def test_the_end_of_game_question_names_the_command(tmp_path: Path) -> None:
