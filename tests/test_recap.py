@@ -4,6 +4,7 @@ every elimination with its cause; in the table's language; never before the game
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
 import stat
@@ -30,6 +31,19 @@ def played(config: TableConfig, keys: list[str], folder: Path) -> tuple[Game, st
     game = play(config, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder()), seed=SEED,
                 start=NewGame(folder=folder), timing=Timing(sleep=lambda s: None), out=out)
     return game, out.getvalue()
+
+
+@pytest.mark.parametrize("language, recap, kept", [("fr", "(récapitulatif : {})", "(journal : {})"),
+                                                  ("zh", "（复盘：{}）", "（记录：{}）")])
+def test_the_recap_s_files_are_named_in_the_table_s_language(tmp_path: Path, language: str, recap: str,
+                                                            kept: str) -> None:
+    """After a game at a French or Chinese table, where the recap and the journal are: in its language (they
+    were English), each path whole on its own line, to be copied."""
+    config = dataclasses.replace(APP, language=language)
+    keys, _ = plan_keys(config, SEED)
+    _, printed = played(config, keys, tmp_path)
+    journal = next(tmp_path.glob("game-*.jsonl"))
+    assert printed.endswith(f"{recap.format(journal.with_suffix('.md'))}\n{kept.format(journal)}\n")
 
 
 def test_the_recap_is_written_beside_the_journal_and_printed_once_the_game_is_over(tmp_path: Path) -> None:
