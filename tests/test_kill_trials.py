@@ -244,7 +244,7 @@ def stopped_trial(number: int, root: Path, stops: Sequence[int]) -> str:
             tmux.send(["enter"])
         else:
             assert "exit=130" in shown and terminal_settings(shown) == {"echo", "icanon"}, shown
-            resume_as_told(tmux, folder, shown, "to go on:")
+            resume_as_told(tmux, folder, shown, "To go on:")
         play_on(tmux, moment.rest, folder, ahead)
     except Exception as failure:  # told with the others' failures, by trial
         return f"trial {number} (seed {seed}, {moment.what}): {failure!r}"
@@ -352,7 +352,7 @@ def test_sigterm_and_sighup_stop_the_game_like_a_confirmed_ctrl_c_with_its_journ
         final = tmux.wait_for(ended)
         assert "exit=130" in final and terminal_settings(final) == {"echo", "icanon"}, final
         assert moment.secret not in tmux.everything()
-        command = re.search(r"to go on:\s+(werewolf-narrator resume \S+)", final)
+        command = re.search(r"To go on:\s+(werewolf-narrator resume \S+)", final)
         assert command is not None, final
         assert "unexpectedly" not in final and ASK not in final  # the stop was wanted: no offer to go on
         tmux.respawn(game_command(tmp_path, *command.group(1).split()[1:]))
