@@ -1,4 +1,4 @@
-"""The village's vote counted at the keypad, voter by voter (issue 13): each voter asked in seat order, the
+"""The village's vote (and the Sheriff's election) counted at the keypad, voter by voter (issue 13): each voter asked in seat order, the
 engine's count (the Sheriff's double, the Raven's mark, the revealed Idiot's none) shown and read back before it
 counts, journaled as the roll call it was and resumed from it."""
 
