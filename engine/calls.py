@@ -36,6 +36,7 @@ CORE_TRAITS = {
     "dawn": CallTraits(announces=True),
     "debate": CallTraits(timed=True),
     "vote": CallTraits(signal=True),
+    "candles": CallTraits(yes_means="many_candles"),  # read back as what the table saw, not "Yes?"
     "sheriff_election": CallTraits(ruled_lines=("call_single",),  # the house rule sheriff_double_vote off
                                    ruled=lambda rules: None if rules.sheriff_double_vote else "call_single"),
 }

@@ -35,7 +35,7 @@ class Kind(str, Enum):
     CARD = "card"  # 1 / 2 / null (the Thief's centre card)
     WITCH = "witch"  # {heal: bool, poison: seat|null}
     VOTE = "vote"  # seat | null | {tie: [...]} | {ballots: {...}}
-    ELECTION = "election"  # seat | {tie: [...]}
+    ELECTION = "election"  # seat | {tie: [...]} | {ballots: {...}}
     NUMBER = "number"  # 1 .. Call.picks, or null (the Actor's card in the middle, the Town Crier's event card)
     SEANCE = "seance"  # {card, question, asker} or null (the Gypsy)
     DRAW = "draw"  # a seat among Call.seats (or one of Call.options) drawn at random by the narrator's program,

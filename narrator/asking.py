@@ -14,7 +14,7 @@ import random
 import time
 from typing import Any, Callable, Sequence
 
-from engine import Answer, Call, Game, IllegalAnswer, Kind, votes
+from engine import Answer, Call, Game, IllegalAnswer, Kind, Phase, votes
 from engine.roles import witch
 
 from .hint import command
@@ -89,12 +89,20 @@ class KeypadAnswers:
         self.on_microphone_lost: Callable[[], None] = lambda: None
         # The host menu's "show a seat its card": the narrator's, True once shown (False: no card known there).
         self.card_again: Callable[[int], bool] = lambda seat: False
+        self.asking: Call | None = None  # the call last asked: asked again after a refusal, it is not a new one
 
     # -- the Answers protocol ---------------------------------------------
 
     def answer(self, call: Call, game: Game) -> Answer:
         self.day = not in_the_dark(call)  # the Judge's answer: screen only
-        if wakes(call) or eyes_closed(call):
+        paced = wakes(call) or eyes_closed(call)
+        if call is not self.asking and (paced or self.asking is not None and in_the_dark(self.asking)):
+            # A key typed before a call made in the dark (or the first call after one, the dawn) opens — during the
+            # last call's floor, a dead character's call, the lines said since — is nobody's answer to it. By day the
+            # host may type ahead; asked again after a refusal, the keys typed since count.
+            self.keys.drain()
+        self.asking = call
+        if paced:
             self.pacing.open(call.id, call)  # closed by the narrator before the sleep line (TableNarrator.end)
         self.check = game.check
         self.game = game
@@ -121,8 +129,8 @@ class KeypadAnswers:
             return self.rng.choice(call.options or call.seats)  # the Harvest's toss: how the box falls
         if (self.voice_answers is not None and call.phase.value in self.voice_phases
                 and not eyes_closed(call)):
-            if call.kind is Kind.VOTE:  # the keypad stays live while the table speaks: its keys (V) in sight
-                self.screen.prompt(self.text("prompt.vote"))
+            if call.kind in (Kind.VOTE, Kind.ELECTION):  # the keypad stays live while the table speaks: its keys
+                self.screen.prompt(self.text("prompt.vote" if call.kind is Kind.VOTE else "prompt.election"))
                 self.screen.keys(self.text("screen.keys_roll_call"))
             heard = self._by_voice(call)
             if heard is not KEYPAD:
@@ -221,9 +229,26 @@ class KeypadAnswers:
     def menu(self) -> None:
         """The host menu: undo further back, repeat, pause, the public state, end the game, show a seat its card."""
         prompt, entry = self._shown()
-        self.screen.prompt(self.text("menu.title"))
+        footer = str(getattr(getattr(self.screen, "state", None), "keys", ""))
+        # At night the take-back never applies (takeback: a night's answer is never taken back from the menu), so
+        # the menu shows only what can act then; the same at every table's every night, it tells nothing.
+        night = self.night()
+        self.screen.prompt(self.text("menu.title_night" if night else "menu.title"))
+        self.screen.keys(self.text("screen.keys_menu_night" if night else "screen.keys_menu"))  # not the call's
+        try:
+            self._menu(prompt, entry, night)
+        finally:
+            self.screen.keys(footer)
+
+    def night(self) -> bool:
+        """Returns whether the game is in a night (the call last asked is a night's): public, the banner says it."""
+        return self.asking is not None and self.asking.phase is Phase.NIGHT
+
+    def _menu(self, prompt: str, entry: str, night: bool = False) -> None:
         key = self.keys.read()
-        if key == "1":
+        if key == "1" and night:
+            self.nothing_here()  # not in the night's menu: the hint, as for any key that does nothing
+        elif key == "1":
             last = self.last_answered()
             if last is None:
                 self.screen.notice(self.text("menu.nothing_to_undo"), flash=True)  # stays while the call runs
@@ -234,6 +259,7 @@ class KeypadAnswers:
         elif key == "3":
             self.say("notice.paused", {})
             self.screen.prompt("")  # the banner says how to go on
+            self.screen.keys(self.text("screen.keys_paused"))
             self.screen.paused(self.text("screen.paused"))
             while self.keys.read() != "enter":
                 pass
@@ -334,6 +360,7 @@ class KeypadAnswers:
                 return False
             if key == "undo":
                 raise Undo()
+            self.nothing_here()  # a digit typed at the read-back: Backspace first, the hint says
 
     def _seat(self, optional: bool, prompt_key: str | None = None,
               whole: Callable[[int | None], Answer] = lambda seat: seat, poison: bool = False) -> int | None:
@@ -352,7 +379,8 @@ class KeypadAnswers:
 
     def _seats(self, count: int) -> list[int]:
         """Reads ``count`` seats (Cupido's lovers, the Piper's charmed) and confirms them together."""
-        return self.numbers(count, 99, self.seat_words, undo_out=True)
+        seats = self.game.table.seats if self.game is not None else 99
+        return self.numbers(count, seats, self.seat_words, undo_out=True)
 
     def _some_seats(self, optional: bool = False, prompt: str = "prompt.voters") -> list[int] | None:
         """Reads one seat or more (the Scapegoat's voters), each with Enter, then 0 and Enter; when
@@ -404,8 +432,18 @@ class KeypadAnswers:
                 assert isinstance(number, int)
                 if number <= largest:
                     chosen.append(number)
+                else:  # refused as it is typed, not with the seats after it: those the table types next count
+                    self._no_such_seat(number)
             if self._confirm(said(chosen) if said else ", ".join(map(str, chosen)), chosen):
                 return chosen
+
+    def _no_such_seat(self, number: int) -> None:
+        """Says that seat ``number`` is not at the table (public: the table's size): aloud by day, at night on the
+        screen only, as the engine's refusals are (narration.Narrator.refuse)."""
+        if self.day:
+            self.say("refusal.no_such_seat", {"seat": number})
+        else:
+            self.screen.secret(self.text("refusal.no_such_seat", seat=number))
 
     def _choice(self, prompt: str, options: dict[int, tuple[Answer, str]],
                 whole: Callable[[Answer], Answer] = lambda value: value) -> Answer:
@@ -420,17 +458,19 @@ class KeypadAnswers:
     def _debate(self) -> Answer:
         """Waits for Enter or the end of the debate timer, counting down on the screen, warning a minute before."""
         self.screen.prompt(self.text("prompt.done"))
-        self.countdown(self.debate_timer, "screen.debate_left", warn=True, repeat=self.repeat)
+        self.countdown(self.debate_timer, "screen.debate_left", warn=True, repeat=self.repeat,
+                       footer="screen.keys_timer")
         return None
 
-    def countdown(self, seconds: int, key: str, warn: bool = False,
-                  repeat: Callable[[], None] | None = None) -> bool:
+    def countdown(self, seconds: int, key: str, warn: bool = False, repeat: Callable[[], None] | None = None,
+                  footer: str = "screen.keys_last_words") -> bool:
         """Counts ``seconds`` down on the screen (the line ``key`` shows the time left), second by second, until
         Enter (True) or the end (False); with ``warn``, says so a minute before and at the end. With ``repeat``,
-        the repeat key says the call again while the time runs on; the host menu's time is not counted."""
+        the repeat key says the call again while the time runs on; the host menu's time is not counted. The
+        ``footer`` names what Enter ends (the debate, the last words) and the keys that work meanwhile."""
         end = self.clock() + seconds
         warned = not warn or seconds <= 60
-        self.screen.keys(self.text("screen.keys_timer" if repeat else "screen.keys_enter"))
+        self.screen.keys(self.text(footer))
         try:
             while True:
                 left = end - self.clock()
@@ -463,12 +503,13 @@ class KeypadAnswers:
 
     def _vote(self, optional: bool, prompt: str = "prompt.vote") -> Answer:
         """Reads the vote's result (a seat, 0 for nobody, the tie key then the tied seats) or, with the roll-call
-        key, every voter's ballot (not at the Sheriff's election)."""
-        roll_call = prompt == "prompt.vote" and self.game is not None
+        key, every voter's ballot; the Sheriff's election (``prompt.election``) alike, its tally read back as who
+        is elected."""
+        roll_call = self.game is not None
         while True:
             key = self._number(self.text(prompt), allow_zero=optional, tie=True, roll_call=roll_call)
             if key == "rollcall":
-                ballots = self._roll_call()
+                ballots = self._roll_call("tally.elected" if prompt == "prompt.election" else "tally.out")
                 if ballots is not None:
                     return ballots
                 continue
@@ -489,10 +530,11 @@ class KeypadAnswers:
             if self._confirm(said, key or None):
                 return key or None
 
-    def _roll_call(self) -> Answer:
+    def _roll_call(self, result: str = "tally.out") -> Answer:
         """Asks each voter in seat order (by day, aloud) and reads their ballot: a seat, or 0 for nobody; undo
-        takes back the last ballot (with none, back to the result). The engine counts the whole roll call; its
-        tally is shown and read back before it counts. Returns ``{ballots: {voter: target}}``, or None to type
+        takes back the last ballot (with none, back to the result). The engine counts the whole roll call (the
+        day's vote or the Sheriff's election: the running call's rules); its tally is shown and read back before
+        it counts, the seat chosen said with ``result``. Returns ``{ballots: {voter: target}}``, or None to type
         the result instead."""
         assert self.game is not None
         game = self.game
@@ -502,7 +544,7 @@ class KeypadAnswers:
             try:
                 if len(ballots) == len(voters):
                     cast = dict(zip(voters, ballots))
-                    if self._confirm(self._tally(game, cast), {"ballots": cast}):
+                    if self._confirm(self._tally(game, cast, result), {"ballots": cast}):
                         return {"ballots": cast}
                     ballots.pop()  # Backspace: the last voter's ballot again
                     continue
@@ -543,9 +585,10 @@ class KeypadAnswers:
             return AGAIN
         return number
 
-    def _tally(self, game: Game, ballots: dict[int, int | None]) -> str:
+    def _tally(self, game: Game, ballots: dict[int, int | None], result_key: str = "tally.out") -> str:
         """Returns the engine's count of ``ballots`` as read back: each seat's votes, most first, then the
-        result ("Seat three, four votes; seat five, two votes. Seat three is eliminated")."""
+        result ("Seat three, four votes; seat five, two votes. Seat three is eliminated", or "... is elected
+        Sheriff" with ``result_key`` tally.elected)."""
         totals = votes.totals(game, ballots)
         tally = votes.count(game, ballots)
         said = ""
@@ -556,7 +599,7 @@ class KeypadAnswers:
         if tally.tied:
             result = self.text("answer.tie", seats=self.seat_words(tally.tied))
         elif tally.seat is not None:
-            result = self.voice.text("tally.out", {"seat": tally.seat}, self.names, fragment=True)
+            result = self.voice.text(result_key, {"seat": tally.seat}, self.names, fragment=True)
         else:
             result = self.voice.text("tally.nobody", {}, self.names, fragment=True)
         return self.text("tally.read", votes=said or self.voice.text("tally.empty", {}, fragment=True), result=result)

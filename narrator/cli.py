@@ -34,7 +34,11 @@ if TYPE_CHECKING:
 
 
 def _warn(message: str) -> None:
-    print(f"warning: {message}", file=sys.stderr, flush=True)
+    """Prints a warning, cut between words at the terminal's width: printed before the full screen opens, it is
+    what the host finds again once it closes, and the terminal would cut it mid-word."""
+    from .hint import columns, fold
+
+    print(fold(f"warning: {message}", columns(2)), file=sys.stderr, flush=True)
 
 
 def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_from: str = "",

@@ -43,6 +43,10 @@ class PushbackKeys:
     def unread(self, key: str) -> None:
         self.pending.insert(0, key)
 
+    def drain(self) -> None:
+        self.pending.clear()
+        self.keys.drain()
+
     def close(self) -> None:
         self.keys.close()
 

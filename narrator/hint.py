@@ -7,17 +7,22 @@ work. The command is chosen once, in the process the user started, and handed to
 
 from __future__ import annotations
 
+import functools
 import os
 import shlex
 import shutil
 import sys
+import unicodedata
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 COMMAND = "WEREWOLF_NARRATOR_COMMAND"
 """The command as the first process chose it, for its children (the supervised game) to show the same."""
 
 NAME = "werewolf-narrator"
+
+VOICES = Path(__file__).resolve().parent.parent / "voices"
+"""The voice files (narrator.voices.VOICES_DIR, named here so that the supervisor need not import the engine)."""
 
 
 def command(environ: Mapping[str, str] | None = None, argv0: str | None = None, executable: str | None = None,
@@ -96,3 +101,70 @@ def _columns(fd: int) -> int | None:
 def pinned() -> dict[str, str]:
     """The environment a child process gets so that its hints show the command the user started with."""
     return {COMMAND: command()}
+
+
+def table_language(journal: str | os.PathLike[str]) -> str:
+    """Returns the language of the table whose game ``journal`` keeps (its header's config); English when there is
+    no header yet to say (nothing was saved: no table's language is known) or it cannot be read."""
+    from .journal import open_regular, parse_line
+
+    try:
+        with open_regular(str(journal)) as file:
+            header = parse_line(file.readline().removesuffix(b"\n"))
+        language = header["config"]["language"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return "en"
+    # A name, never a path: the header is a file anyone may have edited.
+    return language if isinstance(language, str) and language.isalnum() and language.isascii() else "en"
+
+
+def table_text(language: str, key: str, **values: object) -> str:
+    """Returns the screen line ``key`` of ``language``'s voice file with its ``values``: the hints shown around a
+    game (the supervisor's, the resume list's) speak the table's language, as its screen did. The line is read
+    with yaml alone, when it is needed (after the game's process has ended, or before it begins), never the
+    engine. A language without a voice file, or a line it lacks, falls back to English."""
+    template = _lines(language).get(key) or _lines("en")[key]
+    return template.format_map({name: str(value) for name, value in values.items()})
+
+
+@functools.lru_cache(maxsize=None)
+def _lines(language: str) -> dict[str, str]:
+    """The ``lines`` of ``voices/<language>.yaml`` (empty when there is no such file, or it cannot be read)."""
+    import yaml
+
+    loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    path = VOICES / f"{language}.yaml"
+    if not (language.isalnum() and language.isascii()):
+        return {}
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader) if path.is_file() else None
+    except (OSError, UnicodeError, yaml.YAMLError):
+        return {}
+    lines = data.get("lines") if isinstance(data, dict) else None
+    return {str(k): str(v) for k, v in lines.items()} if isinstance(lines, dict) else {}
+
+
+def fold(text: str, width: int | None) -> str:
+    """Returns ``text`` cut between words into lines of at most ``width`` cells (a wide character, as Chinese, takes
+    two), as the terminal would not: it cuts mid-word. A word wider than the line stays whole (a path, a command;
+    Chinese, without spaces, the terminal may cut anywhere). Without a width (not a terminal), unchanged."""
+    if not width or width < 20:
+        return text
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line, used = "", 0
+        for word in paragraph.split(" "):
+            cells = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in word)
+            if line and used + 1 + cells > width:
+                lines.append(line)
+                line, used = word, cells
+            else:
+                line, used = (f"{line} {word}", used + 1 + cells) if line else (word, cells)
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def columns(fd: int) -> int | None:
+    """The width of the terminal on ``fd`` (None when it is not one): what `fold` cuts to, less one column."""
+    width = _columns(fd)
+    return None if width is None else width - 1

@@ -97,7 +97,8 @@ def identify(table: Table, narrator: TableNarrator, answers: KeypadAnswers, prog
     """
     done = journaled(table, progress)
     if not progress:
-        narrator.line("deal.cards_intro", VOICE)
+        # The Thief's two cards are dealt to the centre: a host who deals one card a player would keep them in hand.
+        narrator.line("deal.cards_intro_centre" if len(table.deck) > table.seats else "deal.cards_intro", VOICE)
         # Dealing takes the table a while: the eyes close only once every player has seen their card.
         answers.screen.prompt(narrator.voice.text("deal.cards_ready", {}))
         answers.enter()
@@ -106,6 +107,7 @@ def identify(table: Table, narrator: TableNarrator, answers: KeypadAnswers, prog
     while True:
         deal = _round(table, narrator, answers, done, record)
         if deal is not None:
+            answers.keys.drain()  # a key typed during the last character's floor is not the first call's answer
             return deal
         narrator.line("identify.mismatch", VOICE)
         record({"again": 1})
@@ -150,6 +152,7 @@ def _identify(table: Table, narrator: TableNarrator, answers: KeypadAnswers, rol
     narrator.moment(voice.role(role))
     narrator.line("identify.wake", VOICE, role=role)
     answers.pacing.open(IDENTIFY)
+    answers.keys.drain()  # a key typed before the call (the last one's floor, a card in the centre) answers nothing
     found = Identified(role, ())
     if holders > 0:
         prompt = (answers.text("identify.prompt_seat") if holders == 1

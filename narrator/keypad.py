@@ -39,25 +39,44 @@ class Keys(Protocol):
     def read(self, timeout: float | None = None) -> str | None:
         """Returns the next key's name, or None when ``timeout`` seconds pass without one."""
 
+    def drain(self) -> None:
+        """Forgets the keys typed and not read yet: a night call opens, and nothing typed before it is its answer."""
+
     def close(self) -> None:
         """Gives the terminal back as it was."""
 
 
 class ScriptedKeys:
-    """Keys from a list (tests); raises EOFError when they run out."""
+    """Keys from a list (tests), each typed as it is read; raises EOFError when they run out. Keys typed while
+    nobody reads (`stray`) wait in the buffer, read first, until `drain` forgets them."""
 
     def __init__(self, keys: Iterable[str]) -> None:
         self.keys = list(keys)
+        self.buffered: list[str] = []
+
+    def stray(self, *keys: str) -> None:
+        """Types ``keys`` now, while the narrator reads none (a floor's wait, a dead character's call)."""
+        self.buffered += keys
 
     def read(self, timeout: float | None = None) -> str | None:
+        if self.buffered:
+            return self.buffered.pop(0)
         if not self.keys:
             if timeout is not None:
                 return None
             raise EOFError("no more keys")
         return self.keys.pop(0)
 
+    def drain(self) -> None:
+        self.buffered.clear()
+
     def close(self) -> None:
         pass
+
+
+TYPE_AHEAD = "WEREWOLF_NARRATOR_TYPE_AHEAD"
+"""Set (to anything but ""), a terminal's keys typed before a night call opens are kept for it: the tests that type a
+whole game into a terminal at once set it. A table never does: at night nobody types ahead of their call."""
 
 
 STOPS = (signal.SIGTERM, signal.SIGHUP)
@@ -124,6 +143,14 @@ class TerminalKeys:
                 return KEYMAP[char]
             if char.isprintable():
                 return "other"  # a key with no use at the table: the narrator hints at the keys that work
+
+    def drain(self) -> None:
+        """Flushes what the terminal holds typed and unread (a stray key at night): Ctrl-C and the stopping signals
+        come by the wake pipe, never lost."""
+        import termios
+
+        if not os.environ.get(TYPE_AHEAD) and self._saved is not None:
+            termios.tcflush(self.fd, termios.TCIFLUSH)
 
     def close(self) -> None:
         import termios

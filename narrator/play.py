@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
-from engine import Answer, Call, Deal, Game, Phase, Rules, Step, Table, deal_cards
+from engine import Answer, Call, Deal, Game, IllegalAnswer, Phase, Rules, Step, Table, deal_cards
 from engine.crier import crier as town_crier
 from engine.table import deal_buildings
 
@@ -27,7 +27,7 @@ from .keypad import Keys
 from .narration import (CLOSE_EYES, OPEN_EYES, SCREEN, VOICE, Answers, Line, Narrator, eyes_closed, in_the_dark, run,
                         wakes)
 from .pacing import Pacing
-from .recap import build_recap, markdown, write_recap
+from .recap import build_recap, markdown, who, write_recap
 from .replay import Replay
 from .screen import Screen
 from .speak.ahead import Priorities, calls_ahead
@@ -245,6 +245,15 @@ class TableNarrator(Narrator):
         self.call_start = len(self.transcript)
         self.opening = []
         super().begin(call)
+
+    def refuse(self, call: Call, error: IllegalAnswer) -> None:
+        """Says why an answer was refused; by day, a reason said aloud stays in the call's panel too, beside the prompt
+        typed again (in the log at the bottom alone, a host without sound missed it)."""
+        said = len(self.transcript)
+        super().refuse(call, error)
+        refusal = self.transcript[said:]
+        if refusal and refusal[-1].channel == VOICE and not self.replaying:
+            self.screen.secret(refusal[-1].text)
 
     def end(self, call: Call, step: Step) -> None:
         if any(f.secret for f in step.facts) and self.acknowledge is not None and not self.replaying:
@@ -483,7 +492,7 @@ class TableSession:
         self.answers.voice_answers = None
         if failure.fatal:
             kept = "" if self.journal is None else \
-                f"; the game stopped, every answer so far is saved; to go on:\n  {resume_hint(self.journal.path)}"
+                f"\n{self.voice.text('screen.stopped', {})}\n  {resume_hint(self.journal.path)}"
             raise UserError(f"{failure}{kept}")
         self.table.screen.public(str(failure))
         self.table.screen.notice(str(failure))  # kept in the status line: the keypad answers from now on
@@ -516,7 +525,7 @@ class TableSession:
     def last_answered(self) -> str | None:
         """The call whose answer the host menu may take back, by name (None: nothing it may take back)."""
         call = takeback(self.narrator.game) if self.narrator.game is not None else None
-        return None if call is None else self.voice.role(call.id)
+        return None if call is None else who(self.voice, call) or self.voice.role(call.id)
 
     def public_state(self) -> str:
         """What the host menu shows of the game: "Night 2 · alive: …" ("" before the first call)."""
@@ -623,14 +632,20 @@ def show_recap(game: Game, voice: Voice, names: Sequence[str | None], journal: P
     written = write_recap(journal, recap)
     stream = out or sys.stdout
     text = markdown(recap)
+    paths = "\n".join(voice.text(key, {"path": path}) for key, path in (("screen.recap_file", written),
+                                                                          ("screen.journal_file", journal)))
     if stream.isatty():
         from rich.console import Console
         from rich.markdown import Markdown
+        from rich.text import Text
 
-        Console(file=stream).print(Markdown(text))
+        console = Console(file=stream)
+        console.print(Markdown(text))
+        for line in recap.result:  # wrapped between words, never mid-word by the terminal (the winners' names)
+            console.print(Text(line))
+        print(paths, file=stream)  # whole, to be copied
     else:
-        print(text, file=stream)
-    print("\n".join([*recap.result, f"(recap: {written})", f"(journal: {journal})"]), file=stream)
+        print("\n".join([text, *recap.result, paths]), file=stream)
 
 
 def play(config: TableConfig, table: TableIO, *, seed: int | None = None, start: NewGame | Resumed = NewGame(),
@@ -660,9 +675,9 @@ def play(config: TableConfig, table: TableIO, *, seed: int | None = None, start:
     except KeyboardInterrupt:
         table.screen.close()
         if session.journal is None:
-            raise GameStopped("the game stopped before it began") from None
-        raise GameStopped(f"the game stopped; every answer so far is saved; to go on:\n  "
-                          f"{resume_hint(session.journal.path)}") from None
+            raise GameStopped(session.voice.text("screen.stopped_unbegun", {})) from None
+        raise GameStopped(f"{session.voice.text('screen.stopped', {})}\n  {resume_hint(session.journal.path)}") \
+            from None
     finally:
         session.close()
     show_recap(game, session.voice, config.names, begun.journal.path, out)

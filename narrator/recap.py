@@ -80,7 +80,7 @@ def build_recap(game: Game, voice: Voice, names: Sequence[str | None] = ()) -> R
         brought = [line.text for line in lines if line.key not in LEFT_OUT]
         answered = _answer(voice, names, call, value) if call.needs_answer else ""
         if answered or brought:
-            turns.append(Turn(call, when, _who(voice, call), answered, brought))
+            turns.append(Turn(call, when, who(voice, call), answered, brought))
     narrator.line(f"end.{game.outcome.winner}", "voice")
     if game.outcome.winners:
         narrator.line("end.winners", "voice", seats=list(game.outcome.winners))
@@ -107,7 +107,8 @@ def build_recap(game: Game, voice: Voice, names: Sequence[str | None] = ()) -> R
                   ("deal_title", "turns_title", "seer_title", "witch_title", "sheriff_title", "eliminated_title")})
 
 
-def _who(voice: Voice, call: Call) -> str:
+def who(voice: Voice, call: Call) -> str:
+    """Returns the name of whoever answered ``call`` ("The vote", "Sheriff", "Hunter"), or "" for a call no name fits."""
     if call.id in WHO:
         return voice.text(WHO[call.id], {})
     if call.id == "sheriff_successor":
@@ -150,7 +151,8 @@ def _answer(voice: Voice, names: Sequence[str | None], call: Call, value: Answer
     if isinstance(value, dict):
         return ", ".join(f"{k} {v}" for k, v in value.items())
     if call.id == "thief":
-        return voice.text("answer.card", {"number": value}) if value else voice.text("answer.keep", {})
+        # "Keep your card" is the read-back to the Thief; the recap tells the table what he did.
+        return voice.text("answer.card", {"number": value}) if value else voice.text("recap.kept", {})
     return seats(value)
 
 

@@ -220,6 +220,9 @@ def _isatty(out: TextIO) -> bool:
         return False
 
 
+STATUS_LINES = 3
+"""The most lines the host's status line takes: two warnings at 80 columns, the model's command whole."""
+
 BANNER_STYLES = {"closed": "bold white on dark_blue", "open": "bold black on yellow", "paused": "bold white on red"}
 """The eyes banner's colours: closed, open, and the pause over either."""
 
@@ -352,22 +355,25 @@ class RichScreen:
         room = height - used - 1 - len(status)  # the status line and the footer stay at the bottom
         gap = 1 if tall else 0
         circle = draw_circle(t.seats, width, room - gap)
-        left = min(6, room - len(circle) - gap)
+        left = room - len(circle) - gap  # the rows the circle leaves show the lines said (~30 at 200×60)
         log = [Text(line, style="dim", overflow="ellipsis", no_wrap=True) for line in s.log[-left:]] if left > 0 else []
         body: list[RenderableType] = [*circle, *[Text("")] * max(0, room - len(circle) - len(log)), *log]
         footer = Text(s.keys, style="reverse", overflow="ellipsis", no_wrap=True)
         return Group(*shown, *body, *status, footer)
 
     def _status_lines(self, text: str, width: int) -> list["Text"]:
-        """The host's status line, on two lines when it is wider than the screen: a warning ends with what to do
-        (the command that fetches a model), which a line cut at 80 columns would hide; beyond two, cut short."""
+        """The host's status line, on more lines when it is wider than the screen: a warning ends with what to do
+        (the command that fetches a model), which a line cut at 80 columns would hide. Each warning (they are joined
+        by " · ") begins a line of its own, so that two of them (no sound, no model) still show the command at
+        80×24; beyond STATUS_LINES lines, cut short."""
         from rich.text import Text
 
-        lines = list(Text(text, style="bold yellow").wrap(self.console, width))
-        if len(lines) > 2:
-            lines[1].truncate(width - 1)
-            lines[1].append("…", style="bold yellow")
-        return lines[:2]
+        lines = [line for part in text.split(" · ") if part
+                 for line in Text(part, style="bold yellow").wrap(self.console, width)]
+        if len(lines) > STATUS_LINES:
+            lines[STATUS_LINES - 1].truncate(width - 1)
+            lines[STATUS_LINES - 1].append("…", style="bold yellow")
+        return lines[:STATUS_LINES]
     def _refresh(self) -> None:
         self.live.update(self._render(), refresh=True)
 

@@ -14,9 +14,9 @@ import subprocess
 import sys
 import termios
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from .hint import command, pinned, resume_hint
+from .hint import columns, command, fold, pinned, resume_hint, table_language, table_text, typed_path
 
 SUPERVISED = "WEREWOLF_NARRATOR_SUPERVISED"
 """Set in the game's own process (to 1), so that it plays rather than supervise itself."""
@@ -106,11 +106,14 @@ class Supervisor:
                     self._write(f"The game stopped unexpectedly ({_why(status)}) before it had begun: nothing "
                                 f"was saved. Start it again with {command()} play.\n")
                     return code
-                self._write(f"The game stopped unexpectedly ({_why(status)}).\nEvery confirmed answer is "
-                            f"saved in its journal, {self.journal}.\n\nPress Enter to go on with the game now, "
-                            "or any other key to quit.\n")
+                # The journal and the command each on a line of their own, as the user may type them: cut by the
+                # terminal, they would not be. The words in the table's language, as its screen was.
+                say = self._words()
+                self._write(self._fold(say("screen.crashed", why=_why(status, say))) + "\n"
+                            + self._fold(say("screen.crash_saved")) + f"\n  {typed_path(str(self.journal))}\n\n"
+                            + self._fold(say("screen.crash_ask")) + "\n")
                 if not self._enter():
-                    self._write(f"To go on later:\n  {resume_hint(self.journal, self.out)}\n")
+                    self._write(f"{self._fold(say('screen.go_on_later'))}\n  {resume_hint(self.journal, self.out)}\n")
                     return code
                 args = self.resume
         finally:
@@ -147,8 +150,19 @@ class Supervisor:
     def _stopped(self, status: int) -> str:
         if not begun(self.journal):
             return f"The game was stopped ({_why(status)}) before it had begun: nothing was saved.\n"
-        return (f"The game was stopped ({_why(status)}); every confirmed answer is saved; to go on:\n  "
-                f"{resume_hint(self.journal, self.out)}\n")
+        say = self._words()
+        return f"{self._fold(say('screen.killed', why=_why(status, say)))}\n  {resume_hint(self.journal, self.out)}\n"
+
+    def _words(self) -> Callable[..., str]:
+        """The screen lines of the table's language, read from the journal's header once the game has begun.
+        Before that nothing says the table's language (the game's process reads its config, which the supervisor
+        must not: it would load the engine), so the messages of a game that never began stay in English."""
+        language = table_language(self.journal)
+        return lambda key, **values: table_text(language, key, **values)
+
+    def _fold(self, text: str) -> str:
+        """Cuts ``text`` between words to the terminal's width, never mid-word as the terminal would."""
+        return fold(text, columns(self.out) if self.screen else None)
 
     def _enter(self) -> bool:
         """Reads one key; returns True for Enter. Keys typed before the question do not answer it."""
@@ -190,14 +204,15 @@ def supervise(args: Sequence[str], journal: Path, resume: Sequence[str]) -> int:
     return Supervisor(journal, resume).run(args)
 
 
-def _why(status: int) -> str:
+def _why(status: int, say: Callable[..., str] | None = None) -> str:
+    """Why the game's process ended, in English or with ``say``'s words (the table's language)."""
     if status < 0:
         try:
             name = signal.Signals(-status).name
         except ValueError:
             name = f"signal {-status}"
-        return f"its process was killed by {name}"
-    return f"its process ended with status {status}"
+        return say("screen.why_signal", signal=name) if say else f"its process was killed by {name}"
+    return say("screen.why_status", status=status) if say else f"its process ended with status {status}"
 
 
 def _isatty(fd: int) -> bool:

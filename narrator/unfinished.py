@@ -6,6 +6,7 @@ game is over once its journal's last line says so ({"over": ...}); how far it we
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import time
@@ -14,18 +15,19 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from .errors import UserError
-from .hint import command
+from .hint import command, table_language, table_text
 from .journal import read_journal
 
 
 @dataclass(frozen=True)
 class Unfinished:
-    """A game that can go on: its journal, when it was last played, its table and how far it went."""
+    """A game that can go on: its journal, when it was last played, and its table and how far it went in the
+    table's language (the ``details`` its players would read)."""
 
     path: Path
     when: float
-    table: str
-    where: str
+    details: str
+    language: str
 
 
 def unfinished_games(folder: Path) -> list[Unfinished]:
@@ -41,25 +43,30 @@ def unfinished_games(folder: Path) -> list[Unfinished]:
         if header.get("kind") != "play" or "over" in header:
             continue
         config = header["config"] if isinstance(header.get("config"), dict) else {}
+        language = table_language(path)
+        say = functools.partial(table_text, language)
         source = str(config.get("source") or "")
-        table = (Path(source).name if source and not source.startswith("(") else "starter table")
-        table += f", {config.get('seats', '?')} players"
+        table = Path(source).name if source and not source.startswith("(") else say("screen.starter_table")
         if "progress" in header:
-            where = "the deal"
+            where = say("screen.at_deal")
         elif not entries:
-            where = "the start"
+            where = say("screen.at_start")
         elif entries[-1].phase == "day" and entries[-1].number == 0:
-            where = "before the first night"
+            where = say("screen.day_zero")
         else:
-            where = f"{entries[-1].phase} {entries[-1].number}"
-        games.append(Unfinished(path, when, table, where))
+            where = say(f"summary.{entries[-1].phase}", number=entries[-1].number)
+        details = say("screen.unfinished", table=table, count=config.get("seats", "?"), where=where)
+        games.append(Unfinished(path, when, details, language))
     return sorted(games, key=lambda game: (game.when, game.path.name), reverse=True)
 
 
 def listed(games: list[Unfinished]) -> str:
-    """The games, numbered from 1: date, table, how far, journal."""
-    return "\n".join(f"{i:>3}. {time.strftime('%Y-%m-%d %H:%M', time.localtime(game.when))}  {game.table}  "
-                     f"({game.where})\n       {game.path}" for i, game in enumerate(games, start=1))
+    """The games, numbered from 1: date, the table's language, the table and how far in that language, journal.
+
+    The list's own words (its title, its question) stay in English: it may hold the games of several tables, in
+    several languages, and is read before any of them is chosen; each game's details are its own table's words."""
+    return "\n".join(f"{i:>3}. {time.strftime('%Y-%m-%d %H:%M', time.localtime(game.when))}  [{game.language}]  "
+                     f"{game.details}\n       {game.path}" for i, game in enumerate(games, start=1))
 
 
 def choose(folder: Path, last: bool, out: TextIO | None = None, ask: Callable[[str], str] = input,

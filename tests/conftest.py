@@ -25,6 +25,9 @@ atexit.register(shutil.rmtree, os.environ["XDG_DATA_HOME"], True)
 # The hints name the command that runs the program where the user is (narrator.hint); pinned here, so that the
 # messages the tests expect do not depend on where pytest runs (test_hints.py checks how it is chosen).
 os.environ["WEREWOLF_NARRATOR_COMMAND"] = "werewolf-narrator"
+# The tests that play a game in a real terminal (tmux) type its keys ahead, a night's answers too: a night call keeps
+# them (narrator.keypad.TYPE_AHEAD). test_host_screen.py checks, without it, that a table's stray keys are dropped.
+os.environ["WEREWOLF_NARRATOR_TYPE_AHEAD"] = "1"
 
 
 @pytest.fixture(scope="session")

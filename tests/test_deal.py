@@ -4,6 +4,7 @@ seat is."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -113,7 +114,7 @@ def test_the_app_deal_is_journaled_before_the_first_card_is_shown(tmp_path: Path
     checked: list[int] = []
 
     def on_secret(text: str) -> None:
-        if "press Enter to hide your card" not in text:  # a card shown (deal.app_show)
+        if "Remember it." not in text:  # a card shown (deal.app_show)
             return
         journal = lines(the_journal(tmp_path / "game"))
         assert journal[0]["dealing"] is True
@@ -248,11 +249,30 @@ def identified(config: TableConfig, keys: list[str], folder: Path, screen: Plain
 
 
 def test_cards_identification_starts_with_eyes_closed(tmp_path: Path) -> None:
-    """deal: cards: after the cards are dealt, everyone closes their eyes before the first character wakes."""
+    """deal: cards: after the cards are dealt, everyone closes their eyes before the first character wakes. With the
+    Thief's two cards in the deck, the deal says where the cards left over go (the centre), which a host dealing "one
+    card to each player" was not told."""
     speaker = Recorder()
     identified(REAL, THIEF + SEER + WEREWOLF + HUNTER, tmp_path / "game", speaker=speaker)
-    assert speaker.said[:3] == [VOICE.text("deal.cards_intro", {}), VOICE.text("notice.close_eyes", {}),
+    assert "centre" in VOICE.text("deal.cards_intro_centre", {}) and "centre" not in VOICE.text("deal.cards_intro", {})
+    assert speaker.said[:3] == [VOICE.text("deal.cards_intro_centre", {}), VOICE.text("notice.close_eyes", {}),
                                 VOICE.text("identify.wake", {"role": "thief"})]
+
+
+def test_a_key_typed_during_an_identifications_wait_is_no_ones_seat(tmp_path: Path) -> None:
+    """"7" pressed at every wait of the identification (a character's floor, a card in the centre called for nobody)
+    would have been read as the next character's seat, and the last one's as the Sheriff's election: each call forgets
+    it as it opens, and so does the end of the identification. The deal and the election are the ones typed."""
+    keys = ScriptedKeys(THIEF + SEER + WEREWOLF + HUNTER + ["5", "enter", "enter"])
+    config = dataclasses.replace(REAL, call_floor=1.0, pause=(1.0, 1.0),
+                                 table=dataclasses.replace(REAL.table, rules=Rules(sheriff=True)))
+    (tmp_path / "game").mkdir()
+    with pytest.raises(EOFError):
+        play(config, TableIO(keys, PlainScreen(io.StringIO()), Recorder()), seed=SEED,
+             start=NewGame(folder=tmp_path / "game"), timing=Timing(sleep=lambda s: keys.stray("7")), out=io.StringIO())
+    journal = the_journal(tmp_path / "game")
+    assert read_journal(str(journal))[0]["deal"] == list(REAL_DEAL)
+    assert [line["answer"] for line in lines(journal) if "answer" in line][0] == 5  # the election
 
 
 def test_a_game_stopped_mid_identification_resumes_at_the_next_character(tmp_path: Path) -> None:
@@ -470,7 +490,7 @@ def test_the_host_menu_shows_no_card_before_real_cards_are_identified(tmp_path: 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh --test")
 def test_in_a_terminal_the_card_waits_for_enter_then_hides_and_the_host_menu_shows_one_again(tmp_path: Path) -> None:
-    """80×24: seat 1's screen asks for Enter before its card, shows it with "Press Enter to hide it", hides it;
+    """80×24: seat 1's screen asks for Enter before its card, shows it with "Press Enter to hide your card", hides it;
     the host menu then shows seat 3 its card, only once the narrator has said so, and hides it again."""
     from tmux import Tmux
 

@@ -42,7 +42,6 @@ NAMES = {"en": ["Ann", "Bruno", "Chloe", "David", "Emma", "Farid", "Gilles", "He
          "zh": ["安娜", "博文", "晨曦", "大卫", "恩泽", "方舟", "国栋", "海伦", "一鸣", "嘉怡", "凯文", "乐乐"]}
 TIMER = 4
 """The debate's seconds (config allows 1 and more): long enough to see it count, pause and run out."""
-STOPPED = "The game stopped unexpectedly (its process was killed by SIGKILL)."
 
 
 def table(language: str) -> str:
@@ -301,8 +300,11 @@ def test_a_whole_game_night_in_a_real_terminal(tmp_path: Path, language: str, wi
         shown = host.wait(lambda s: host.waiting(s, night2, night.crash_call), 60)
         host.circle(shown, *night.at(night.crash_at))
         os.kill(tmux.game_process(), signal.SIGKILL)
-        stopped = tmux.wait_for("Press Enter to go on with the game now")
-        assert stopped.strip().startswith(STOPPED) and "╭" not in stopped, stopped
+        # The supervisor's words in the table's language, cut between words at 80 columns (found whole, flat).
+        stopped = tmux.wait_for(lambda s: flat(text("screen.crash_ask")) in flat(s))
+        crashed = text("screen.crashed", why=host.voice.text("screen.why_signal", {"signal": "SIGKILL"}, fragment=True))
+        assert flat(stopped).startswith(flat(crashed)) and "╭" not in stopped, stopped
+        assert all(word in stopped for word in crashed.split()), stopped  # never a word cut by the terminal
         tmux.send(["enter"])
         shown = host.wait(lambda s: flat(text("notice.resumed")) in flat(s)
                               and host.waiting(s, night2, night.crash_call), 60)
@@ -319,7 +321,9 @@ def test_a_whole_game_night_in_a_real_terminal(tmp_path: Path, language: str, wi
         tmux.wait_for("exit=130")
         tmux.respawn(game_command(tmp_path, "resume", "--journal-dir", "j"))
         listed = tmux.wait_for("Which game?")
-        assert "(day 2)" in listed and "table.yaml, 12 players" in listed, listed
+        where = host.voice.text("summary.day", {"number": 2}, fragment=True)  # inside the line: "(day 2)"
+        details = {"table": "table.yaml", "count": 12, "where": where}
+        assert host.voice.text("screen.unfinished", details, fragment=True) in listed, listed
         tmux.send(["1", "enter"])
         shown = host.wait(lambda s: flat(text("notice.resumed")) in flat(s) and host.waiting(s, day2)
                               and flat(text("prompt.vote")) in panel(s), 60)

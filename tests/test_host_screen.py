@@ -11,13 +11,15 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
-from engine import Deal, Game, Phase, Rules, Table, deal_cards
+from engine import Call, Deal, Game, Phase, Rules, Table, deal_cards
 from engine.roles import cupid, raven
 from engine.types import Kind
+from helpers import Printed
 from keystrokes import Recorder, after, keys_for
 from narrator.asking import KeypadAnswers
 from narrator.circle import SeatView, seating
 from narrator.config import TableConfig
+from narrator.keypad import ScriptedKeys
 from narrator.play import NewGame, TableIO, Timing, play
 from narrator.screen import PlainScreen, draw_circle
 from narrator.voices import load_voice
@@ -124,6 +126,9 @@ class Clocked:
         self.now += timeout
         return None
 
+    def drain(self) -> None:
+        pass  # presses come at their times: none is typed before the narrator reads
+
     def close(self) -> None:
         pass
 
@@ -143,6 +148,7 @@ class Timed(PlainScreen):
 
     def keys(self, text: str) -> None:
         self.footers.append(text)
+        self.state.keys = text
 
     def countdown(self, text: str, left: int) -> None:
         self.shown.append(text)
@@ -183,6 +189,24 @@ def test_enter_ends_the_last_words_sooner_and_they_warn_of_nothing() -> None:
     assert said == []
 
 
+@pytest.mark.parametrize("language, debate, last_words", [("en", "debate", "last words"),
+                                                        ("fr", "débat", "derniers mots"), ("zh", "发言", "遗言")])
+def test_the_footer_names_what_enter_ends_the_debate_or_the_last_words(language: str, debate: str,
+                                                                      last_words: str) -> None:
+    """During last words the footer said "end them now" (what?), beside a countdown: it names them, in the
+    table's language, as the debate's names the debate."""
+    voice = load_voice(language)
+    keys, screen = Clocked([(1.0, "enter"), (1.0, "enter")]), Timed()
+    answers = KeypadAnswers(keys, screen, voice, say=lambda key, values: None, repeat=lambda: None,
+                            clock=keys.clock, debate_timer=62)
+    answers._debate()
+    assert answers.countdown(30, "screen.last_words_left") is True
+    assert screen.footers == [voice.text("screen.keys_timer"), voice.text("screen.keys_last_words")]
+    assert debate in screen.footers[0].lower() and last_words not in screen.footers[0].lower()
+    assert last_words in screen.footers[1].lower() and debate not in screen.footers[1].lower()
+    assert all(cell_len(footer) <= 79 for footer in screen.footers)  # one line of an 80-column screen
+
+
 def test_a_pause_shows_its_banner_and_holds_the_countdown() -> None:
     answers, screen, said = timed([(2.5, "menu"), (2.5, "3"), (100.0, "enter")])
     answers.countdown(5, "screen.debate_left", warn=True)
@@ -190,6 +214,14 @@ def test_a_pause_shows_its_banner_and_holds_the_countdown() -> None:
     after_pause = screen.shown[screen.shown.index("Debate: 0:03 left") + 1]
     assert after_pause == "Debate: 0:03 left"  # the 97.5 s paused did not count: 2.5 s were still left
     assert said == ["notice.paused", "notice.resumed", "debate.over"]
+
+
+def test_the_host_menu_and_the_pause_show_their_own_keys_then_the_calls_again() -> None:
+    """The footer showed the call's keys (0-9, Backspace, U…) in the host menu and the pause, where they do nothing."""
+    answers, screen, said = timed([(2.5, "menu"), (2.5, "3"), (100.0, "enter")])
+    answers.countdown(5, "screen.last_words_left")
+    assert screen.footers == [VOICE.text(key) for key in ("screen.keys_last_words", "screen.keys_menu",
+                                                          "screen.keys_paused", "screen.keys_last_words")]
 
 
 def test_after_the_host_menu_the_table_sees_again_what_to_type() -> None:
@@ -379,3 +411,148 @@ def test_a_line_said_by_the_fallback_voice_is_told_to_the_host_in_the_tables_lan
     assert "en_US-joe-medium" in told and "espeak-ng" in told
     speaker.language = ""  # a speaker of no table (the benchmarks): English
     assert speaker._told("screen.not_rendered", "not {voice}", voice="v") == "not v"
+
+
+# -- keys typed before a night call ------------------------------------------------------------------------------
+
+
+def test_the_keypad_forgets_the_keys_typed_before_it_drains_and_keeps_those_typed_after(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real terminal: a stray key typed while nobody reads (a floor's wait, a dead character's call) is flushed when
+    a night call opens; a key typed after it is read. With TYPE_AHEAD (the tests that type a whole game at once into a
+    terminal), nothing is flushed."""
+    import os
+    import time
+
+    from narrator.keypad import TYPE_AHEAD, TerminalKeys
+
+    for ahead, kept in (("", ["7"]), ("1", ["5", "7"])):
+        monkeypatch.setenv(TYPE_AHEAD, ahead)
+        primary, terminal = os.openpty()
+        try:
+            keys = TerminalKeys(terminal)
+            os.write(primary, b"5")
+            time.sleep(0.1)  # nobody reads: the key waits in the terminal's input
+            keys.drain()
+            os.write(primary, b"7")
+            assert [keys.read(1) for _ in kept] == kept
+            assert keys.read(0.05) is None
+            keys.close()
+        finally:
+            os.close(primary)
+            os.close(terminal)
+
+
+def eight(*roles: str) -> Game:
+    return Game(Table(8, roles, Rules(sheriff=False)), Deal(roles, ()))
+
+
+def reach(game: Game, call: str) -> Call:
+    while game.call is not None and game.call.id != call:
+        game.answer(None)
+    assert game.call is not None
+    return game.call
+
+
+def keypad(keys: ScriptedKeys, shown: io.StringIO) -> KeypadAnswers:
+    """The keypad, its screen printing everything it shows (the host's status line too) to ``shown``."""
+    return KeypadAnswers(keys, Printed(shown, terminal=True), VOICE, say=lambda k, v: None, repeat=lambda: None)
+
+
+def test_a_stray_key_typed_before_a_night_call_is_not_its_answer() -> None:
+    """"5" typed during the Seer's floor (or her call made for the dead) was read by the next call: the werewolves'
+    answer began with it ("56"). The call opening drops it; the answer typed once it is open is read whole."""
+    game = eight("seer", "werewolf", "villager", "villager", "werewolf", "villager", "villager", "villager")
+    keys = ScriptedKeys(["3", "enter", "enter", "6", "enter", "enter"])
+    answers = keypad(keys, io.StringIO())
+    game.answer(answers.answer(reach(game, "seer"), game))
+    keys.stray("5")  # the Seer's floor: a key pressed while nobody reads
+    assert answers.answer(reach(game, "werewolves"), game) == 6
+
+
+def test_after_a_refusal_at_night_the_keys_typed_next_count() -> None:
+    """At Cupid's call at 8 seats, "9 Enter 1 Enter 4 Enter" kept only 4: seat 9 is refused as it is typed (on the
+    screen: it is night), so that 1 and 4, typed after the refusal, are the lovers. An answer the engine refuses whole
+    (the same seat twice) is asked again, and the keys typed while its refusal showed are read."""
+    game = eight("cupid", "werewolf", "villager", "villager", "werewolf", "villager", "villager", "villager")
+    cupid_call = reach(game, "cupid")
+    shown = io.StringIO()
+    answers = keypad(ScriptedKeys(["9", "enter", "1", "enter", "4", "enter", "enter"]), shown)
+    assert answers.answer(cupid_call, game) == [1, 4]
+    assert VOICE.text("refusal.no_such_seat", {"seat": 9}) in shown.getvalue()
+    keys = ScriptedKeys(["2", "enter", "2", "enter"])
+    answers = keypad(keys, shown)
+    assert answers.answer(cupid_call, game) == [2, 2]  # refused by the engine: narration.run says why, asks again
+    keys.stray("3", "enter", "5", "enter", "enter")  # typed while the refusal showed
+    assert answers.answer(cupid_call, game) == [3, 5]
+
+
+def test_a_digit_at_the_read_back_shows_the_hint() -> None:
+    """"4" typed over "Seat two, seat one?" did nothing at all: it shows the hint (Backspace changes the answer)."""
+    game = eight("cupid", "werewolf", "villager", "villager", "werewolf", "villager", "villager", "villager")
+    shown = io.StringIO()
+    answers = keypad(ScriptedKeys(["2", "enter", "1", "enter", "4", "enter"]), shown)
+    assert answers.answer(reach(game, "cupid"), game) == [2, 1]
+    assert shown.getvalue().count(VOICE.text("screen.wrong_key")) == 1
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_every_footer_fits_an_80_column_terminal(language: str) -> None:
+    """The French vote's footer was 81 cells: at 80×24 its last key, M for the host menu, was cut."""
+    voice = load_voice(language)
+    footers = {key: cell_len(voice.text(key)) for key in voice.lines if key.startswith("screen.keys")}
+    assert len(footers) >= 7 and max(footers.values()) <= 80, footers
+
+
+def drawn(width: int, height: int, notice: str = "", said: int = 0) -> list[str]:
+    """What a full screen (RichScreen) of ``width`` × ``height`` shows of a 12-seat table, with ``notice`` in the
+    host's status line and ``said`` lines said."""
+    from rich.console import Console
+
+    from narrator.screen import RichScreen, ScreenState, TableState
+
+    screen = RichScreen.__new__(RichScreen)  # drawn, not started: no terminal taken over
+    screen.console = Console(file=io.StringIO(), width=width, height=height, force_terminal=True, color_system=None)
+    screen.state = ScreenState(title="Night 1", spoken="It is night.", log=[f"line {n}" for n in range(1, said + 1)],
+                               keys=VOICE.text("screen.keys_wait"))
+    screen.table = TableState(seats=tuple(seating(VOICE, 12, ())), eyes="EYES CLOSED", eyes_open=False, notice=notice)
+    screen.console.print(screen._render())
+    lines = screen.console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    assert len(lines) == height
+    return lines
+
+
+def test_two_warnings_at_80_columns_keep_the_command_that_fetches_the_model_whole() -> None:
+    """"No sound output device found: …" and "No speech model: … run COMMAND", joined, were cut after two lines: the
+    command a new host needs was an ellipsis. Each begins a line of its own now, the command whole."""
+    command = ".venv/bin/werewolf-narrator models fetch en"
+    notice = " · ".join([VOICE.text("screen.no_sound", {"why": "No sound output device found"}),
+                         VOICE.text("screen.no_model", {"command": command})])
+    lines = drawn(80, 24, notice)
+    assert lines[-1].strip() == VOICE.text("screen.keys_wait")
+    assert command in "".join(line.strip() + " " for line in lines[-4:-1]).replace("  ", " ")
+    assert lines[-4].startswith("No sound output device found")
+
+
+def test_a_tall_screen_shows_the_lines_said_in_the_rows_the_circle_leaves() -> None:
+    """At 200×60 about 30 rows stayed blank below the circle while only the last 6 lines said were shown."""
+    tall = [line.strip() for line in drawn(200, 60, said=80)]
+    shown = [line for line in tall if line.startswith("line ")]
+    assert len(shown) >= 25 and shown[-1] == "line 80"
+    assert [line for line in drawn(80, 24, said=80) if line.strip().startswith("line ")]  # and some at 80×24
+
+
+def test_a_refusal_said_by_day_stays_in_the_calls_panel_and_one_at_night_is_shown_there_only() -> None:
+    """"Chloe, seat number three, has been eliminated." was said and added to the log at the bottom only: a host
+    without sound, looking at the prompt typed again, never saw it. By day it is in the panel too; at night (on the
+    screen only) as before."""
+    from engine import IllegalAnswer
+    from narrator.play import TableNarrator
+
+    for phase, said in ((Phase.DAY, 1), (Phase.NIGHT, 0)):
+        screen, speaker = Timed(), Recorder()
+        narrator = TableNarrator(VOICE, screen, speaker)
+        call = Call("vote" if phase is Phase.DAY else "seer", phase, 1, Kind.SEAT, seats=(1, 2, 4))
+        narrator.refuse(call, IllegalAnswer("out", key="refusal.eliminated", seat=3))
+        line = VOICE.text("refusal.eliminated", {"seat": 3})
+        assert screen.state.secrets == [line] and len(speaker.said) == said

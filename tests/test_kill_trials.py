@@ -179,7 +179,8 @@ def assert_clean(tmux: Tmux, secret: str) -> None:
     everything = tmux.everything()
     assert secret not in everything
     said = [line for line in everything.splitlines() if line.strip()]
-    assert said[0] == STOPPED and said[-1] == ASK and len(said) == 3, everything
+    assert said[0] == STOPPED and said[-1] == ASK and len(said) == 4, everything
+    assert said[2].startswith("  ") and said[2].endswith(".jsonl"), everything  # the journal, on a line of its own
 
 
 def play_on(tmux: Tmux, rest: list[str], folder: Path, ahead: Game) -> None:
@@ -243,7 +244,7 @@ def stopped_trial(number: int, root: Path, stops: Sequence[int]) -> str:
             tmux.send(["enter"])
         else:
             assert "exit=130" in shown and terminal_settings(shown) == {"echo", "icanon"}, shown
-            resume_as_told(tmux, folder, shown, "to go on:")
+            resume_as_told(tmux, folder, shown, "To go on:")
         play_on(tmux, moment.rest, folder, ahead)
     except Exception as failure:  # told with the others' failures, by trial
         return f"trial {number} (seed {seed}, {moment.what}): {failure!r}"
@@ -351,7 +352,7 @@ def test_sigterm_and_sighup_stop_the_game_like_a_confirmed_ctrl_c_with_its_journ
         final = tmux.wait_for(ended)
         assert "exit=130" in final and terminal_settings(final) == {"echo", "icanon"}, final
         assert moment.secret not in tmux.everything()
-        command = re.search(r"to go on:\s+(werewolf-narrator resume \S+)", final)
+        command = re.search(r"To go on:\s+(werewolf-narrator resume \S+)", final)
         assert command is not None, final
         assert "unexpectedly" not in final and ASK not in final  # the stop was wanted: no offer to go on
         tmux.respawn(game_command(tmp_path, *command.group(1).split()[1:]))

@@ -169,7 +169,7 @@ def test_a_model_that_cannot_hear_stops_the_game_and_says_how_to_go_on(tmp_path:
     table = session(listener=failed(VocabularyUnheard("the model cannot hear 'five'")))
     table.journal = Journal(tmp_path / "game.jsonl", {"kind": "play"})
     try:
-        with pytest.raises(UserError, match="cannot hear 'five'.*every answer so far is saved") as stopped:
+        with pytest.raises(UserError, match="(?s)cannot hear 'five'.*every answer so far is saved") as stopped:
             table.settle()
     finally:
         table.journal.close()
@@ -254,3 +254,31 @@ def test_the_recap_ends_with_the_winner_and_where_the_game_is_kept(tmp_path: Pat
     assert result and out.getvalue().splitlines()[-len(result) - 2:] == [
         *result, f"(recap: {tmp_path / 'game.md'})", f"(journal: {tmp_path / 'game.jsonl'})"]
     assert (tmp_path / "game.md").read_text(encoding="utf-8") == markdown(build_recap(game, EN, ()))
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_the_host_menu_names_the_answer_it_takes_back_in_the_tables_language(language: str) -> None:
+    """"Take back the last answer, to sheriff_successor?": the take-back named the call by its id. In random games it
+    names every call it offers as the recap does ("The vote", "Sheriff", "Hunter"), in the table's language."""
+    import dataclasses
+    import random
+
+    from engine import Game
+    from narrator.play import takeback
+
+    config = dataclasses.replace(APP, language=language)
+    table = session(config)
+    voice = load_voice(language)
+    named: set[str] = set()
+    for seed in range(40):
+        rng = random.Random(seed)
+        table.narrator.game = game = Game(config.table, deal_cards(config.table, seed))
+        while game.call is not None:
+            offered = takeback(game)
+            if offered is not None:
+                name = table.last_answered()
+                assert name and "_" not in name and name != offered.id, (offered.id, name)
+                named.add(offered.id)
+            game.answer(rng.choice(game.legal()) if game.call.needs_answer else None)
+    assert {"sheriff_successor", "vote"} <= named
+    assert voice.role("sheriff") in voice.text("menu.undo_confirm", {"call": voice.role("sheriff")})

@@ -4,6 +4,7 @@ every elimination with its cause; in the table's language; never before the game
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
 import stat
@@ -32,6 +33,19 @@ def played(config: TableConfig, keys: list[str], folder: Path) -> tuple[Game, st
     return game, out.getvalue()
 
 
+@pytest.mark.parametrize("language, recap, kept", [("fr", "(récapitulatif : {})", "(journal : {})"),
+                                                  ("zh", "（复盘：{}）", "（记录：{}）")])
+def test_the_recap_s_files_are_named_in_the_table_s_language(tmp_path: Path, language: str, recap: str,
+                                                            kept: str) -> None:
+    """After a game at a French or Chinese table, where the recap and the journal are: in its language (they
+    were English), each path whole on its own line, to be copied."""
+    config = dataclasses.replace(APP, language=language)
+    keys, _ = plan_keys(config, SEED)
+    _, printed = played(config, keys, tmp_path)
+    journal = next(tmp_path.glob("game-*.jsonl"))
+    assert printed.endswith(f"{recap.format(journal.with_suffix('.md'))}\n{kept.format(journal)}\n")
+
+
 def test_the_recap_is_written_beside_the_journal_and_printed_once_the_game_is_over(tmp_path: Path) -> None:
     keys, ahead = plan_keys(APP, SEED)
     game, printed = played(APP, keys, tmp_path)
@@ -49,7 +63,7 @@ def test_the_recap_is_written_beside_the_journal_and_printed_once_the_game_is_ov
         assert voice.text("summary.eliminated", {"when": voice.text(f"summary.{e.phase.value}", {"number": e.number}),
                                                  "seat": e.seat, "role": e.role, "cause": e.cause}) in recap
     assert game.outcome is not None and voice.text(f"end.{game.outcome.winner}", {}) in recap
-    looks = recap[recap.index("## The Seer's looks"):]
+    looks = recap[recap.index("## The Fortune Teller's looks"):]  # the English rulebook's name for the Seer
     seen = [value for call, value in zip(game.calls, game.journal) if call.id == "seer" and isinstance(value, int)]
     assert seen  # every look, with the card seen, as the screen showed it to the Seer
     for seat in seen:
@@ -82,6 +96,22 @@ def test_the_thief_s_card_is_shown_as_taken() -> None:
     assert "- Seat number one: Thief → Simple Werewolf." in recap
     assert "In the centre: Simple Werewolf and Simple Villager." in recap
     assert "You are now" not in recap  # the Thief's screen line, said to him alone, is not the recap's
+
+
+@pytest.mark.parametrize(("language", "kept"), [("en", "Thief · Keeps their card"), ("fr", "Voleur · Garde sa carte"),
+                                               ("zh", "小偷 · 保留自己的牌")])
+def test_a_thief_who_keeps_his_card_is_told_so_not_spoken_to(language: str, kept: str) -> None:
+    """The recap read "Thief · Keep your card", the read-back said to him: it tells the table what he did."""
+    table = Table(6, ("thief", "werewolf", "seer", "villager", "villager", "villager", "werewolf", "villager"))
+    game = Game(table, Deal(("thief", "werewolf", "seer", "villager", "villager", "villager"), ("werewolf", "villager")))
+    while game.call is not None and game.call.id != "thief":
+        game.answer(game.legal()[0] if game.call.needs_answer else None)  # the Sheriff's election, the nightfall
+    game.answer(None)  # he keeps his card
+    rng = random.Random(1)
+    while not game.over:
+        game.answer(rng.choice(game.legal()) if game.call is not None and game.call.needs_answer else None)
+    recap = markdown(build_recap(game, load_voice(language)))
+    assert f"- {kept}" in recap and load_voice(language).text("answer.keep", {}) not in recap
 
 
 def test_the_recap_is_in_the_table_s_language(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@ every hint shows a command that works where the user is, on a line of its own.""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -12,12 +13,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 
 from keystrokes import Recorder, plan_keys
 from narrator import cli
 from narrator.config import TableConfig
 from narrator.errors import GameStopped, UserError
-from narrator.hint import COMMAND, command
+from narrator.hint import COMMAND, command, fold
 from narrator.keypad import ScriptedKeys
 from narrator.play import STARTER, NewGame, TableIO, Timing, play
 from narrator.screen import PlainScreen
@@ -59,8 +61,35 @@ def folder(tmp_path: Path) -> Path:
 def test_only_unfinished_games_at_the_table_are_listed_the_most_recent_first(folder: Path) -> None:
     games = unfinished_games(folder)
     assert [g.path.name for g in games] == ["game-deal.jsonl", "game-night.jsonl"]
-    assert [g.where for g in games] == ["the deal", "night 1"]
-    assert {g.table for g in games} == {"friday.yaml, 8 players"}
+    assert [g.details for g in games] == ["friday.yaml, 8 players (the deal)", "friday.yaml, 8 players (night 1)"]
+    assert {g.language for g in games} == {"en"}
+
+
+def at_table(journal: Path, language: str, name: str) -> Path:
+    """A copy of ``journal`` whose header says its table speaks ``language``, as a French or Chinese game's does."""
+    first, rest = journal.read_text(encoding="utf-8").split("\n", 1)
+    header = json.loads(first)
+    header["config"]["language"] = language
+    copy = journal.with_name(name)
+    copy.write_text(json.dumps(header, ensure_ascii=False) + "\n" + rest, encoding="utf-8")
+    os.utime(copy, (journal.stat().st_mtime,) * 2)
+    return copy
+
+
+def test_each_game_s_details_are_in_its_own_table_s_language(folder: Path) -> None:
+    """The list may hold several tables' games: its frame stays in English, each game reads in its table's
+    language, tagged with it; a header naming no voice file (edited by hand) falls back to English."""
+    at_table(folder / "game-night.jsonl", "fr", "fr-game-night.jsonl")
+    at_table(folder / "game-deal.jsonl", "zh", "zh-game-deal.jsonl")
+    at_table(folder / "game-deal.jsonl", "../en", "edited.jsonl")
+    details = {g.path.name: (g.language, g.details) for g in unfinished_games(folder)}
+    assert details["fr-game-night.jsonl"] == ("fr", "friday.yaml, 8 joueurs (nuit 1)")
+    assert details["zh-game-deal.jsonl"] == ("zh", "friday.yaml，8名玩家（发牌）")
+    assert details["edited.jsonl"] == ("en", "friday.yaml, 8 players (the deal)")
+    out = io.StringIO()
+    choose(folder, last=False, out=out, interactive=False)
+    assert "  [fr]  friday.yaml, 8 joueurs (nuit 1)\n" in out.getvalue()
+    assert "  [zh]  friday.yaml，8名玩家（发牌）\n" in out.getvalue()
 
 
 def test_a_finished_game_s_journal_ends_with_its_winner(folder: Path) -> None:
@@ -160,10 +189,32 @@ def test_the_supervised_game_is_given_the_command_the_user_started_with(tmp_path
     assert seen.read_text() == ".venv/bin/werewolf-narrator\n"
 
 
-def test_the_stop_hint_puts_the_command_on_a_line_of_its_own(tmp_path: Path) -> None:
+@pytest.mark.parametrize("language, said", [("en", "The game stopped; every answer so far is saved. To go on:"),
+                                            ("fr", "Partie arrêtée ; toutes les réponses sont enregistrées. Pour reprendre :"),
+                                            ("zh", "游戏已停止；目前所有回答都已保存。继续游戏：")])
+def test_the_stop_hint_puts_the_command_on_a_line_of_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             language: str, said: str) -> None:
+    """In the table's language, as its screen was (the keys are the same at a French or Chinese table)."""
+    monkeypatch.setattr(sys.modules[__name__], "APP", dataclasses.replace(APP, language=language))
     with pytest.raises(GameStopped) as stopped:
         journaled(tmp_path, "game.jsonl", KEYS[:DEAL + 4] + ["interrupt", "enter"], 0)
-    assert f"to go on:\n  werewolf-narrator resume {tmp_path / 'game.jsonl'}" in str(stopped.value)
+    assert f"{said}\n  werewolf-narrator resume {tmp_path / 'game.jsonl'}" in str(stopped.value)
+    assert cell_len(said) < 80  # printed as it is once the full screen is gone: the terminal would cut it
+
+
+def test_a_warning_or_a_message_is_cut_between_words_never_mid_word() -> None:
+    """fold: a French warning at 80 columns is cut at a space; a Chinese line counts two cells a character; a
+    path wider than the line stays whole; without a terminal, nothing is cut."""
+    warning = ("warning: Aucun modèle de reconnaissance vocale : répondez au clavier. Pour répondre de vive voix : "
+               "/home/ann/wn/.venv/bin/python -m narrator models fetch fr")
+    folded = fold(warning, 79)
+    assert folded.replace("\n", " ") == warning and all(len(line) <= 79 for line in folded.splitlines())
+    assert folded.splitlines()[0].endswith("Pour") and "répondre" in folded.splitlines()[1]
+    chinese = "没有语音识别模型：请用键盘回答。要用语音回答，请运行 /home/ann/wn/.venv/bin/python -m narrator models fetch zh"
+    assert all(cell_len(line) <= 79 for line in fold(chinese, 79).splitlines())
+    path = "/very/" + "long/" * 30 + "game.jsonl"
+    assert fold(f"see {path}", 79) == f"see\n{path}"
+    assert fold(warning, None) == warning
 
 
 def test_the_end_of_game_question_names_the_command(tmp_path: Path) -> None:
@@ -195,7 +246,7 @@ def test_in_an_80_column_terminal_the_game_chosen_goes_on_and_the_stop_hint_work
         tmux.wait_for("Stop the game?")
         tmux.send(["enter"])
         stopped = tmux.wait_for("exit=130")
-        shown = stopped[stopped.index("to go on:") + len("to go on:"):stopped.index("exit=130")].strip("\n")
+        shown = stopped[stopped.index("To go on:") + len("To go on:"):stopped.index("exit=130")].strip("\n")
         assert all(len(line) <= 80 for line in shown.splitlines())
         assert shown.count("\\\n") >= 2  # too wide for 80 columns: cut where a word or a folder ends
         hint = shown.replace("\\\n", "").strip()  # as the shell joins the lines pasted

@@ -1,4 +1,4 @@
-"""The village's vote counted at the keypad, voter by voter (issue 13): each voter asked in seat order, the
+"""The village's vote (and the Sheriff's election) counted at the keypad, voter by voter (issue 13): each voter asked in seat order, the
 engine's count (the Sheriff's double, the Raven's mark, the revealed Idiot's none) shown and read back before it
 counts, journaled as the roll call it was and resumed from it."""
 
@@ -180,18 +180,62 @@ def test_while_the_table_speaks_its_vote_the_roll_call_key_is_on_the_screen_and_
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "zh"])
-def test_the_vote_footer_shows_the_roll_call_key_and_the_elections_does_not(language: str) -> None:
-    """The footer shows the keys that work now, in the table's language: V at the village's vote (then a seat
-    for each ballot), not at the Sheriff's election, where V does nothing."""
+def test_the_vote_and_the_election_footers_show_the_roll_call_key(language: str) -> None:
+    """The footer shows the keys that work now, in the table's language: V at the village's vote and at the
+    Sheriff's election (then a seat for each ballot), and the prompt says so."""
     voice = load_voice(language)
-    answers, _, _ = keypad(["rollcall", "undo", "6", "enter", "enter"], language)
-    assert answered(answers, raven_vote()) == 6
-    footers = answers.screen.footers
-    assert footers[0] == voice.text("screen.keys_roll_call") and "V" in footers[0]
-    assert footers[1] == voice.text("screen.keys_number")  # seat 1's ballot, undone
-    answers, _, _ = keypad(["rollcall", "2", "enter", "enter"], language)
-    assert answered(answers, new_game(RAVEN_TABLE, sheriff=True)) == 2
-    assert answers.screen.footers[0] == voice.text("screen.keys_vote") and "V" not in answers.screen.footers[0]
+    for game in (raven_vote(), new_game(RAVEN_TABLE, sheriff=True)):
+        answers, _, shown = keypad(["rollcall", "undo", "6", "enter", "enter"], language)
+        assert answered(answers, game) == 6
+        footers = answers.screen.footers
+        assert footers[0] == voice.text("screen.keys_roll_call") and "V" in footers[0]
+        assert footers[1] == voice.text("screen.keys_number")  # seat 1's ballot, undone
+    assert "V" in voice.text("prompt.election") and voice.text("prompt.election") in shown.getvalue()
+
+
+# -- the Sheriff's election by roll call ---------------------------------------------------------------------
+
+ELECTED = {"en": "Seat number two, four votes; seat number three, three votes. Seat number two is elected Sheriff?",
+           "fr": "Joueur deux, quatre voix ; joueur trois, trois voix. Joueur deux devient Capitaine\xa0?",
+           "zh": "二号四票；三号三票。二号当选警长？"}
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_the_sheriff_is_elected_by_a_roll_call_counted_by_the_engine_and_read_back_before_it_counts(
+        language: str) -> None:
+    """Issue 13: the election is a count of hands too. Every living player is asked in seat order, one vote
+    each (nobody is Sheriff yet: no double; the Raven's mark is the day's vote's), the tally read back aloud as
+    who is elected, and only the confirmed roll call elects."""
+    game = new_game(RAVEN_TABLE, sheriff=True)
+    assert game.call is not None and game.call.id == "sheriff_election"
+    answers, said, shown = keypad(ballots_keys([2, 2, 3, 3, 3, None, 2, 2]), language)
+    value = answered(answers, game)
+    assert value == {"ballots": {1: 2, 2: 2, 3: 3, 4: 3, 5: 3, 6: None, 7: 2, 8: 2}}
+    voice = load_voice(language)
+    assert said[:8] == [voice.text("roll_call.voter", {"seat": n}) for n in range(1, 9)]
+    assert said[8:] == [ELECTED[language]] and ELECTED[language] in shown.getvalue()
+    game.answer(value)
+    assert game.sheriff == 2
+
+
+def test_an_election_roll_call_tied_goes_to_the_run_off_and_one_with_no_vote_is_refused() -> None:
+    """A tie at the top of the count is the election's tie (a run-off among the tied, as typed with T); an
+    election names a Sheriff: a roll call where everyone says nobody is refused, as 0 is."""
+    from engine import IllegalAnswer
+
+    game = new_game(RAVEN_TABLE, sheriff=True)
+    answers, said, _ = keypad(ballots_keys([2, 3, 2, 3, None, None, None, None]))
+    value = answered(answers, game)
+    assert said[-1] == "Seat number two, two votes; seat number three, two votes. A tie between seat number two " \
+        "and seat number three?"
+    game.answer(value)
+    assert game.call is not None and game.call.id == "sheriff_runoff" and game.call.seats == (2, 3)
+    game = new_game(RAVEN_TABLE, sheriff=True)
+    answers, said, _ = keypad(ballots_keys([None] * 8))
+    value = answered(answers, game)
+    with pytest.raises(IllegalAnswer) as refused:
+        game.answer(value)
+    assert refused.value.key == "refusal.need_seat" and game.sheriff is None
 
 
 # -- journaled as a roll call, and resumed from it ------------------------------------------------------------

@@ -93,6 +93,6 @@ def test_the_circle_the_banner_and_the_countdown_on_the_full_screen(tmp_path: Pa
         tmux.send(keys[debate:])
         words = tmux.wait_for("Last words: 0:")
         assert "✝" in words, words  # the player voted out sits in the circle, out of the game
-        assert "Enter end them now" in words  # the footer: the keys that work now
+        assert "Enter end the last words" in words  # the footer: what Enter ends, the keys that work now
     finally:
         tmux.close()

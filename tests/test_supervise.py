@@ -135,10 +135,15 @@ def fake_python(tmp_path: Path, body: str) -> str:
     return str(script)
 
 
-def run_supervisor(tmp_path: Path, body: str, journal: bool, capfd: pytest.CaptureFixture[str]) -> tuple[int, str]:
+def run_supervisor(tmp_path: Path, body: str, journal: bool, capfd: pytest.CaptureFixture[str],
+                   language: str | None = None) -> tuple[int, str]:
+    """The supervisor of a stand-in game doing ``body``, its journal begun or not (its table's ``language``)."""
     path = tmp_path / "game.jsonl"
+    header: dict[str, object] = {"werewolf-narrator": 1, "kind": "play"}
+    if language:
+        header["config"] = {"language": language}
     if journal:
-        path.write_text(json.dumps({"werewolf-narrator": 1, "kind": "play"}) + "\n")
+        path.write_text(json.dumps(header) + "\n")
     status = Supervisor(path, ["resume", "--", str(path)], python=fake_python(tmp_path, body)).run(["play"])
     return status, capfd.readouterr().err
 
@@ -157,6 +162,24 @@ def test_a_killed_game_is_told_plainly_with_its_journal(tmp_path: Path, capfd: p
     assert "The game stopped unexpectedly (its process was killed by SIGKILL)" in said
     assert "Every confirmed answer is saved" in said
     assert f"To go on later:\r\n  werewolf-narrator resume {tmp_path / 'game.jsonl'}\r\n" in said  # on its own line
+
+
+@pytest.mark.parametrize("language, crashed, saved, later", [
+    ("fr", "La partie s’est arrêtée de façon inattendue (son processus a été tué par SIGKILL).",
+     "Chaque réponse confirmée est enregistrée dans son journal :", "Pour reprendre plus tard :"),
+    ("zh", "游戏意外停止（进程被 SIGKILL 终止）。", "每个确认过的回答都保存在记录文件中：", "以后继续："),
+    ("xx", "The game stopped unexpectedly (its process was killed by SIGKILL).",
+     "Every confirmed answer is saved in its journal:", "To go on later:")])
+def test_a_killed_game_is_told_in_its_table_s_language(tmp_path: Path, capfd: pytest.CaptureFixture[str],
+                                                       language: str, crashed: str, saved: str, later: str) -> None:
+    """The journal's header says the table's language: the supervisor speaks it, as the game's screen did (a
+    language with no voice file, English)."""
+    status, said = run_supervisor(tmp_path, "kill -9 $$", True, capfd, language)
+    assert status == 128 + signal.SIGKILL
+    assert said.startswith(f"{crashed}\r\n{saved}\r\n  {tmp_path / 'game.jsonl'}\r\n"), said
+    assert f"{later}\r\n  werewolf-narrator resume {tmp_path / 'game.jsonl'}\r\n" in said
+    if language != "xx":
+        assert "The game" not in said and "Press Enter" not in said and "To go on" not in said, said
 
 
 def test_a_game_killed_before_its_journal_had_not_begun(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:

@@ -97,6 +97,9 @@ def _key(name: str) -> Any:
 
 SEAT_3_VOTED_OUT = {"vote_0": 3}
 
+MENU_AT_NIGHT = ["menu", "1", "menu", "4", "enter"]
+"""The host's keys at a night call: the menu, 1 (not in the night's menu), the menu again, 4 the village, back."""
+
 NAMED: dict[str, tuple[Twin, Twin]] = {
     # A living vs a dead Seer: seat 3, voted out on the opening day, held the Seer or a villager.
     "seer_living_or_dead": (named(SEER_AT_3, **SEAT_3_VOTED_OUT), named(SEER_AT_7, **SEAT_3_VOTED_OUT)),
@@ -110,7 +113,7 @@ NAMED: dict[str, tuple[Twin, Twin]] = {
         named(SEER_AT_3, werewolves_1=3, witch_1={"heal": False, "poison": 7}),
         named(SEER_AT_3, werewolves_1=7, witch_1={"heal": False, "poison": 3})),
     # An illegal then a legal answer vs a dead character's call: a living Seer types the eliminated seat 3,
-    # then seat 99, then seat 2; Cupid names seat 8 twice, then the eliminated seat 3, then seat 99.
+    # then seat 99, then seat 2; Cupid names seat 8 twice, then the eliminated seat 3, then seat 99 (refused as typed).
     "seer_refused_or_dead": (
         named(SEER_AT_3, **SEAT_3_VOTED_OUT),
         replace(named(SEER_AT_7, **SEAT_3_VOTED_OUT), typed={"seer": ["3", "enter", "enter",
@@ -119,7 +122,17 @@ NAMED: dict[str, tuple[Twin, Twin]] = {
         named(CUPID_AT_3, **SEAT_3_VOTED_OUT),
         replace(named(CUPID_AT_7, **SEAT_3_VOTED_OUT), typed={"cupid": ["8", "enter", "8", "enter", "enter",
                                                                        "3", "enter", "8", "enter", "enter",
-                                                                       "9", "9", "enter", "8", "enter", "enter"]})),
+                                                                       "9", "9", "enter"]})),
+    # A key pressed while the narrator reads none, at every wait of the night (the living Seer's floor, her call made
+    # for the dead, the werewolves' floor): dropped as the next call opens, never the next character's answer.
+    "stray_keys_living_or_dead": (
+        replace(named(SEER_AT_3, **SEAT_3_VOTED_OUT), config=table_config(pause=1), stray=("5",)),
+        replace(named(SEER_AT_7, **SEAT_3_VOTED_OUT), config=table_config(pause=1), stray=("5",))),
+    # The host menu opened at night (at the pack's call, live in both): 1, the take-back, is not in the night's
+    # menu (a wrong key's hint), 4 shows the village; whether the Seer before them lived changes none of it.
+    "host_menu_at_night": (
+        replace(named(SEER_AT_3, **SEAT_3_VOTED_OUT), typed={"werewolves": MENU_AT_NIGHT}),
+        replace(named(SEER_AT_7, **SEAT_3_VOTED_OUT), typed={"werewolves": MENU_AT_NIGHT})),
 }
 
 
@@ -331,6 +344,35 @@ def test_the_named_twins_sound_alike_in_every_language(pair: str, language: str)
     assert not difference, difference
     differences = screen_differences(one, other)
     assert not differences, "\n".join(differences)
+
+
+def test_the_host_menu_at_night_is_the_same_whoever_lives_and_leaves_out_the_take_back() -> None:
+    """Issue 13: at night the menu shows only what can act (the take-back never applies there, and said so
+    only as the day's), the same screens in both twins whether the Seer before the pack lived or not; 1 there
+    is a key that does nothing (its hint)."""
+    voice = load_voice("en")
+    one, other = played("host_menu_at_night")
+    assert not voice_difference(one, other)
+    menus = [[m.view for m in played_.moments if m.view and m.view[3] == voice.text("menu.title_night", {})]
+             for played_ in (one, other)]
+    assert menus[0] and menus[0] == menus[1]
+    assert all(view[-1] == voice.text("screen.keys_menu_night", {}) for view in menus[0])
+    assert "1 take back" not in voice.text("menu.title_night", {}) and "1 take back" in voice.text("menu.title", {})
+    flashes = [m.view[13] for m in one.moments if m.view]
+    assert voice.text("screen.wrong_key", {}) in flashes
+
+
+def test_a_keypad_that_kept_the_stray_keys_would_part_the_twins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kept, the "5" pressed during the Seer's floor (or her empty call) begins the werewolves' answer: the games leave
+    their course (the keys run out elsewhere, a refusal is said)."""
+    from narrator.keypad import ScriptedKeys
+
+    monkeypatch.setattr(ScriptedKeys, "drain", lambda self: None)
+    one, other = NAMED["stray_keys_living_or_dead"]
+    with pytest.raises(AssertionError):
+        play_twin(one)
+    with pytest.raises(AssertionError):
+        play_twin(other)
 
 
 # -- the harness itself -----------------------------------------------------------------------------

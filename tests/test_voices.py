@@ -93,7 +93,8 @@ def test_every_line_fills_without_a_missing_placeholder(language: str) -> None:
                                  "cards": "x", "asker": "x", "spirit": "x", "text": "x", "question": 3,
                                  "card": 2, "largest": 3, "time": "4:59", "votes": "x", "result": "x",
                                  "command": "werewolf-narrator", "why": "no sound output device found",
-                                 "voice": "x", "fallback": "x"}
+                                 "voice": "x", "fallback": "x", "signal": "SIGKILL", "status": 3,
+                                 "path": "game.md", "table": "x", "where": "x"}
     for key in voice.lines:
         text = voice.text(key, sample)
         assert text.strip() and "{" not in text, (key, text)

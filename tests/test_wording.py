@@ -123,3 +123,34 @@ def test_the_infected_fathers_answer_is_read_back_as_infecting_the_victim(langua
     assert answers.answer(game.call, game) is False
     text = shown.getvalue().replace("\xa0", " ")
     assert infect in text and spare in text
+
+
+@pytest.mark.parametrize(("language", "many", "few"), [
+    ("en", "More than one candle went out?", "One candle at most went out?"),
+    ("fr", "Plus d’une bougie s’est éteinte ?", "Une bougie au plus s’est éteinte ?"),
+    ("zh", "不止一根蜡烛熄灭了？", "至多一根蜡烛熄灭了？"),
+])
+def test_the_candles_answer_is_read_back_as_what_the_table_saw(language: str, many: str, few: str) -> None:
+    """The Witch's fault in the Moonlight option: the table's yes to "has more than one candle gone out?" was read
+    back "Yes?", which tells the table nothing to check against the candles; it reads back what the table saw."""
+    game = new_game(["werewolf", "villager", "villager", "villager", "werewolf", "villager"],
+                    variants=("moonlight_wolves",))
+    drive(game, ("werewolves", 3))
+    assert game.call is not None and game.call.id == "candles"
+    shown = io.StringIO()
+    answers = KeypadAnswers(ScriptedKeys(["1", "enter", "back", "0", "enter", "enter"]), Printed(shown),
+                            load_voice(language), say=lambda k, v: None, repeat=lambda: None)
+    assert answers.answer(game.call, game) is False
+    text = shown.getvalue().replace("\xa0", " ")
+    assert many in text and few in text
+    assert load_voice(language).text("answer.yes") + "?" not in text.replace("？", "?")
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_the_deal_card_says_once_how_to_hide_it(language: str) -> None:
+    """The card read "…Remember it, then press Enter to hide your card." above the prompt "Press Enter to hide it.":
+    the card names the character, the prompt alone says which key hides it."""
+    voice = load_voice(language)
+    card, hide = voice.text("deal.app_show", {"role": "seer"}), voice.text("prompt.hide_card")
+    enter = {"en": "Enter", "fr": "Entrée", "zh": "回车"}[language]
+    assert enter in hide and enter not in card and voice.role("seer") in card

@@ -62,7 +62,9 @@ class Twin:
 
     ``answers`` are by call id, or by (call id, number) for one night or day; the calls not named are
     answered harmlessly (a pass, nobody, no). ``typed`` are keys typed at a call before its answer (answers
-    the narrator must refuse). The game stops at ``horizon``, the (call id, day) it does not answer.
+    the narrator must refuse). ``stray`` are keys pressed at every wait of a call made with eyes closed (a floor
+    waited out, a call made for the dead), when the narrator reads none: no answer's. The game stops at ``horizon``,
+    the (call id, day) it does not answer.
     """
 
     config: TableConfig
@@ -71,6 +73,7 @@ class Twin:
     answers: Mapping[Any, Answer] = field(default_factory=dict)
     typed: Mapping[Any, Sequence[str]] = field(default_factory=dict)
     horizon: tuple[str, int] = ("vote", 1)
+    stray: Sequence[str] = ()
 
     def cards(self) -> Deal:
         return self.deal if self.deal is not None else deal_cards(self.config.table, self.seed)
@@ -230,8 +233,9 @@ class WatchedScreen:
 
     def _changed(self) -> None:
         s, t = self.state, self.table
-        # The seating circle, the banners, the timer and the host's lines are compared with the rest.
-        self.timeline.view = (s.title, s.spoken, tuple(s.secrets), s.prompt, s.entry, s.status, tuple(s.log[-6:]),
+        # The seating circle, the banners, the timer and the host's lines are compared with the rest; the lines said as
+        # many as a 60-row screen shows.
+        self.timeline.view = (s.title, s.spoken, tuple(s.secrets), s.prompt, s.entry, s.status, tuple(s.log[-60:]),
                               t.seats, t.eyes_open, t.eyes, t.paused, t.countdown, t.notice, t.flash, s.keys)
 
     def show_call(self, title: str, spoken: str) -> None:
@@ -329,12 +333,17 @@ def play_twin(twin: Twin, language: str | None = None) -> Played:
     config = twin.config if language is None else dataclasses.replace(twin.config, language=language)
     planned = plan(twin)
     timeline = Timeline(planned.live, load_voice(config.language).spoken)
+    keys = WatchedKeys(planned.keys, timeline)
+
+    def wait(seconds: float) -> None:
+        timeline.pause(seconds)
+        keys.stray(*twin.stray)
+
     with tempfile.TemporaryDirectory() as folder:
         try:
-            play(config,
-                 TableIO(WatchedKeys(planned.keys, timeline), WatchedScreen(timeline), timeline, ambience=timeline),
+            play(config, TableIO(keys, WatchedScreen(timeline), timeline, ambience=timeline),
                  seed=twin.seed, start=NewGame(folder=Path(folder), deal=twin.deal),
-                 timing=Timing(sleep=timeline.pause), out=io.StringIO(), voice_log=timeline)  # type: ignore[arg-type]
+                 timing=Timing(sleep=wait), out=io.StringIO(), voice_log=timeline)  # type: ignore[arg-type]
         except EOFError:
             pass  # the keys ran out: the game waits at its horizon
         else:
