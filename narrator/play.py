@@ -20,7 +20,7 @@ from .circle import seating
 from .config import TableConfig, config_from_dict, config_to_dict
 from .errors import GameStopped, UserError
 from .hearing import BackgroundListener, ListenerFactory, PushbackKeys, VoiceAnswers, start_listener
-from .hint import resume_hint
+from .hint import resume_hint, typed_path
 from .identify import identify, journaled
 from .journal import Entry, Journal, default_folder, journal_name
 from .keypad import Keys
@@ -632,8 +632,10 @@ def show_recap(game: Game, voice: Voice, names: Sequence[str | None], journal: P
     written = write_recap(journal, recap)
     stream = out or sys.stdout
     text = markdown(recap)
-    paths = "\n".join(voice.text(key, {"path": path}) for key, path in (("screen.recap_file", written),
-                                                                          ("screen.journal_file", journal)))
+    # Named as the host would type them (~/...): the full path of a journal folder is wider than 80 columns, and a
+    # terminal cuts it mid-word.
+    paths = "\n".join(voice.text(key, {"path": typed_path(str(path))})
+                      for key, path in (("screen.recap_file", written), ("screen.journal_file", journal)))
     if stream.isatty():
         from rich.console import Console
         from rich.markdown import Markdown

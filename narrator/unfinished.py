@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from .errors import UserError
-from .hint import command, table_language, table_text
+from .hint import columns, command, fold, table_language, table_text, typed_path
 from .journal import read_journal
 
 
@@ -66,7 +66,16 @@ def listed(games: list[Unfinished]) -> str:
     The list's own words (its title, its question) stay in English: it may hold the games of several tables, in
     several languages, and is read before any of them is chosen; each game's details are its own table's words."""
     return "\n".join(f"{i:>3}. {time.strftime('%Y-%m-%d %H:%M', time.localtime(game.when))}  [{game.language}]  "
-                     f"{game.details}\n       {game.path}" for i, game in enumerate(games, start=1))
+                     f"{game.details}\n       {typed_path(str(game.path))}" for i, game in enumerate(games, start=1))
+
+
+def _has_fd(out: TextIO) -> bool:
+    """True when ``out`` is backed by a file descriptor (a terminal, a file), not an in-memory stream."""
+    try:
+        out.fileno()
+    except (OSError, ValueError, AttributeError):
+        return False
+    return True
 
 
 def choose(folder: Path, last: bool, out: TextIO | None = None, ask: Callable[[str], str] = input,
@@ -80,7 +89,10 @@ def choose(folder: Path, last: bool, out: TextIO | None = None, ask: Callable[[s
                         f"`{command()} resume FILE` goes on with a journal kept elsewhere")
     if last:
         return games[0].path
-    print(f"Unfinished games in {folder}, the most recent first:\n{listed(games)}", file=out)
+    width = columns(out.fileno()) if _has_fd(out) else None
+    # Folded between words: at 80 columns the terminal cut "the" of the title, and the journals' folder mid-name.
+    print(fold(f"Unfinished games in {typed_path(str(folder))}, the most recent first:", width), file=out)
+    print(listed(games), file=out)
     if interactive is None:
         interactive = os.isatty(0)
     if not interactive:

@@ -282,3 +282,17 @@ def test_the_host_menu_names_the_answer_it_takes_back_in_the_tables_language(lan
             game.answer(rng.choice(game.legal()) if game.call.needs_answer else None)
     assert {"sheriff_successor", "vote"} <= named
     assert voice.role("sheriff") in voice.text("menu.undo_confirm", {"call": voice.role("sheriff")})
+
+
+def test_the_recap_names_its_files_as_the_host_types_them_under_home(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A journal folder's full path (/home/NAME/.local/share/werewolf-narrator/games/game-….md) is wider than 80
+    columns, and the terminal cut it mid-word: under the home folder the files are named ~/…, as the supervisor does."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    games = tmp_path / ".local" / "share" / "werewolf-narrator" / "games"
+    games.mkdir(parents=True)
+    game = simulated(APP.table, SEED)
+    out = io.StringIO()
+    show_recap(game, EN, (), games / "game.jsonl", out)
+    assert out.getvalue().splitlines()[-2:] == ["(recap: ~/.local/share/werewolf-narrator/games/game.md)",
+                                                "(journal: ~/.local/share/werewolf-narrator/games/game.jsonl)"]

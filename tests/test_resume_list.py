@@ -273,3 +273,38 @@ def test_the_voice_hints_name_the_command_that_works_where_the_user_is(tmp_path:
         find_voice("xx")
     with pytest.raises(UserError, match=r"with \.venv/bin/werewolf-narrator voices add fr FILE\.onnx"):
         find_voice("fr", "nobody")
+
+
+def test_in_a_terminal_of_80_columns_the_list_is_cut_between_words_and_names_the_home_as_tilde(
+        folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 80 columns the terminal cut the title mid-word ("th" / "e most recent first") and the journals' full paths;
+    the title is folded between words and a journal under the home folder is named ~/…."""
+    import pty
+
+    monkeypatch.setenv("HOME", str(folder.parent))
+    primary, terminal = pty.openpty()
+    try:
+        os.set_blocking(primary, False)
+        import fcntl
+        import struct
+        import termios
+
+        fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        with os.fdopen(os.dup(terminal), "w", encoding="utf-8") as out:
+            long = folder.parent / ("a-folder-with-a-long-name-" * 2) / "games"
+            shutil.copytree(folder, long)
+            assert choose(long, last=False, out=out, interactive=False) is None
+        import select
+
+        got = b""  # the pty hands the bytes over a little later: read until the list's last line has come
+        while b"--last)" not in got and select.select([primary], [], [], 10)[0]:
+            got += os.read(primary, 65536)
+        text = got.decode("utf-8").replace("\r\n", "\n")
+    finally:
+        os.close(primary)
+        os.close(terminal)
+    lines = text.splitlines()
+    title = lines[:[line.lstrip().startswith("1.") for line in lines].index(True)]
+    assert all(cell_len(line) <= 80 for line in title) and len(title) > 1
+    assert " ".join(title) == f"Unfinished games in ~/{'a-folder-with-a-long-name-' * 2}/games, the most recent first:"
+    assert "       ~/a-folder-with-a-long-name-a-folder-with-a-long-name-/games/game-deal.jsonl" in lines
