@@ -735,6 +735,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+POSIX = os.name == "posix"
+"""Whether this system has the terminal and files a game needs (termios, fcntl): not Windows."""
+
+NOT_POSIX = ("play, resume and dry-run need a POSIX system (Linux, Raspberry Pi OS, macOS): the keypad, the journal's "
+             "lock and the game's supervisor use its terminal and files; on Windows, run the narrator in WSL (see "
+             "docs/voices.md)")
+"""Why a game cannot be played here: said at once, not as an internal error from an import (termios, fcntl)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status (0 ok, 1 a problem with the input, 2 usage)."""
     _replace_unencodable()
@@ -743,6 +752,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.stdout = _WatchedOutput(stdout)
     try:
         args = build_parser().parse_args(argv)  # --help writes: a full device is met here too
+        if args.func in (cmd_play, cmd_resume, cmd_dry_run) and not POSIX:
+            raise UserError(NOT_POSIX)
         with _yaml_cap(getattr(args, "max_size", None)):
             status = int(args.func(args))
         sys.stdout.flush()  # a full disk or /dev/full is met here, not at exit where it would be a traceback

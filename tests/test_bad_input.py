@@ -544,3 +544,16 @@ def test_a_script_dealing_the_actor_without_his_cards_is_refused_with_a_message(
         "deal: {1: actor, 2: werewolf, 3: villager, 4: villager, 5: villager, 6: villager}\n"
         "answers: []\n", encoding="utf-8")
     refused(run_cli(tmp_path, "dry-run", "actor.yaml", "--silent"), "actor.yaml", "actor_cards")
+
+
+@pytest.mark.parametrize("argv", [["play"], ["resume", "--last"], ["dry-run", "examples/practice-en.yaml"]])
+def test_on_windows_a_game_says_it_needs_a_posix_system_before_importing_what_windows_lacks(
+        argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """On Windows `play` met termios and fcntl as an internal error; it now says at once what to do (WSL)."""
+    from narrator import cli
+
+    monkeypatch.setattr(cli, "POSIX", False)  # as on Windows, where os.name is "nt"
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    assert cli.main(argv) == 1
+    err = capsys.readouterr().err
+    assert "need a POSIX system" in err and "WSL" in err and "Traceback" not in err
