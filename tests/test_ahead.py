@@ -18,7 +18,7 @@ from test_speak import needs_engine
 from narrator.hint import command, typed_path
 from narrator.play import STARTER
 from narrator.speak import PiperSpeaker, VoiceCache, prepare_table
-from narrator.speak.ahead import Priorities, calls_ahead
+from narrator.speak.ahead import Priorities, calls_ahead, lines_ahead
 from narrator.speak.audio import Sound
 from narrator.speak.pyttsx3_backend import SpeechUnavailable
 from narrator.speak.rendered import NOW, EngineThread, RenderedSpeaker
@@ -139,15 +139,36 @@ def test_a_night_of_lines_not_ready_is_told_once_in_the_tables_language_with_the
     speaker.language = language
     table = EXAMPLES / f"starter-{language}.yaml"
     release = engine.hold()  # the machine is busy: not one line gets rendered tonight
-    assert prepare_table(speaker, language, 8, (), ("werewolf", "seer"), str(table)) > 100
-    night = [f"Line {n}." for n in range(20)]
+    deck = ("werewolf", "seer")
+    assert prepare_table(speaker, language, 8, (), deck, str(table)) > 100
+    night = list(lines_ahead(load_voice(language), 8, (), deck))[:20]
     for line in night:
         speaker.say(line)
     assert fallback.said == night  # every line heard, none waited for
+    assert speaker.not_ready == 20
     rendered = f"{command()} voices render {language} --config {typed_path(str(table))}"
     assert warnings == [load_voice(language).text("screen.not_rendered", {"fallback": "espeak-ng",
                                                                            "command": rendered})]
     assert rendered in warnings[0] and "{" not in warnings[0]
+    release.set()
+    speaker.close()
+
+
+def test_a_line_listing_seats_not_ready_is_said_by_the_fallback_untold(tmp_path: Path) -> None:
+    """`voices render` cannot render the lines that list several seats (too many): running it is no cure for them,
+    so the host is not told to (the winners at the end of every game would tell it)."""
+    engine = HeldEngine()
+    warnings: list[str] = []
+    fallback = NotingSpeaker()
+    speaker = held_speaker(tmp_path, engine, warnings, [], fallback)
+    release = engine.hold()
+    prepare_table(speaker, "en", 8, (), ("werewolf", "seer"), str(EXAMPLES / "starter-en.yaml"))
+    voice = load_voice("en")
+    winners = voice.spoken(voice.text("end.winners", {"seats": [1, 2, 4]}))
+    speaker.say(winners)
+    assert fallback.said == [winners] and warnings == [] and speaker.not_ready == 0
+    speaker.say(voice.spoken(voice.text("nightfall.call", {})))
+    assert len(warnings) == 1 and speaker.not_ready == 1
     release.set()
     speaker.close()
 
@@ -158,7 +179,8 @@ def test_the_built_in_table_is_told_to_render_the_languages_lines_without_a_conf
     speaker = held_speaker(tmp_path, engine, warnings, [], NotingSpeaker())
     release = engine.hold()
     prepare_table(speaker, STARTER.language, STARTER.table.seats, STARTER.names, STARTER.table.deck, STARTER.source)
-    speaker.say("It is night.")
+    voice = load_voice("en")
+    speaker.say(voice.spoken(voice.text("nightfall.call", {})))
     assert len(warnings) == 1 and warnings[0].endswith(f"run: {command()} voices render en")
     release.set()
     speaker.close()

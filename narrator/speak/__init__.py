@@ -116,11 +116,13 @@ def prepare_table(speaker: Any, language: str, seats: int, names: Sequence[str |
     prepare = getattr(speaker, "prepare", None)
     if prepare is None:
         return 0
+    lines = list(lines_ahead(load_voice(language), seats, names, roles))
     if isinstance(speaker, RenderedSpeaker):
         from ..hint import render_hint
 
         speaker.render_command = render_hint(language, source)
-    return int(prepare(lines_ahead(load_voice(language), seats, names, roles)))
+        speaker.render_lines = frozenset(lines)
+    return int(prepare(lines))
 
 
 def describe_voices() -> list[dict[str, str | None]]:

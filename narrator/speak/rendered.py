@@ -151,6 +151,9 @@ class RenderedSpeaker:
     render_command = ""
     """The command that renders the table's lines ahead (prepare_table sets it), told to the host when a line is
     not ready; none: ``voices render LANG``."""
+    render_lines: frozenset[str] | None = None
+    """The lines `render_command` renders (None: any); a line outside them (one listing several seats) is
+    rendered when said, and not being ready is no reason to run it."""
 
     def __init__(self, rate: int | None = None, device: str | int | None = None, *, out: TextIO | None = None,
                  warn: Callable[[str], None] = print_to_stderr, cache: VoiceCache | bool = True,
@@ -312,6 +315,9 @@ class RenderedSpeaker:
             fallback.say(text)
             return
         self._want(lambda wanted: wanted.append(collections.deque([text])))  # the next rendered
+        if self.render_lines is not None and text not in self.render_lines:
+            fallback.say(text)
+            return
         self.not_ready += 1
         if self.not_ready == 1:
             from ..hint import render_hint
