@@ -220,6 +220,10 @@ def _isatty(out: TextIO) -> bool:
         return False
 
 
+STATUS_LINES = 3
+"""The most lines the host's status line takes: at 80 columns, a sentence and a command of 82 characters
+(``.venv/bin/werewolf-narrator voices render en --config examples/starter-en.yaml``) need three."""
+
 BANNER_STYLES = {"closed": "bold white on dark_blue", "open": "bold black on yellow", "paused": "bold white on red"}
 """The eyes banner's colours: closed, open, and the pause over either."""
 
@@ -359,15 +363,17 @@ class RichScreen:
         return Group(*shown, *body, *status, footer)
 
     def _status_lines(self, text: str, width: int) -> list["Text"]:
-        """The host's status line, on two lines when it is wider than the screen: a warning ends with what to do
-        (the command that fetches a model), which a line cut at 80 columns would hide; beyond two, cut short."""
+        """The host's status line, on up to STATUS_LINES lines when it is wider than the screen: a warning ends with
+        what to do (the command that fetches a model, or renders the table's lines), which a line cut at 80 columns
+        would hide; beyond them, cut short."""
         from rich.text import Text
 
         lines = list(Text(text, style="bold yellow").wrap(self.console, width))
-        if len(lines) > 2:
-            lines[1].truncate(width - 1)
-            lines[1].append("…", style="bold yellow")
-        return lines[:2]
+        if len(lines) > STATUS_LINES:
+            lines[STATUS_LINES - 1].truncate(width - 1)
+            lines[STATUS_LINES - 1].append("…", style="bold yellow")
+        return lines[:STATUS_LINES]
+
     def _refresh(self) -> None:
         self.live.update(self._render(), refresh=True)
 
