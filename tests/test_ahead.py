@@ -150,6 +150,7 @@ def test_a_night_of_lines_not_ready_is_told_once_in_the_tables_language_with_the
     assert warnings == [load_voice(language).text("screen.not_rendered", {"fallback": "espeak-ng",
                                                                            "command": rendered})]
     assert rendered in warnings[0] and "{" not in warnings[0]
+    assert speaker.not_ready_told == warnings[0]  # for the game's end to tell again
     release.set()
     speaker.close()
 

@@ -169,6 +169,8 @@ class RenderedSpeaker:
         self.fallback: RenderedSpeaker | None = None
         self.not_ready = 0
         """How many lines the fallback said because they were not rendered yet (told to the host once, the first)."""
+        self.not_ready_told = ""
+        """What the host was told then: the game's end tells it again, once the full screen is gone."""
         # The lines to render ahead, one deque a `prepare`, the latest last: its lines go first. The engine's
         # thread takes them one at a time (`_pump`), so that a prepare costs its caller no more than a copy.
         self._wanted: list[collections.deque[str]] = []
@@ -322,10 +324,11 @@ class RenderedSpeaker:
         if self.not_ready == 1:
             from ..hint import render_hint
 
-            self._warn(self._told("screen.not_rendered", "Lines not rendered yet are said by {fallback}. Before the "
-                                  "next game, run: {command}", voice=self.engine_label or self.name,
-                                  fallback=fallback.engine_label or fallback.name,
-                                  command=self.render_command or render_hint(self.language or "en")))
+            self.not_ready_told = self._told(
+                "screen.not_rendered", "Lines not rendered yet are said by {fallback}. Before the next game, run: "
+                "{command}", fallback=fallback.engine_label or fallback.name,
+                command=self.render_command or render_hint(self.language or "en"))
+            self._warn(self.not_ready_told)
         fallback.say(text)
 
     def close(self) -> None:
