@@ -249,6 +249,9 @@ def test_the_lines_needed_soonest_are_the_next_calls_then_the_living_seats() -> 
     assert spoken(voice.text("answer.heard", {"answer": voice.seat(4)})) in soonest
     assert not any(voice.seat(3).lower() in line.lower() for line in soonest)
     assert priorities.soonest(["seer"], living, seats_too=False) == soonest[:2]
+    ends = [spoken(voice.text(key, {})) for key in ("end.village", "end.werewolves")]
+    first_seat = soonest.index(spoken(voice.text("answer.heard", {"answer": voice.seat(4)})))
+    assert all(4 <= soonest.index(line) < first_seat for line in ends)  # the winner, whoever it is, before the seats
 
 
 # -- the real Piper voice -----------------------------------------------------------------------------------

@@ -126,9 +126,14 @@ class Priorities:
 
     def soonest(self, calls: Sequence[str], living: Iterable[int], seats_too: bool = True) -> list[str]:
         """Returns the lines of ``calls``, in their order, that name only ``living`` seats; then, with
-        ``seats_too``, the other lines that name only living seats."""
+        ``seats_too``, the game's end (any dawn or vote may bring it; every side's line, a dozen) and the other
+        lines that name only living seats.
+
+        The end goes before the seats: otherwise the hundreds of seat lines queued at each night and day kept it
+        behind them all game long, and a first game's winner was announced by espeak-ng."""
         alive = frozenset(living)
         found = [line.text for call in calls for line in self.by_call.get(call, ()) if line.seats <= alive]
         if seats_too:
+            found += [line.text for line in self.by_call.get("end", ()) if line.seats <= alive]
             found += [line.text for line in self.about_seats if line.seats <= alive]
         return list(dict.fromkeys(found))
