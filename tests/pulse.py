@@ -201,8 +201,7 @@ def main() -> None:
     card = start(Path(sys.argv[1]) if len(sys.argv) > 1 else None)
     exports = "".join(f"export {name}={shlex.quote(value)}\n" for name, value in card.env.items())
     (card.folder / "env.sh").write_text(exports)
-    print(exports + f"# or: . {card.folder / 'env.sh'}   — the loudspeaker's monitor: loudspeaker.monitor; Ctrl-C stops",
-          flush=True)
+    print(exports + f"# or: . {card.folder / 'env.sh'}; record loudspeaker.monitor; Ctrl-C stops the card", flush=True)
     stop = {signal.SIGINT, signal.SIGTERM}
     signal.pthread_sigmask(signal.SIG_BLOCK, stop)  # taken by sigwait, so the card is stopped either way
     try:

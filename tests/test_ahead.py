@@ -18,7 +18,7 @@ from test_speak import needs_engine
 from narrator.hint import command, typed_path
 from narrator.play import STARTER
 from narrator.speak import PiperSpeaker, VoiceCache, prepare_table
-from narrator.speak.ahead import Priorities, calls_ahead, lines_ahead
+from narrator.speak.ahead import Priorities, calls_ahead, fixed_lines, lines_ahead, table_lines
 from narrator.speak.audio import Sound
 from narrator.speak.pyttsx3_backend import SpeechUnavailable
 from narrator.speak.rendered import NOW, EngineThread, RenderedSpeaker
@@ -229,6 +229,21 @@ def test_an_engine_that_cannot_start_leaves_every_line_to_the_fallback_without_a
 
 # -- the order of need: public knowledge only ---------------------------------------------------------------
 
+def test_the_deal_s_lines_are_rendered_first_seat_by_seat_then_the_fixed_lines() -> None:
+    """Seen in a first Piper game: the deal calls each seat within seconds of the start, and its lines came after
+    the hundred-odd fixed lines, so espeak-ng called every seat."""
+    voice = load_voice("en")
+    lines = list(lines_ahead(voice, 8, (), ("werewolf", "seer")))
+    turns = [voice.spoken(voice.text("deal.app_turn", {"seat": seat})) for seat in range(1, 9)]
+    intro = voice.spoken(voice.text("deal.app_intro", {}))
+    assert intro in lines[:5] and lines.index(turns[0]) < 15
+    assert [lines.index(turn) for turn in turns] == sorted(lines.index(turn) for turn in turns)
+    read_back = voice.spoken(voice.text("answer.heard", {"answer": voice.seat(1)}))
+    assert lines.index(voice.spoken(voice.text("nightfall.call", {}))) < lines.index(read_back)
+    every = set(fixed_lines(voice)) | set(table_lines(voice, 8, (), ("werewolf", "seer")))
+    assert len(lines) == len(set(lines)) == len(every)
+
+
 def test_the_next_calls_come_in_call_order_the_running_one_first() -> None:
     tonight = ("cupid", "lovers", "seer", "werewolves", "witch")
     assert calls_ahead("seer", True, tonight, ()) == ["seer", "werewolves", "witch"]
@@ -326,7 +341,8 @@ def test_a_dry_run_with_nothing_rendered_tells_the_host_once_to_render_the_scrip
     assert speaker.not_ready > 15  # the whole game came from the fallback, told once
 
 
-def test_a_table_opened_to_play_names_its_config_in_the_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_table_opened_to_play_names_its_config_in_the_command(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     import narrator.keypad
     import narrator.speak
     from narrator.config import load_config
