@@ -78,7 +78,8 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
             speaker.close()  # the lines are printed anyway
         else:
             speakers.append(speaker)
-            prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck)
+            prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck,
+                          config.source)
 
     said = []
 
@@ -414,6 +415,14 @@ def _render_voices(args: argparse.Namespace) -> int:
         raise UserError(f"cannot write rendered lines to the voice cache {cache.folder} ({problem}): nothing was "
                         "rendered; make that folder writable, or set XDG_CACHE_HOME to one that is")
     texts = list(lines_ahead(voice, seats, names, roles))
+    builtin = ""
+    if not args.config:
+        from .play import STARTER
+
+        if STARTER.language == language:  # `play` alone: its lines naming a character too, so none falls back
+            starter = STARTER.table
+            texts = list(dict.fromkeys([*texts, *lines_ahead(voice, starter.seats, STARTER.names, starter.deck)]))
+            builtin = f", the built-in table's {starter.seats}"
     todo = [text for text in texts if not speaker.cached(text)]
     rendered = failed = 0
     reused = len(texts) - len(todo)
@@ -436,7 +445,7 @@ def _render_voices(args: argparse.Namespace) -> int:
     if not cache.writable:
         raise UserError(f"the voice cache {cache.folder} stopped taking rendered lines partway (see the warning "
                         "above): free some space there and run the command again; the lines kept stay kept")
-    where = f"{seats} seats" + (f", {len(set(roles))} characters" if roles else "")
+    where = f"{seats} seats" + (f", {len(set(roles))} characters" if roles else "") + builtin
     rate_note = f" ({(time.monotonic() - start) / (rendered + failed):.2f} s a line)" if rendered + failed else ""
     print(f"{language}: {len(texts)} lines ({where}) with {speaker.voice_name} [{speaker.voice_id}]: "
           f"{rendered} rendered, {reused} already there" + (f", {failed} failed" if failed else "")

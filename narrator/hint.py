@@ -76,6 +76,16 @@ def resume_hint(journal: str | os.PathLike[str], fd: int = 2) -> str:
     return "\n".join([*folded, piece])
 
 
+def render_hint(language: str, table: str = "") -> str:
+    """Returns the command that renders a table's lines ahead into the voice cache: ``voices render LANG --config
+    TABLE``, the table named as the user may type it; ``voices render LANG`` for a table of no file (the built-in
+    one, whose source is a description in parentheses, which `voices render` without a config covers)."""
+    line = f"{command()} voices render {language}"
+    if table and not table.startswith("("):
+        line += f" --config {typed_path(table)}"
+    return line
+
+
 def typed_path(path: str) -> str:
     """Returns ``path`` as the shell takes it: quoted if need be, and the shortest of itself, ``~/...`` and relative
     to the working folder when it lies inside it."""

@@ -683,6 +683,9 @@ def play(config: TableConfig, table: TableIO, *, seed: int | None = None, start:
     finally:
         session.close()
     show_recap(game, session.voice, config.names, begun.journal.path, out)
+    not_ready = getattr(table.speaker, "not_ready_told", "")
+    if not_ready:  # told on the status line, gone with the full screen; the next game is when it helps
+        print(not_ready, file=out or sys.stdout)
     return game
 
 
@@ -783,7 +786,8 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
                 ambience.close()
             raise
     # While the deal goes on, every line of this table is rendered ahead: no call waits for its voice.
-    prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck)
+    prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck,
+                  config.source)
     screen: Screen = RichScreen() if full_screen else PlainScreen()
     if full_screen:
         screen.notice(" · ".join(told_before))

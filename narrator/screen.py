@@ -221,7 +221,9 @@ def _isatty(out: TextIO) -> bool:
 
 
 STATUS_LINES = 3
-"""The most lines the host's status line takes: two warnings at 80 columns, the model's command whole."""
+"""The most lines the host's status line takes: two warnings at 80 columns (no sound, no model) with the model's
+command whole; or a sentence and a command of 82 characters
+(``.venv/bin/werewolf-narrator voices render en --config examples/starter-en.yaml``)."""
 
 BANNER_STYLES = {"closed": "bold white on dark_blue", "open": "bold black on yellow", "paused": "bold white on red"}
 """The eyes banner's colours: closed, open, and the pause over either."""
@@ -362,10 +364,11 @@ class RichScreen:
         return Group(*shown, *body, *status, footer)
 
     def _status_lines(self, text: str, width: int) -> list["Text"]:
-        """The host's status line, on more lines when it is wider than the screen: a warning ends with what to do
-        (the command that fetches a model), which a line cut at 80 columns would hide. Each warning (they are joined
-        by " · ") begins a line of its own, so that two of them (no sound, no model) still show the command at
-        80×24; beyond STATUS_LINES lines, cut short."""
+        """The host's status line, on up to STATUS_LINES lines when it is wider than the screen: a warning ends with
+        what to do (the command that fetches a model, or renders the table's lines), which a line cut at 80 columns
+        would hide. Each warning (they are joined by " · ") begins a line of its own, so that two of them (no sound,
+        no model) still show the command at 80×24; beyond STATUS_LINES lines, cut short (the render command is said
+        again after the recap)."""
         from rich.text import Text
 
         lines = [line for part in text.split(" · ") if part
@@ -374,6 +377,7 @@ class RichScreen:
             lines[STATUS_LINES - 1].truncate(width - 1)
             lines[STATUS_LINES - 1].append("…", style="bold yellow")
         return lines[:STATUS_LINES]
+
     def _refresh(self) -> None:
         self.live.update(self._render(), refresh=True)
 

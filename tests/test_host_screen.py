@@ -405,12 +405,28 @@ def test_a_line_said_by_the_fallback_voice_is_told_to_the_host_in_the_tables_lan
 
     speaker = RenderedSpeaker(cache=False)
     speaker.language = language
-    told = speaker._told("screen.not_rendered", "english", voice="en_US-joe-medium", fallback="espeak-ng", text="x")
-    assert told == load_voice(language).text("screen.not_rendered",
-                                             {"voice": "en_US-joe-medium", "fallback": "espeak-ng", "text": "x"})
-    assert "en_US-joe-medium" in told and "espeak-ng" in told
+    command = "werewolf-narrator voices render fr --config table.yaml"
+    told = speaker._told("screen.not_rendered", "english", fallback="espeak-ng", command=command)
+    assert told == load_voice(language).text("screen.not_rendered", {"fallback": "espeak-ng", "command": command})
+    assert told.endswith(command) and "espeak-ng" in told
     speaker.language = ""  # a speaker of no table (the benchmarks): English
-    assert speaker._told("screen.not_rendered", "not {voice}", voice="v") == "not v"
+    assert speaker._told("screen.not_rendered", "not {fallback}", fallback="v") == "not v"
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_the_command_that_renders_a_tables_lines_fits_the_status_line_whole_at_80_columns(language: str) -> None:
+    """The command is what the host needs from that message: at 80 columns it wraps between words, never cut."""
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from narrator.screen import RichScreen
+
+    command = f".venv/bin/werewolf-narrator voices render {language} --config ~/tables/friday-night-{language}.yaml"
+    told = load_voice(language).text("screen.not_rendered", {"fallback": "espeak-ng", "command": command})
+    shown = RichScreen._status_lines(SimpleNamespace(console=Console(width=80)), told, 80)  # type: ignore[arg-type]
+    assert all(line.cell_len <= 80 for line in shown) and not str(shown[-1]).endswith("…")
+    assert " ".join(str(line).strip() for line in shown).endswith(command)
 
 
 # -- keys typed before a night call ------------------------------------------------------------------------------

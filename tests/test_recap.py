@@ -148,3 +148,18 @@ def test_a_roll_call_vote_is_told_voter_by_voter() -> None:
     recap = markdown(build_recap(game, voice))
     target = voice.seat(next(iter(ballots.values())))
     assert f"{voice.seat(int(next(iter(ballots))))} → {target}" in recap
+
+
+def test_a_game_whose_lines_were_not_all_rendered_ends_with_the_command_that_renders_them(tmp_path: Path) -> None:
+    """The status line told the host at the first line not ready; the full screen is gone at the end, the next game
+    is when the command helps: it is printed again after the recap."""
+    keys, _ = plan_keys(APP, SEED)
+    told = "Lines not rendered yet are said by espeak-ng. Before the next game, run: werewolf-narrator voices render en"
+    speaker = Recorder()
+    speaker.not_ready_told = told  # type: ignore[attr-defined]
+    out = io.StringIO()
+    play(APP, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), speaker), seed=SEED,
+         start=NewGame(folder=tmp_path), timing=Timing(sleep=lambda s: None), out=out)
+    assert out.getvalue().rstrip().endswith(f"(journal: {next(tmp_path.glob('game-*.jsonl'))})\n{told}")
+    _, printed = played(APP, keys, tmp_path / "all-ready")
+    assert "Before the next game" not in printed

@@ -463,3 +463,25 @@ def test_voices_render_stops_with_an_error_when_the_disk_fills_up_partway(
     assert err.count("warning: ") == 1 and "cannot write rendered lines" in err and "No space left" in err
     assert "stopped taking rendered lines partway (see the warning above): free some space there" in err
     assert len(list((tmp_path / "werewolf-narrator" / "voices").glob("*.wav"))) == 3
+
+
+@needs_engine
+def test_voices_render_without_a_config_renders_the_built_in_tables_lines_too(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`play` alone plays the built-in table, whose lines naming a character a table of 18 seats and no deck lacks:
+    the command a line not ready tells the host for it, `voices render en`, renders them all."""
+    from narrator.play import STARTER
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    rendered: list[str] = []
+    tick = Sound(b"\x00\x10" * 2205, 22050, 1, 2)
+    monkeypatch.setattr(EngineThread, "render", lambda engine, text, voice, rate: rendered.append(text) or tick)
+    assert main(["voices", "render", "en"]) == 0
+    voice = load_voice("en")
+    starter = set(lines_ahead(voice, STARTER.table.seats, STARTER.names, STARTER.table.deck))
+    generic = set(lines_ahead(voice, 18))
+    assert starter - generic and set(rendered) == starter | generic and len(rendered) == len(set(rendered))
+    assert f"{len(rendered)} lines (18 seats, the built-in table's 8)" in capsys.readouterr().out
+    rendered.clear()
+    assert main(["voices", "render", "fr"]) == 0  # no built-in table speaks French
+    assert set(rendered) == set(lines_ahead(load_voice("fr"), 18))

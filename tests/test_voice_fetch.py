@@ -110,6 +110,25 @@ def test_an_interrupted_download_resumes_with_a_range_request(
     assert not part.exists()
 
 
+def test_ctrl_c_during_a_download_says_it_resumes_and_keeps_what_arrived(
+        voices: Path, serve: Any, joe_files: dict[str, bytes], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    real = voice_fetch.download
+
+    def interrupted(url: str, part: Path, name: str, *args: Any) -> None:
+        if name.endswith(".onnx"):
+            part.write_bytes(joe_files[f"/{NAME}.onnx"][:1000])  # what arrived before the host pressed Ctrl-C
+            raise KeyboardInterrupt
+        real(url, part, name, *args)
+
+    monkeypatch.setattr(voice_fetch, "download", interrupted)
+    assert main(["voices", "fetch", "en", "--url", serve(joe_files).url]) == 130
+    part = voices / ".downloads" / f"{NAME}.onnx.part"
+    err = capsys.readouterr().err
+    assert f"{NAME}.onnx: stopped; run the command again to resume ({part} keeps the 1000 bytes that arrived)" in err
+    assert part.stat().st_size == 1000 and installed_piper_voices("en") == []
+
+
 def test_a_model_that_is_not_the_pinned_one_is_refused_and_deleted(
         voices: Path, serve: Any, joe_files: dict[str, bytes]) -> None:
     tampered = bytearray(joe_files[f"/{NAME}.onnx"])

@@ -106,16 +106,23 @@ def open_ambience(device: str | int | None = None, warn: Callable[[str], None] =
 
 
 def prepare_table(speaker: Any, language: str, seats: int, names: Sequence[str | None] = (),
-                  roles: Sequence[str] = ()) -> int:
+                  roles: Sequence[str] = (), source: str = "") -> int:
     """Has ``speaker`` render ahead, in the background, every line this table may hear; returns how many.
 
     Speakers that cannot render ahead (the console) are left alone. The fixed lines go first: the
-    calls of the first night are ready within a second or two of the start.
+    calls of the first night are ready within a second or two of the start. ``source`` is the table config's
+    file: a line not ready when it is due tells the host the command that renders them all from it.
     """
     prepare = getattr(speaker, "prepare", None)
     if prepare is None:
         return 0
-    return int(prepare(lines_ahead(load_voice(language), seats, names, roles)))
+    lines = list(lines_ahead(load_voice(language), seats, names, roles))
+    if isinstance(speaker, RenderedSpeaker):
+        from ..hint import render_hint
+
+        speaker.render_command = render_hint(language, source)
+        speaker.render_lines = frozenset(lines)
+    return int(prepare(lines))
 
 
 def describe_voices() -> list[dict[str, str | None]]:

@@ -78,12 +78,18 @@ def table_lines(voice: Voice, seats: int, names: Sequence[str | None] = (),
     return [line.text for line in table_entries(voice, seats, names, roles)]
 
 
+# The lines said first in every game, seconds after it starts: the deal's, seat by seat.
+OPENING = ("deal.",)
+
+
 def lines_ahead(voice: Voice, seats: int, names: Sequence[str | None] = (), roles: Iterable[str] = ()) -> Iterator[str]:
-    """Returns every line to render ahead, those most likely said soon first (the fixed lines)."""
-    fixed = fixed_lines(voice)
-    yield from fixed
-    done = set(fixed)
-    yield from (line for line in table_lines(voice, seats, names, roles) if line not in done)
+    """Returns every line to render ahead, those most likely said soon first: the deal's (its call to each seat in
+    turn), then the fixed lines (the calls), then the lines about one seat or one character."""
+    entries = table_entries(voice, seats, names, roles)
+    opening = [voice.spoken(voice.text(key, {})) for key in said_keys(voice)
+               if key.startswith(OPENING) and not placeholders(voice.lines[key])]
+    opening += [line.text for line in entries if line.key.startswith(OPENING)]
+    yield from dict.fromkeys([*opening, *fixed_lines(voice), *(line.text for line in entries)])
 
 
 # How many calls ahead, the running one first, have their lines rendered before the rest: a call's lines
@@ -126,9 +132,14 @@ class Priorities:
 
     def soonest(self, calls: Sequence[str], living: Iterable[int], seats_too: bool = True) -> list[str]:
         """Returns the lines of ``calls``, in their order, that name only ``living`` seats; then, with
-        ``seats_too``, the other lines that name only living seats."""
+        ``seats_too``, the game's end (any dawn or vote may bring it; every side's line, a dozen) and the other
+        lines that name only living seats.
+
+        The end goes before the seats: otherwise the hundreds of seat lines queued at each night and day kept it
+        behind them all game long, and a first game's winner was announced by espeak-ng."""
         alive = frozenset(living)
         found = [line.text for call in calls for line in self.by_call.get(call, ()) if line.seats <= alive]
         if seats_too:
+            found += [line.text for line in self.by_call.get("end", ()) if line.seats <= alive]
             found += [line.text for line in self.about_seats if line.seats <= alive]
         return list(dict.fromkeys(found))

@@ -205,6 +205,7 @@ class PiperSpeaker(RenderedSpeaker):
     """
 
     name = "piper"
+    engine_label = "Piper"
 
     def __init__(self, language: str, voice: str | None = None, rate: int | None = None,
                  device: str | int | None = None, *, out: TextIO | None = None,

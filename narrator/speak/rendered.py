@@ -146,6 +146,14 @@ class RenderedSpeaker:
     """The voice's name, for messages."""
     language = ""
     """The table's language, for messages to the host (a backend sets it; none: English)."""
+    engine_label = ""
+    """The speech engine's name as the host knows it ("espeak-ng", "Piper"), for messages; none: ``name``."""
+    render_command = ""
+    """The command that renders the table's lines ahead (prepare_table sets it), told to the host when a line is
+    not ready; none: ``voices render LANG``."""
+    render_lines: frozenset[str] | None = None
+    """The lines `render_command` renders (None: any); a line outside them (one listing several seats) is
+    rendered when said, and not being ready is no reason to run it."""
 
     def __init__(self, rate: int | None = None, device: str | int | None = None, *, out: TextIO | None = None,
                  warn: Callable[[str], None] = print_to_stderr, cache: VoiceCache | bool = True,
@@ -159,7 +167,10 @@ class RenderedSpeaker:
         self._warn = warn
         self._warned = False
         self.fallback: RenderedSpeaker | None = None
-        self._fell_back: set[str] = set()  # the lines the log has said were not ready: once each
+        self.not_ready = 0
+        """How many lines the fallback said because they were not rendered yet (told to the host once, the first)."""
+        self.not_ready_told = ""
+        """What the host was told then: the game's end tells it again, once the full screen is gone."""
         # The lines to render ahead, one deque a `prepare`, the latest last: its lines go first. The engine's
         # thread takes them one at a time (`_pump`), so that a prepare costs its caller no more than a copy.
         self._wanted: list[collections.deque[str]] = []
@@ -297,18 +308,27 @@ class RenderedSpeaker:
 
     def _not_ready(self, text: str, fallback: RenderedSpeaker) -> None:
         """Says ``text``, not rendered yet, with ``fallback`` at once; renders it in the background for the next
-        time (before the lines ahead, as a `prepare` of its own); the host's log says so, once a line. An engine
-        that could not start has said why once: the fallback then says every line, unannounced."""
+        time (before the lines ahead, as a `prepare` of its own). The host is told once, at the first such line,
+        with the command that renders the table's lines before the next game: on a first game, or a busy machine,
+        it would otherwise be told at most lines of the night. An engine that could not start has said why once:
+        the fallback then says every line, unannounced."""
         started = self._renderer.started if self._renderer is not None else None
         if started is not None and started.done() and (started.cancelled() or started.exception() is not None):
             fallback.say(text)
             return
         self._want(lambda wanted: wanted.append(collections.deque([text])))  # the next rendered
-        if text not in self._fell_back:
-            self._fell_back.add(text)
-            self._warn(self._told("screen.not_rendered", "not rendered by {voice} yet, said with {fallback}: {text}",
-                                  voice=self.voice_name or self.name, fallback=fallback.voice_name or fallback.name,
-                                  text=text))
+        if self.render_lines is not None and text not in self.render_lines:
+            fallback.say(text)
+            return
+        self.not_ready += 1
+        if self.not_ready == 1:
+            from ..hint import render_hint
+
+            self.not_ready_told = self._told(
+                "screen.not_rendered", "Lines not rendered yet are said by {fallback}. Before the next game, run: "
+                "{command}", fallback=fallback.engine_label or fallback.name,
+                command=self.render_command or render_hint(self.language or "en"))
+            self._warn(self.not_ready_told)
         fallback.say(text)
 
     def close(self) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -145,7 +146,13 @@ def fetch_voice(language: str, sample: str, name: str | None = None, folder: Pat
                                                 (".onnx", voice.model, expected, size or voice.model.size)):
             part = staging / f"{voice.name}{suffix}.part"
             source = voice.url(suffix, url)
-            download(source, part, voice.name + suffix, limit, HOSTS, progress, offline)
+            try:
+                download(source, part, voice.name + suffix, limit, HOSTS, progress, offline)
+            except KeyboardInterrupt:  # Ctrl-C: what arrived is kept, and the host should know it is not lost
+                kept = part.stat().st_size if part.exists() else 0
+                print(f"{voice.name}{suffix}: stopped; run the command again to resume"
+                      + (f" ({part} keeps the {kept} bytes that arrived)" if kept else ""), file=sys.stderr)
+                raise
             verify(part, voice.name + suffix, source, checksum)
             if checksum == pinned.sha256 and _md5(part) != pinned.md5:
                 part.unlink()
