@@ -390,13 +390,21 @@ def test_no_speech_model_is_told_in_the_tables_language_with_the_command_that_fe
 
 @pytest.mark.parametrize("language", ["en", "fr", "zh"])
 def test_no_sound_is_told_in_the_tables_language(language: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """What is missing keeps the system's words (a package to install); the sentence is the table's language."""
+    """No loudspeaker is said in the table's language ("no sound output device found" stood in English in a Chinese
+    sentence); what else is missing keeps the system's words (a package to install), in a sentence of the table's."""
     import narrator.speak as speak
 
-    monkeypatch.setattr(speak, "output_problem", lambda device=None: "no sound output device found")
+    voice = load_voice(language)
+    monkeypatch.setattr(speak, "output_problem", lambda device=None: speak.NO_OUTPUT)
     told: list[str] = []
     assert speak.make_speaker("auto", language, warn=told.append).name == "console"
-    assert told == [load_voice(language).text("screen.no_sound", {"why": "no sound output device found"})]
+    assert told == [voice.text("screen.no_sound", {"why": voice.text("sound.no_output", {})})]
+    assert language == "en" or speak.NO_OUTPUT not in told[0]
+    missing = "the PortAudio library is missing (sudo apt-get install libportaudio2)"
+    monkeypatch.setattr(speak, "output_problem", lambda device=None: missing)
+    told.clear()
+    assert speak.make_speaker("auto", language, warn=told.append).name == "console"
+    assert told == [voice.text("screen.no_sound", {"why": missing})]
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "zh"])

@@ -213,7 +213,7 @@ def test_a_missing_espeak_and_sound_card_are_named_in_one_warning(backend: str, 
     assert len(warnings) == 1
     if sys.platform.startswith("linux"):
         assert "sudo apt-get install espeak-ng" in warnings[0]
-    assert "no sound output device found" in warnings[0]
+    assert "aucune sortie son trouvée" in warnings[0].lower()  # a French table's: no loudspeaker, in French
 
 
 def test_a_missing_sounddevice_or_portaudio_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:

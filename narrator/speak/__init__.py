@@ -11,7 +11,7 @@ from typing import Any, Callable, Protocol, Sequence
 from ..voices import languages, load_voice
 from .ahead import fixed_lines, lines_ahead, table_lines
 from .ambience import NightAmbience, SoundDeviceOutput
-from .audio import Sound, output_problem
+from .audio import NO_OUTPUT, Sound, output_problem
 from .cache import VoiceCache, default_folder
 from .console import ConsoleSpeaker, print_to_stderr
 from .piper_backend import PiperSpeaker, choose_piper_voice, piper_problem
@@ -80,7 +80,7 @@ def make_speaker(backend: str, language: str, voice: str | None = None, rate: in
         problems.append(str(exc))
     missing = output_problem(device)
     if missing:
-        problems.append(missing)
+        problems.append(load_voice(language).text("sound.no_output", {}) if missing == NO_OUTPUT else missing)
     if speaker is not None:
         if not problems:
             return speaker

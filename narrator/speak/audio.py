@@ -90,6 +90,11 @@ def device_arg(device: str | int | None) -> str | int | None:
     return device
 
 
+NO_OUTPUT = "no sound output device found"
+"""The commonest reason there is no sound at a table (no loudspeaker plugged in): the one the host's screen says in the
+table's language (``sound.no_output``); the others name a package or a device as the system does."""
+
+
 def output_problem(device: str | int | None = None) -> str | None:
     """Returns what keeps sound from playing on ``device`` (and what to install), or None if it can play."""
     try:
@@ -102,7 +107,7 @@ def output_problem(device: str | int | None = None) -> str | None:
         return "the PortAudio library is missing (pip install --force-reinstall sounddevice)"
     try:
         if not any(d["max_output_channels"] > 0 for d in sd.query_devices()):
-            return "no sound output device found"
+            return NO_OUTPUT
         sd.query_devices(device_arg(device), "output")
     except ValueError:
         return f"no sound output device matches {device!r} (python -m sounddevice lists them)"
