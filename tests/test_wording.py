@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from engine import ROLES
+from engine import ROLES, Call, Game
 from helpers import Printed, drive, new_game
 from narrator.asking import KeypadAnswers
 from narrator.keypad import ScriptedKeys
@@ -105,6 +105,16 @@ def test_a_count_of_one_is_said_in_the_singular(language: str, one: str, two: st
     assert voice.text("prompt.seats", {"count": 1}) == voice.text("prompt.seats_one")
 
 
+def yes_then_no(game: Game, call: Call, language: str) -> str:
+    """Answers yes at the keypad, takes it back at the read-back, answers no and confirms; returns what the screen
+    showed (both read-backs)."""
+    shown = io.StringIO()
+    answers = KeypadAnswers(ScriptedKeys(["1", "enter", "back", "0", "enter", "enter"]), Printed(shown),
+                            load_voice(language), say=lambda k, v: None, repeat=lambda: None)
+    assert answers.answer(call, game) is False
+    return shown.getvalue().replace("\xa0", " ")
+
+
 @pytest.mark.parametrize(("language", "infect", "spare"), [
     ("en", "Infect seat number two?", "Do not infect seat number two?"),
     ("fr", "Infecter joueur deux ?", "Ne pas infecter joueur deux ?"),
@@ -117,11 +127,7 @@ def test_the_infected_fathers_answer_is_read_back_as_infecting_the_victim(langua
     game = new_game(["infected_father", "villager", "werewolf", "villager", "villager", "villager"])
     drive(game, ("werewolves", 2))
     assert game.call is not None and game.call.id == "infected_father"
-    shown = io.StringIO()
-    answers = KeypadAnswers(ScriptedKeys(["1", "enter", "back", "0", "enter", "enter"]), Printed(shown),
-                            load_voice(language), say=lambda k, v: None, repeat=lambda: None)
-    assert answers.answer(game.call, game) is False
-    text = shown.getvalue().replace("\xa0", " ")
+    text = yes_then_no(game, game.call, language)
     assert infect in text and spare in text
 
 
@@ -137,11 +143,7 @@ def test_the_candles_answer_is_read_back_as_what_the_table_saw(language: str, ma
                     variants=("moonlight_wolves",))
     drive(game, ("werewolves", 3))
     assert game.call is not None and game.call.id == "candles"
-    shown = io.StringIO()
-    answers = KeypadAnswers(ScriptedKeys(["1", "enter", "back", "0", "enter", "enter"]), Printed(shown),
-                            load_voice(language), say=lambda k, v: None, repeat=lambda: None)
-    assert answers.answer(game.call, game) is False
-    text = shown.getvalue().replace("\xa0", " ")
+    text = yes_then_no(game, game.call, language)
     assert many in text and few in text
     assert load_voice(language).text("answer.yes") + "?" not in text.replace("？", "?")
 
