@@ -333,6 +333,18 @@ def open_regular(path: str) -> BinaryIO:
     return open(fd, "rb")
 
 
+def in_use(path: str | os.PathLike[str]) -> bool:
+    """True when another narrator has the journal open to write (its lock is held): the game is being played now."""
+    try:
+        with open_regular(str(path)) as file:
+            fcntl.flock(file.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False  # gone, unreadable, or a file system without locks: nothing says it is open
+    return False  # the shared lock goes with the file, closed
+
+
 def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
     """Reads a journal: its header and its answers (undos applied); a torn last line is ignored.
 

@@ -16,7 +16,7 @@ from typing import Callable, TextIO
 
 from .errors import UserError
 from .hint import columns, command, fold, table_language, table_text, typed_path
-from .journal import read_journal
+from .journal import in_use, read_journal
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,7 @@ class Unfinished:
     when: float
     details: str
     language: str
+    playing: bool = False  # open in another narrator right now: `resume` would be refused
 
 
 def unfinished_games(folder: Path) -> list[Unfinished]:
@@ -56,7 +57,7 @@ def unfinished_games(folder: Path) -> list[Unfinished]:
         else:
             where = say(f"summary.{entries[-1].phase}", number=entries[-1].number)
         details = say("screen.unfinished", table=table, count=config.get("seats", "?"), where=where)
-        games.append(Unfinished(path, when, details, language))
+        games.append(Unfinished(path, when, details, language, in_use(path)))
     return sorted(games, key=lambda game: (game.when, game.path.name), reverse=True)
 
 
@@ -66,7 +67,12 @@ def listed(games: list[Unfinished]) -> str:
     The list's own words (its title, its question) stay in English: it may hold the games of several tables, in
     several languages, and is read before any of them is chosen; each game's details are its own table's words."""
     return "\n".join(f"{i:>3}. {time.strftime('%Y-%m-%d %H:%M', time.localtime(game.when))}  [{game.language}]  "
-                     f"{game.details}\n       {typed_path(str(game.path))}" for i, game in enumerate(games, start=1))
+                     f"{game.details}{PLAYING if game.playing else ''}\n       {typed_path(str(game.path))}"
+                     for i, game in enumerate(games, start=1))
+
+
+PLAYING = "  (being played now, in another werewolf-narrator)"
+"""Said of a game whose journal another narrator holds: choosing it would be refused, and --last passes it by."""
 
 
 def _has_fd(out: TextIO) -> bool:
@@ -87,8 +93,8 @@ def choose(folder: Path, last: bool, out: TextIO | None = None, ask: Callable[[s
     if not games:
         raise UserError(f"no unfinished game in {folder}: `{command()} play` starts one; "
                         f"`{command()} resume FILE` goes on with a journal kept elsewhere")
-    if last:
-        return games[0].path
+    if last:  # the most recent game nobody is playing now (if all are, the refusal will say why)
+        return next((game.path for game in games if not game.playing), games[0].path)
     width = columns(out.fileno()) if _has_fd(out) else None
     # Folded between words: at 80 columns the terminal cut "the" of the title, and the journals' folder mid-name.
     print(fold(f"Unfinished games in {typed_path(str(folder))}, the most recent first:", width), file=out)

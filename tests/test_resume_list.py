@@ -308,3 +308,21 @@ def test_in_a_terminal_of_80_columns_the_list_is_cut_between_words_and_names_the
     assert all(cell_len(line) <= 80 for line in title) and len(title) > 1
     assert " ".join(title) == f"Unfinished games in ~/{'a-folder-with-a-long-name-' * 2}/games, the most recent first:"
     assert "       ~/a-folder-with-a-long-name-a-folder-with-a-long-name-/games/game-deal.jsonl" in lines
+
+
+def test_a_game_being_played_now_is_marked_and_last_passes_it_by(folder: Path) -> None:
+    """Another narrator holds the newest game's journal (its lock): the list says it is being played, and
+    `resume --last` goes on with the most recent game nobody is playing, rather than one it would be refused."""
+    import fcntl
+
+    with open(folder / "game-deal.jsonl", "rb") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a narrator playing it holds it
+        out = io.StringIO()
+        assert choose(folder, last=False, out=out, interactive=False) is None
+        lines = out.getvalue().splitlines()
+        deal = next(line for line in lines if "(the deal)" in line)
+        night = next(line for line in lines if "(night 1)" in line)
+        assert deal.endswith("(being played now, in another werewolf-narrator)")
+        assert "being played" not in night
+        assert choose(folder, last=True) == folder / "game-night.jsonl"
+    assert choose(folder, last=True) == folder / "game-deal.jsonl"  # released: the most recent again
