@@ -557,3 +557,19 @@ def test_on_windows_a_game_says_it_needs_a_posix_system_before_importing_what_wi
     assert cli.main(argv) == 1
     err = capsys.readouterr().err
     assert "need a POSIX system" in err and "WSL" in err and "Traceback" not in err
+
+
+def test_a_fifo_given_as_a_voice_or_as_the_audio_folder_is_named_for_what_it_is(tmp_path: Path) -> None:
+    """`voices add en FIFO.onnx` said "no such file" and `--audio-dir FIFO` "File exists": both misled the host."""
+    import os
+
+    os.mkfifo(tmp_path / "voice.onnx")
+    os.mkfifo(tmp_path / "lines")
+    env_home = {"HOME": str(tmp_path)}
+    result = subprocess.run([sys.executable, "-m", "narrator", "voices", "add", "en", str(tmp_path / "voice.onnx")],
+                            capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60, cwd=tmp_path,
+                            env={**os.environ, **env_home})
+    refused(result, "voice.onnx: not a regular file")
+    practice = Path(__file__).resolve().parent.parent / "examples" / "practice-en.yaml"
+    refused(run_cli(tmp_path, "dry-run", str(practice), "--silent", "--audio-dir", "lines"),
+            "lines: not a folder; --audio-dir names a folder")

@@ -249,7 +249,8 @@ def add_voice(language: str, model: Path | str, sample: str, folder: Path | None
     if source.suffix != ".onnx":
         raise UserError(f"{source}: a Piper voice is a .onnx file (with its .onnx.json beside it)")
     if not source.is_file():
-        raise UserError(f"{source}: no such file")
+        raise UserError(f"{source}: not a regular file (a FIFO, a folder or a device)" if source.exists()
+                        else f"{source}: no such file")
     if not config.is_file():
         raise UserError(f"{source}: its config {config.name} is not beside it (a Piper voice comes as "
                         "NAME.onnx and NAME.onnx.json)")

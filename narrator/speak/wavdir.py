@@ -31,6 +31,9 @@ class WavDirSpeaker:
                                               warn=warn)
         except SpeechUnavailable as exc:
             raise SpeechUnavailable(f"cannot render the lines into {self.folder}: {exc}") from None
+        if self.folder.exists() and not self.folder.is_dir():
+            self._speaker.close()
+            raise UserError(f"{self.folder}: not a folder; --audio-dir names a folder to write the lines in")
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             for old in self.folder.glob("[0-9][0-9][0-9][0-9].wav"):
