@@ -75,15 +75,6 @@ PLAYING = "  (being played now, in another werewolf-narrator)"
 """Said of a game whose journal another narrator holds: choosing it would be refused, and --last passes it by."""
 
 
-def _has_fd(out: TextIO) -> bool:
-    """True when ``out`` is backed by a file descriptor (a terminal, a file), not an in-memory stream."""
-    try:
-        out.fileno()
-    except (OSError, ValueError, AttributeError):
-        return False
-    return True
-
-
 def choose(folder: Path, last: bool, out: TextIO | None = None, ask: Callable[[str], str] = input,
            interactive: bool | None = None) -> Path | None:
     """Returns the journal of the game to go on with: the newest unfinished one with ``last``, else the one the
@@ -95,7 +86,10 @@ def choose(folder: Path, last: bool, out: TextIO | None = None, ask: Callable[[s
                         f"`{command()} resume FILE` goes on with a journal kept elsewhere")
     if last:  # the most recent game nobody is playing now (if all are, the refusal will say why)
         return next((game.path for game in games if not game.playing), games[0].path)
-    width = columns(out.fileno()) if _has_fd(out) else None
+    try:
+        width = columns(out.fileno())
+    except (OSError, ValueError, AttributeError):  # an in-memory stream: nothing to fold to
+        width = None
     # Folded between words: at 80 columns the terminal cut "the" of the title, and the journals' folder mid-name.
     print(fold(f"Unfinished games in {typed_path(str(folder))}, the most recent first:", width), file=out)
     print(listed(games), file=out)

@@ -58,6 +58,17 @@ def _null_or(schema: dict[str, Any]) -> dict[str, Any]:
     return {"anyOf": [schema, {"type": "null"}]}
 
 
+TIE: dict[str, Any] = {"type": "object", "required": ["tie"], "additionalProperties": False,
+                       "properties": {"tie": {"type": "array", "items": SEAT, "minItems": 2, "uniqueItems": True}}}
+"""A vote's or an election's tie, the seats tied (the vote and the election take the same)."""
+
+BALLOTS: dict[str, Any] = {"type": "object", "required": ["ballots"], "additionalProperties": False,
+                           "properties": {"ballots": {"type": "object", "minProperties": 1,
+                                                      "additionalProperties": False,
+                                                      "patternProperties": {SEAT_KEY: _null_or(SEAT)}}}}
+"""A roll call, each voter's seat to the seat they named (or null): the vote's and the election's."""
+
+
 def _json(value: object) -> object:
     """Returns a default as JSON writes it (tuples as lists)."""
     return json.loads(json.dumps(value))
@@ -172,22 +183,9 @@ KIND_SHAPES: dict[Kind, tuple[str, dict[str, Any]]] = {
                  {"type": "object", "additionalProperties": False,
                   "properties": {"heal": {"type": "boolean"}, "poison": _null_or(SEAT)}}),
     Kind.VOTE: ("`seat`, `null` (nobody), `{tie: [a, b]}`, or a roll call `{ballots: {voter: target, ...}}`",
-                {"anyOf": [SEAT, {"type": "null"},
-                           {"type": "object", "required": ["tie"], "additionalProperties": False,
-                            "properties": {"tie": {"type": "array", "items": SEAT, "minItems": 2,
-                                                   "uniqueItems": True}}},
-                           {"type": "object", "required": ["ballots"], "additionalProperties": False,
-                            "properties": {"ballots": {"type": "object", "minProperties": 1,
-                                                       "additionalProperties": False,
-                                                       "patternProperties": {SEAT_KEY: _null_or(SEAT)}}}}]}),
+                {"anyOf": [SEAT, {"type": "null"}, TIE, BALLOTS]}),
     Kind.ELECTION: ("`seat`, `{tie: [a, b]}`, or a roll call `{ballots: {voter: target, ...}}`",
-                    {"anyOf": [SEAT, {"type": "object", "required": ["tie"], "additionalProperties": False,
-                                      "properties": {"tie": {"type": "array", "items": SEAT, "minItems": 2,
-                                                             "uniqueItems": True}}},
-                               {"type": "object", "required": ["ballots"], "additionalProperties": False,
-                                "properties": {"ballots": {"type": "object", "minProperties": 1,
-                                                           "additionalProperties": False,
-                                                           "patternProperties": {SEAT_KEY: _null_or(SEAT)}}}}]}),
+                    {"anyOf": [SEAT, TIE, BALLOTS]}),
     Kind.NUMBER: ("a card's number, `1` to the number of cards, or `null`",
                   _null_or({"type": "integer", "minimum": 1})),
     Kind.SEANCE: ("`{card: 1-5, question: number, asker: seat}`, or `null`",
