@@ -206,19 +206,19 @@ def _table_options(args: argparse.Namespace) -> list[str]:
 
 
 def _supervise_play(args: argparse.Namespace) -> int:
-    """Plays the game in a supervised child process, which it gives its seed and its journal's name."""
-    import random
-
+    """Plays the game in a supervised child process, which it gives its journal's name. Never the seed on its
+    command line, which every account sees (ps): a seed the host chose goes by the environment, private to the
+    account; without one, the game draws its own."""
     from .journal import default_folder, journal_name
-    from .supervise import supervise
+    from .supervise import SEED_VARIABLE, supervise
 
-    seed = random.SystemRandom().randrange(2**31) if args.seed is None else args.seed
     folder = Path(args.journal_dir) if args.journal_dir else default_folder()
-    journal = Path(args.journal_file) if args.journal_file else folder / journal_name(seed)
-    game = ["play", "--seed", str(seed), "--journal", str(journal), *_table_options(args),
+    journal = Path(args.journal_file) if args.journal_file else folder / journal_name()
+    game = ["play", "--journal", str(journal), *_table_options(args),
             *(["--journal-dir", args.journal_dir] if args.journal_dir else []),
             *(["--", args.config] if args.config else [])]
-    return supervise(game, journal, ["resume", *_table_options(args), "--", str(journal)])
+    return supervise(game, journal, ["resume", *_table_options(args), "--", str(journal)],
+                     {SEED_VARIABLE: str(args.seed)} if args.seed is not None else {})
 
 
 @contextlib.contextmanager
@@ -252,11 +252,24 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     folder = Path(args.journal_dir) if args.journal_dir else None
     chosen = open_to_others(folder) if folder else None  # a file named with --journal is private (0600) alone
+    seed = args.seed if args.seed is not None else _supervisor_seed()
     with _voice_log(args.voice_log) as voice_log:
         io = open_table(config, plain=args.plain, model=args.model, warn=_warn, warnings=[chosen] if chosen else [])
-        play(config, io, seed=args.seed, voice_log=voice_log,
+        play(config, io, seed=seed, voice_log=voice_log,
              start=NewGame(folder, Path(args.journal_file) if args.journal_file else None))
     return 0
+
+
+def _supervisor_seed() -> int | None:
+    """The seed the host gave the supervisor (`play --seed N`), passed by the environment, or None: the game draws
+    its own. Taken out of the environment, so that nothing the game starts inherits it."""
+    from .supervise import SEED_VARIABLE
+
+    given = os.environ.pop(SEED_VARIABLE, None)
+    try:
+        return None if given is None else SEED(given)
+    except argparse.ArgumentTypeError as exc:
+        raise UserError(f"{SEED_VARIABLE}: {exc}") from None
 
 
 def cmd_voices(args: argparse.Namespace) -> int:

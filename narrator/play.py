@@ -573,7 +573,7 @@ def begin_journal(config: TableConfig, seed: int, new: NewGame, buildings: tuple
         progress = []
         drawn = deal_cards(config.table, seed) if config.deal == "app" else Deal((), ())
         deal = dataclasses.replace(drawn, buildings=buildings)
-    path = new.path or (new.folder or default_folder()) / journal_name(seed)
+    path = new.path or (new.folder or default_folder()) / journal_name()
     journal = Journal(path, journal_header(config, seed, deal, dealing=progress is not None))
     return Resumed(journal, deal, progress=progress)
 
@@ -660,7 +660,7 @@ def play(config: TableConfig, table: TableIO, *, seed: int | None = None, start:
     devices are closed at the end, the ``table.ambience`` with the speaker; Ctrl-C stops the game, its journal
     kept (GameStopped says how to go on).
     """
-    seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+    seed = random.SystemRandom().randrange(2**63) if seed is None else seed  # the OS's randomness, 63 bits
     session = TableSession(config, table, seed, timing, voice_log)
     session.narrator.show_eyes()
     session.narrator.show_table()  # the seats and their names, from the deal on

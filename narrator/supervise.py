@@ -21,6 +21,10 @@ from .hint import columns, command, fold, pinned, resume_hint, table_language, t
 SUPERVISED = "WEREWOLF_NARRATOR_SUPERVISED"
 """Set in the game's own process (to 1), so that it plays rather than supervise itself."""
 
+SEED_VARIABLE = "WEREWOLF_NARRATOR_SEED"
+"""The seed the host chose (`play --seed N`), given to the game's process by its environment, which only the
+account may read: a command line shows to every account (ps), and the seed deals every card."""
+
 OWN_ENDS = frozenset({0, 1, 2, 130, 141})
 """The statuses the game's process ends with by itself (cli.main): the game over, bad input, a usage mistake, the
 host's stop (its journal kept), the output closed. It gave the terminal back itself; any other end is a crash."""
@@ -68,9 +72,11 @@ def begun(journal: Path) -> bool:
 class Supervisor:
     """Runs the game's process, waits, and cleans up after it if it dies."""
 
-    def __init__(self, journal: Path, resume: Sequence[str], python: str = sys.executable) -> None:
+    def __init__(self, journal: Path, resume: Sequence[str], python: str = sys.executable,
+                 environ: dict[str, str] | None = None) -> None:
         self.journal = journal
         self.resume = list(resume)
+        self.environ = dict(environ or {})  # for the first game's process only: `resume` reads its journal
         self.python = python
         self.child: subprocess.Popen[bytes] | None = None
         self.stop: int | None = None  # SIGTERM or SIGHUP received: the stop was wanted, no offer to go on
@@ -125,7 +131,9 @@ class Supervisor:
         when it could not be started."""
         try:
             self.child = subprocess.Popen([self.python, "-m", "narrator", *args],
-                                          env={**os.environ, SUPERVISED: "1", **pinned()})
+                                          env={**os.environ, **self.environ, SUPERVISED: "1",
+                                               **pinned()})
+            self.environ = {}
         except OSError as exc:
             self._write(f"error: the game could not be started ({exc.strerror or exc})\n")
             return None
@@ -198,10 +206,10 @@ class _Stopped(Exception):
     """SIGTERM or SIGHUP while the supervisor waits for the host's key."""
 
 
-def supervise(args: Sequence[str], journal: Path, resume: Sequence[str]) -> int:
-    """Plays ``werewolf-narrator ARGS`` in a child process whose journal is ``journal``; if it dies, offers
-    ``werewolf-narrator RESUME``; returns the exit status."""
-    return Supervisor(journal, resume).run(args)
+def supervise(args: Sequence[str], journal: Path, resume: Sequence[str], environ: dict[str, str] | None = None) -> int:
+    """Plays ``werewolf-narrator ARGS`` in a child process whose journal is ``journal`` (with ``environ`` added to
+    its environment); if it dies, offers ``werewolf-narrator RESUME``; returns the exit status."""
+    return Supervisor(journal, resume, environ=environ).run(args)
 
 
 def _why(status: int, say: Callable[..., str] | None = None) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from narrator.supervise import SUPERVISED, Supervisor
+from narrator.supervise import SEED_VARIABLE, SUPERVISED, Supervisor
 
 TABLE = "language: en\nseats:\n{names}deck: [werewolf, seer, witch, villager, villager, villager]\n"
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
@@ -61,9 +62,10 @@ SPY = """\
 import sys
 import narrator.supervise as supervise
 
-def spy(args, journal, resume):
+def spy(args, journal, resume, environ=None):
     heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('engine', 'rich', 'yaml'))
-    print({'args': list(args), 'journal': str(journal), 'resume': list(resume), 'heavy': heavy})
+    print({'args': list(args), 'journal': str(journal), 'resume': list(resume), 'heavy': heavy,
+           'environ': environ or {}})
     return 0
 
 supervise.wanted = lambda environ=None: True
@@ -82,25 +84,28 @@ def supervised(tmp_path: Path, *argv: str) -> dict[str, object]:
     return told
 
 
-def test_the_supervisor_gives_the_game_its_seed_its_journal_and_every_option_of_the_table(tmp_path: Path) -> None:
-    """The game's process gets the seed and journal the supervisor chose, and the host's options; a resume
-    after a crash keeps the speaker, the plain screen and the model."""
+def test_the_supervisor_gives_the_game_its_journal_and_every_option_of_the_table_and_the_seed_privately(
+        tmp_path: Path) -> None:
+    """The game's process gets the journal the supervisor chose and the host's options; a resume after a crash
+    keeps the speaker, the plain screen and the model. The seed the host gave goes by the environment: a command
+    line shows to every account (ps), and the seed deals every card."""
     told = supervised(tmp_path, "play", "table.yaml", "--speaker", "console", "--plain", "--model", "m",
                       "--journal-dir", "j", "--seed", "7")
     journal = told["journal"]
-    assert isinstance(journal, str) and journal.startswith("j/game-") and journal.endswith("-7.jsonl")
+    assert isinstance(journal, str) and re.fullmatch(r"j/game-\d{8}-\d{6}-[0-9a-f]{8}\.jsonl", journal)
     options = ["--speaker", "console", "--plain", "--model", "m"]
-    assert told["args"] == ["play", "--seed", "7", "--journal", journal, *options, "--journal-dir", "j",
-                            "--", "table.yaml"]
+    assert told["args"] == ["play", "--journal", journal, *options, "--journal-dir", "j", "--", "table.yaml"]
     assert told["resume"] == ["resume", *options, "--", journal]
+    assert told["environ"] == {SEED_VARIABLE: "7"}
 
 
-def test_the_supervisor_chooses_a_seed_and_a_journal_in_the_journal_folder(tmp_path: Path) -> None:
+def test_the_supervisor_names_a_journal_in_the_journal_folder_by_its_date_and_a_token_never_the_seed(
+        tmp_path: Path) -> None:
     told = supervised(tmp_path, "play")
     journal = Path(str(told["journal"]))
     assert journal.parent == tmp_path / "data" / "werewolf-narrator" / "games"
-    seed = journal.name.rsplit("-", 1)[1].removesuffix(".jsonl")
-    assert told["args"] == ["play", "--seed", seed, "--journal", str(journal)]  # the starter table
+    assert told["args"] == ["play", "--journal", str(journal)] and told["environ"] == {}  # the game draws a seed
+    assert journal != Path(str(supervised(tmp_path, "play")["journal"]))  # a token of its own, not the time alone
     assert supervised(tmp_path, "play", "--journal", "mine.jsonl")["journal"] == "mine.jsonl"
 
 
@@ -250,3 +255,16 @@ def test_the_keypad_turns_sigterm_and_sighup_into_the_host_s_stop(stop: int) -> 
     finally:
         os.close(primary)
         os.close(terminal)
+
+
+def test_the_game_takes_the_host_s_seed_from_its_environment_and_keeps_it_from_what_it_starts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from narrator.cli import _supervisor_seed
+    from narrator.errors import UserError
+
+    monkeypatch.setenv(SEED_VARIABLE, "7")
+    assert _supervisor_seed() == 7 and SEED_VARIABLE not in os.environ
+    assert _supervisor_seed() is None  # no seed given: the game draws its own
+    monkeypatch.setenv(SEED_VARIABLE, "-1")
+    with pytest.raises(UserError, match=f"{SEED_VARIABLE}: '-1' is not"):
+        _supervisor_seed()
