@@ -776,6 +776,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)  # --help writes: a full device is met here too
         if args.func in (cmd_play, cmd_resume, cmd_dry_run) and not POSIX:
             raise UserError(NOT_POSIX)
+        if args.func in (cmd_play, cmd_resume):
+            from .supervise import die_with_supervisor
+
+            die_with_supervisor()
         with _yaml_cap(getattr(args, "max_size", None)):
             status = int(args.func(args))
         sys.stdout.flush()  # a full disk or /dev/full is met here, not at exit where it would be a traceback

@@ -19,7 +19,8 @@ from typing import Any, Callable, Sequence
 from .hint import columns, command, fold, pinned, resume_hint, table_language, table_text, typed_path
 
 SUPERVISED = "WEREWOLF_NARRATOR_SUPERVISED"
-"""Set in the game's own process (to 1), so that it plays rather than supervise itself."""
+"""Set in the game's own process (to the supervisor's process id), so that it plays rather than supervise itself,
+and dies with its supervisor (`die_with_supervisor`)."""
 
 SEED_VARIABLE = "WEREWOLF_NARRATOR_SEED"
 """The seed the host chose (`play --seed N`), given to the game's process by its environment, which only the
@@ -43,6 +44,29 @@ def wanted(environ: dict[str, str] | None = None) -> bool:
         return os.isatty(0)
     except OSError:
         return False
+
+
+def die_with_supervisor(environ: dict[str, str] | None = None) -> None:
+    """In the game's process: asks the system to send it SIGHUP when its supervisor dies (Linux's parent-death
+    signal), which stops the game as a shutdown does: its screen cleared, its journal released. Without it, a
+    supervisor killed would leave the game running alone, its secret under the shell's prompt, its journal locked.
+    A supervisor gone already is a SIGHUP now."""
+    value = (environ if environ is not None else os.environ).get(SUPERVISED, "")
+    if not value.isdigit() or int(value) <= 1 or not sys.platform.startswith("linux"):
+        return  # not started by a supervisor of ours (a test's process id is 1), or no such signal on this system
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGHUP), 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != int(value):
+        os.kill(os.getpid(), signal.SIGHUP)
+
+
+PR_SET_PDEATHSIG = 1
+"""prctl's option (linux/prctl.h): the signal a process receives when the thread that started it ends."""
 
 
 def table_journal(path: str) -> bool:
@@ -90,6 +114,9 @@ class Supervisor:
         saved = _terminal_state()
         handlers = {s: signal.signal(s, self._ignore) for s in (signal.SIGINT, signal.SIGQUIT)}
         handlers.update({s: signal.signal(s, self._forward) for s in (signal.SIGTERM, signal.SIGHUP)})
+        # Ctrl-Z suspends neither: the shell would take the keyboard with a card on the screen. Ignored, they stay
+        # ignored in the game's process (a handler would not).
+        handlers.update({s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU)})
         try:
             while True:
                 status = self._play(args)
@@ -97,6 +124,7 @@ class Supervisor:
                     _restore(saved)
                     return 1
                 if status in OWN_ENDS:
+                    _restore(saved)  # keys typed for the game and not read would run as the shell's commands
                     return status
                 crashed = status < 0
                 _restore(saved)
@@ -131,7 +159,7 @@ class Supervisor:
         when it could not be started."""
         try:
             self.child = subprocess.Popen([self.python, "-m", "narrator", *args],
-                                          env={**os.environ, **self.environ, SUPERVISED: "1",
+                                          env={**os.environ, **self.environ, SUPERVISED: str(os.getpid()),
                                                **pinned()})
             self.environ = {}
         except OSError as exc:

@@ -268,3 +268,107 @@ def test_the_game_takes_the_host_s_seed_from_its_environment_and_keeps_it_from_w
     monkeypatch.setenv(SEED_VARIABLE, "-1")
     with pytest.raises(UserError, match=f"{SEED_VARIABLE}: '-1' is not"):
         _supervisor_seed()
+
+
+def test_ctrl_z_suspends_nothing_and_ctrl_backslash_asks_as_ctrl_c_does_while_the_keypad_is_open() -> None:
+    """A game suspended leaves its screen, a secret on it, and hands the table's keyboard to the shell."""
+    from narrator.keypad import TerminalKeys
+
+    primary, terminal = os.openpty()
+    before = {s: signal.getsignal(s) for s in (signal.SIGTSTP, signal.SIGTTOU, signal.SIGTTIN, signal.SIGQUIT)}
+    try:
+        keys = TerminalKeys(terminal)
+        assert all(signal.getsignal(s) == signal.SIG_IGN for s in (signal.SIGTSTP, signal.SIGTTOU, signal.SIGTTIN))
+        os.kill(os.getpid(), signal.SIGTSTP)  # not ignored, this would stop the test's own process
+        os.kill(os.getpid(), signal.SIGQUIT)
+        assert keys.read(5) == "interrupt"
+        keys.close()
+        assert {s: signal.getsignal(s) for s in before} == before
+    finally:
+        os.close(primary)
+        os.close(terminal)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_and_sighup_stop_the_game_within_two_seconds_even_while_it_waits_out_a_call_s_floor(
+        stop: int) -> None:
+    """Not only at a key read: a call's floor (up to 120 s), a line being said, the stop comes within a second."""
+    from narrator.asking import HostStop
+    from narrator.keypad import TerminalKeys
+
+    primary, terminal = os.openpty()
+    try:
+        keys = TerminalKeys(terminal)
+        began = time.monotonic()
+        os.kill(os.getpid(), stop)
+        with pytest.raises(HostStop):
+            time.sleep(10)  # as Pacing waits out a floor
+        assert time.monotonic() - began < 2
+        keys.close()
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    finally:
+        os.close(primary)
+        os.close(terminal)
+
+
+ORPHAN = """\
+import os, signal, subprocess, sys, time
+from narrator.supervise import SUPERVISED
+got = sys.argv[1]
+child = subprocess.Popen([sys.executable, '-c', '''
+import signal, sys, time
+from narrator.supervise import die_with_supervisor
+signal.signal(signal.SIGHUP, lambda *a: (open(sys.argv[1], "w").write("stopped"), sys.exit(130)))
+die_with_supervisor()
+open(sys.argv[1], "w").write("playing")
+while True:
+    time.sleep(0.05)
+''', got], env={**os.environ, SUPERVISED: str(os.getpid())})
+child.wait()
+"""
+
+
+def test_the_game_stops_as_on_sighup_when_its_supervisor_is_killed(tmp_path: Path) -> None:
+    """Left alone, the game would keep its secret under the shell's prompt and its journal locked, and die later
+    of an internal error (the terminal gone). Linux's parent-death signal stops it as a closed window does."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the parent-death signal is Linux's")
+    got = tmp_path / "got"
+    supervisor = subprocess.Popen([sys.executable, "-c", ORPHAN, str(got)])
+    end = time.monotonic() + 60
+    while not (got.exists() and got.read_text()) and time.monotonic() < end:
+        time.sleep(0.02)
+    assert got.read_text() == "playing"
+    supervisor.kill()
+    supervisor.wait()
+    while got.read_text() != "stopped" and time.monotonic() < end:
+        time.sleep(0.02)
+    assert got.read_text() == "stopped"
+
+
+def test_a_game_whose_supervisor_is_gone_already_stops_at_once() -> None:
+    script = "from narrator.supervise import die_with_supervisor; die_with_supervisor(); print('went on')"
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                            env={**os.environ, SUPERVISED: "99999999"})
+    assert result.returncode == -signal.SIGHUP and result.stdout == ""
+
+
+@pytest.mark.parametrize("code", [0, 130])
+def test_keys_typed_for_the_game_never_reach_the_shell_after_it_ends(tmp_path: Path, code: int) -> None:
+    """Typed ahead and not read when the game stops, they would run as the shell's commands."""
+    import select
+
+    (tmp_path / "game.jsonl").write_text(json.dumps({"werewolf-narrator": 1, "kind": "play"}) + "\n")
+    typed = tmp_path / "typed"
+    python = fake_python(tmp_path, f"while [ ! -e {typed} ]; do sleep 0.02; done\nexit {code}")
+    primary, terminal = os.openpty()
+    try:
+        supervisor = subprocess.Popen([sys.executable, "-c", SUPERVISOR, str(tmp_path / "game.jsonl"), python],
+                                      stdin=terminal, stderr=subprocess.DEVNULL)
+        os.write(primary, b"echo typed-ahead\n")
+        typed.touch()
+        assert supervisor.wait(timeout=60) == code
+        assert select.select([terminal], [], [], 0)[0] == []
+    finally:
+        os.close(primary)
+        os.close(terminal)
