@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
 from engine import Answer, Call, Deal, Game, IllegalAnswer, Phase, Rules, Step, Table, deal_cards
+from engine.answers import shown
 from engine.crier import crier as town_crier
 from engine.table import deal_buildings
 
@@ -803,11 +804,16 @@ def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], war
     config = config_from_dict(header.get("config") or {}, where)
     if args.speaker:
         config = dataclasses.replace(config, speaker=args.speaker)
+    seed = header.get("seed")
+    if type(seed) is not int or not 0 <= seed < 2**63:
+        raise UserError(f"{where}: the journal's seed is damaged (a whole number from 0 to 2**63-1; got {shown(seed)})")
     try:
         deal, progress = journaled_deal(config, header)
-        seed = int(header["seed"])
     except (KeyError, TypeError, ValueError):
         raise UserError(f"{where}: the journal's deal is damaged") from None
+    drawn = deal_cards(config.table, seed) if config.deal == "app" and deal is not None else deal
+    if deal is not None and drawn is not None and (deal.roles, deal.centre) != (drawn.roles, drawn.centre):
+        raise UserError(f"{where}: the journal's deal is not the one its seed deals: the journal was changed")
     journal = journal or Journal(Path(args.journal))
     try:
         io = open_table(config, plain=args.plain, model=args.model, warn=warn)
