@@ -15,6 +15,7 @@ import io
 import json
 import math
 import os
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -808,11 +809,34 @@ def main(argv: Sequence[str] | None = None) -> int:
             _drop_stdout()
             print(f"werewolf-narrator: error: cannot write the output ({exc.strerror or exc})", file=sys.stderr)
             return 1
+        if isinstance(exc, OSError) and exc.errno in PATH_FAULTS and exc.filename:
+            print(f"error: {_path_fault(exc)}", file=sys.stderr)
+            return 1
         print(f"werewolf-narrator: internal error ({type(exc).__name__}: {exc}); please report it "
               "with the command and files that caused it", file=sys.stderr)
         return 3
     finally:
         sys.stdout = stdout
+
+
+PATH_FAULTS = {errno.EACCES: "this account may not use it (permission denied)",
+               errno.EPERM: "this account may not use it (operation not permitted)",
+               errno.ENAMETOOLONG: "a name too long for this system (at most 255 bytes a name, 4096 a path)",
+               errno.ELOOP: "too many symbolic links on the way", errno.EROFS: "on a read-only file system"}
+"""The faults of a path, met wherever the program opens or makes a file: told with the path, never as an internal
+error."""
+
+
+def _path_fault(exc: OSError) -> str:
+    """Says what is wrong with the path an OSError names, and what to do."""
+    from .hint import printable
+
+    path = printable(os.fsdecode(exc.filename))
+    if exc.errno not in (errno.EACCES, errno.EPERM):
+        return f"{path}: {PATH_FAULTS[exc.errno or 0]}; give another"
+    return (f"{path}: {PATH_FAULTS[exc.errno]}: it, or a folder above it, belongs to another account or is closed to "
+            f"this one (made with sudo?); `ls -ld {shlex.quote(path)}` shows its owner: give it back to this account "
+            f"(sudo chown -R \"$USER\" {shlex.quote(path)}) or choose another folder")
 
 
 class _WatchedOutput:
