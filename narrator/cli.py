@@ -166,6 +166,15 @@ def cmd_resume(args: argparse.Namespace) -> int:
         raise UserError(f"{args.journal}:1: a journal of an unknown kind of game ({shown(header.get('kind'))})")
 
 
+def _language(value: str) -> str:
+    """An argparse type: a language the narrator speaks, by its name (never a path to a voice file)."""
+    from .voices import languages
+
+    if value not in languages():
+        raise argparse.ArgumentTypeError(f"{value!r} is not a language of the narrator's: {', '.join(languages())}")
+    return value
+
+
 def _file_name(value: str) -> str:
     """An argparse type: a file or folder name, never empty (an empty one would be silently ignored), without a
     NUL character (no system takes one)."""
@@ -701,11 +710,11 @@ def build_parser() -> argparse.ArgumentParser:
                    "(the download never goes past it)")
     p.set_defaults(func=cmd_voices)
     p = sub.add_parser("understand", help="show how the narrator understands recognised text, as JSON lines")
-    p.add_argument("--lang", required=True, help="en, fr or zh")
+    p.add_argument("--lang", required=True, type=_language, help="en, fr or zh")
     p.add_argument("texts", nargs="+", metavar="TEXT", help="what the recogniser heard, e.g. 'number seven'")
     p.set_defaults(func=cmd_understand)
     p = sub.add_parser("mic-test", help="a live level meter and what the microphone hears")
-    p.add_argument("--lang", default="en", help="en, fr or zh: the words to listen for (default en)")
+    p.add_argument("--lang", default="en", type=_language, help="en, fr or zh: the words to listen for (default en)")
     p.add_argument("--model", type=_file_name, metavar="DIR", help="the speech recognition model's folder")
     p.add_argument("--microphone", help="the microphone: its number or part of its name")
     p.add_argument("--seconds", type=_seconds(0.1, 86400), default=60.0, help="how long to listen (default 60)")

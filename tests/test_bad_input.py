@@ -573,3 +573,48 @@ def test_a_fifo_given_as_a_voice_or_as_the_audio_folder_is_named_for_what_it_is(
     practice = Path(__file__).resolve().parent.parent / "examples" / "practice-en.yaml"
     refused(run_cli(tmp_path, "dry-run", str(practice), "--silent", "--audio-dir", "lines"),
             "lines: not a folder; --audio-dir names a folder")
+
+
+def voice_with(tmp_path: Path, name: str, config: dict[str, object]) -> Path:
+    """A file named as a Piper voice (never loaded: refused by its config first) and its .onnx.json."""
+    import json
+
+    model = tmp_path / f"{name}.onnx"
+    model.write_bytes(b"not a model")
+    model.with_name(model.name + ".json").write_text(json.dumps(config), encoding="utf-8")
+    return model
+
+
+@pytest.mark.parametrize("rate", [0, -22050, 1e9, "22050", None])
+def test_voices_add_refuses_a_voice_config_whose_sample_rate_is_not_sane(tmp_path: Path, rate: object) -> None:
+    """A rate of 0 was installed, then every line failed and espeak-ng said it, with no word of why."""
+    model = voice_with(tmp_path, "en_US-x-low", {"language": {"family": "en"}, "audio": {"sample_rate": rate}})
+    result = run_cli(tmp_path, "voices", "add", "en", str(model))
+    refused(result, f"en_US-x-low.onnx.json: not a Piper voice config (audio: sample_rate {rate!r}, not a number of "
+                    "samples a second from 8000 to 96000); nothing was installed")
+
+
+def test_voices_add_quotes_what_it_prints_into_a_command_and_names_only_languages_of_ours(tmp_path: Path) -> None:
+    """The voice's language was pasted unquoted into the command the host is told to run: `$(…)` would run."""
+    audio = {"sample_rate": 22050}
+    french = voice_with(tmp_path, "fr voice $(touch pwned)", {"language": {"family": "fr"}, "audio": audio})
+    result = run_cli(tmp_path, "voices", "add", "en", str(french))
+    refused(result, f"voices add fr '{french}'")
+    foreign = voice_with(tmp_path, "x", {"language": {"family": "$(touch pwned)"}, "audio": audio})
+    result = run_cli(tmp_path, "voices", "add", "en", str(foreign))
+    refused(result, "x.onnx: this voice speaks '$(touch pwned)', not 'en', and the narrator speaks only en, fr, zh; "
+                    "nothing was installed")
+    assert "voices add $(" not in result.stderr
+
+
+@pytest.mark.parametrize("argv", [["understand", "--lang", "../voices/en", "seven"],
+                                  ["mic-test", "--lang", "/tmp/x"]])
+def test_lang_takes_a_language_never_a_path(tmp_path: Path, argv: list[str]) -> None:
+    result = run_cli(tmp_path, *argv)
+    assert result.returncode == 2 and "is not a language of the narrator's: en, fr, zh" in result.stderr, result
+
+
+def test_voices_render_takes_a_language_never_a_path(tmp_path: Path) -> None:
+    voices = Path(__file__).resolve().parent.parent / "voices"
+    refused(run_cli(tmp_path, "voices", "render", str(voices / "en")),
+            f"no voice file for language '{voices / 'en'}'; languages: en, fr, zh")
