@@ -190,6 +190,27 @@ def closest(word: object, choices: list[str]) -> str:
     return f"; did you mean {', '.join(named[:-1]) + ' or ' if len(named) > 1 else ''}{named[-1]}?"
 
 
+LOOK_ALIKES = str.maketrans("аеорсухіјѕԁԛԝһӏαεοριτυνχκмтвн", "aeopcyxijsdqwhlaeopitunxkmtbh")
+"""Cyrillic and Greek letters drawn as Latin ones (lower case: names are compared case-folded)."""
+
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters (Hangul fillers) and a symbol (the blank Braille pattern) that are drawn as nothing."""
+
+
+def blank(name: str) -> bool:
+    """Returns whether a name shows nothing: spaces, invisible formatting, blank letters."""
+    return all(c.isspace() or c in BLANKS or unicodedata.category(c) in ("Cf", "Mn", "Me", "Zs") for c in name)
+
+
+def look(name: str) -> str:
+    """Returns how a name looks: compatibility forms unified, case and spaces ignored, accents dropped, letters of
+    other scripts drawn like Latin ones read as them ("Zoe" and "Zoë", "Ann" and "Аnn" with a Cyrillic A)."""
+    folded = unicodedata.normalize("NFKD", name).casefold()
+    plain = "".join(c for c in folded if not unicodedata.combining(c) and not c.isspace()
+                    and unicodedata.category(c) not in ("Cf", "Mn"))
+    return plain.translate(LOOK_ALIKES)
+
+
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """The characters that reorder the text around them (bidi overrides, embeddings, isolates and marks)."""
 
@@ -301,14 +322,15 @@ class _Reader:
             seats = raw_seats
         elif isinstance(raw_seats, list):
             if all(isinstance(n, (str, int)) and not isinstance(n, bool) for n in raw_seats):
-                names = tuple(str(n) for n in raw_seats)
-                seats = len(names)
+                given = tuple(str(n) for n in raw_seats)
+                names, seats = given, len(given)
                 for seat, name in enumerate(raw_seats, start=1):
                     control = control_character(str(name))
                     if control:
                         self.found.errors.append(f"{self.at('seats', seat - 1)}: seats: seat {seat}'s name "
                                                  f"{shown(name)} holds {control}; a name is plain text, shown on "
                                                  "the screen and said aloud")
+                self.names_apart(given)
             else:
                 self.bad("seats", raw_seats)
         elif raw_seats is not None:
@@ -318,6 +340,24 @@ class _Reader:
                                      f"not {shown(seats)}")
             seats = None
         return names, seats
+
+    def names_apart(self, names: tuple[str, ...]) -> None:
+        """Warns about a blank name, and names the table could not tell apart on the screen or aloud: the same
+        letters but for case, spaces, accents' forms or letters of another script that look alike."""
+        seen: dict[str, int] = {}
+        for seat, name in enumerate(names, start=1):
+            if blank(name):
+                self.found.warnings.append(f"{self.at('seats', seat - 1)}: seats: seat {seat}'s name {shown(name)} "
+                                           "is blank: the screen and the voice would name nobody; give a name, or "
+                                           "the seat's number")
+                continue
+            key = look(name)
+            if key in seen:
+                self.found.warnings.append(
+                    f"{self.at('seats', seat - 1)}: seats: seat {seat}'s name {shown(name)} looks like seat "
+                    f"{seen[key]}'s, {shown(names[seen[key] - 1])}: the table could not tell them apart")
+            else:
+                seen[key] = seat
 
     def deck_fits_deal(self, seats_from_deal: int, deal_where: str) -> bool:
         """Returns whether a deck given without seats fits the deal's number of players; records it if not."""

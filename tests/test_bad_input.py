@@ -618,3 +618,19 @@ def test_voices_render_takes_a_language_never_a_path(tmp_path: Path) -> None:
     voices = Path(__file__).resolve().parent.parent / "voices"
     refused(run_cli(tmp_path, "voices", "render", str(voices / "en")),
             f"no voice file for language '{voices / 'en'}'; languages: en, fr, zh")
+
+
+def test_check_warns_about_a_blank_name_and_names_that_look_alike(tmp_path: Path) -> None:
+    """A blank name names nobody; 'Ann' and 'Аnn' (a Cyrillic A) or 'Zoë' and 'Zoe' are one name to the table."""
+    (tmp_path / "t.yaml").write_text('language: en\nseats: ["Ann", "\u0410nn", "  ", "Zo\u00eb", "Zoe", "\u3164", '
+                                     '"\U0001f469\u200d\U0001f33e", "Bob"]\n'
+                                     "deck: [werewolf, werewolf, seer, witch, villager, villager, villager, villager]\n",
+                                     encoding="utf-8")
+    result = run_cli(tmp_path, "check", "--no-simulate", "t.yaml")
+    assert result.returncode == 0, result.stderr
+    assert "t.yaml:2: seats: seat 2's name '\u0410nn' looks like seat 1's, 'Ann': the table could not tell them " \
+           "apart" in result.stderr
+    assert "seat 5's name 'Zoe' looks like seat 4's" in result.stderr
+    assert "seat 3's name '  ' is blank: the screen and the voice would name nobody" in result.stderr
+    assert "seat 6's name '\u3164' is blank" in result.stderr
+    assert result.stderr.count("warning:") == 4  # the emoji and Bob are names like any other
