@@ -28,7 +28,7 @@ from narrator.config import TableConfig, load_config
 from narrator.journal import read_journal
 from narrator.narration import SCREEN, VOICE, Line, Narrator
 from narrator.voices import load_voice
-from tmux import Tmux, children
+from tmux import PATIENCE, Tmux, children
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh --test")
 
@@ -187,7 +187,7 @@ def play_on(tmux: Tmux, rest: list[str], folder: Path, ahead: Game) -> None:
     """The resumed game goes on to its winner; its journal holds every answer of the game played ahead."""
     tmux.wait_for(EN.text("notice.resumed", {}))
     tmux.send(rest)
-    final = tmux.wait_for(ended, seconds=60)
+    final = tmux.wait_for(ended, seconds=2 * PATIENCE)
     assert "exit=0" in final, final
     assert terminal_settings(final) == {"echo", "icanon"}, final
     outcome = ahead.outcome
@@ -299,7 +299,7 @@ def deal_trial(number: int, root: Path) -> str:
         assert "exit=" not in shown, shown
         seat = max(s for s, turn in enumerate(turns, start=1) if turn in shown)  # where the deal goes on
         tmux.send(["enter"] * 3 * (SEATS - seat + 1) + moment.rest)
-        final = tmux.wait_for(ended, seconds=60)
+        final = tmux.wait_for(ended, seconds=2 * PATIENCE)
         assert "exit=0" in final, final
         outcome = ahead.outcome
         assert outcome is not None and EN.text(f"end.{outcome.winner}", {})[:15] in final
