@@ -359,3 +359,31 @@ def test_sigterm_and_sighup_stop_the_game_like_a_confirmed_ctrl_c_with_its_journ
         play_on(tmux, moment.rest, tmp_path, ahead)
     finally:
         tmux.close()
+
+
+def test_ctrl_z_and_ctrl_backslash_never_suspend_nor_kill_a_game_with_a_secret_on_the_screen(tmp_path: Path) -> None:
+    """Ctrl-Z, one key on the table's keyboard, suspended the game with the Witch's victim on the screen and gave
+    the keyboard to the shell; Ctrl-\\ killed it. Now Ctrl-Z does nothing and Ctrl-\\ asks as Ctrl-C does (any key
+    but Enter goes on): the game plays on to its end, and ends as the game played ahead."""
+    (tmp_path / "table.yaml").write_text(CONFIG, encoding="utf-8")
+    config, _ = load_config(str(tmp_path / "table.yaml"))
+    seed = 7
+    moment = next(m for m in night_moments(config, seed) if m.what == "witch opens")
+    _, ahead = plan(config, seed)
+    tmux = Tmux(f"wn-suspend-{tmp_path.name}", joined=True)
+    tmux.start(game_command(tmp_path, "play", "table.yaml", "--seed", str(seed), "--journal-dir", "j"))
+    try:
+        tmux.wait_for(EN.text("deal.app_turn", {"seat": 1}))
+        tmux.send(moment.before)
+        tmux.wait_for(moment.shown)
+        tmux.send(["C-z"])
+        tmux.send(["C-\\"])
+        asked = tmux.wait_for(EN.text("menu.stop_confirm", {})[:14])  # "Stop the game?"
+        assert "exit=" not in asked and "Stopped" not in asked, asked
+        tmux.send(["back", *moment.rest])
+        final = tmux.wait_for(ended, seconds=2 * PATIENCE)
+        assert "exit=0" in final, final
+        outcome = ahead.outcome
+        assert outcome is not None and EN.text(f"end.{outcome.winner}", {})[:15] in final
+    finally:
+        tmux.close()
