@@ -15,6 +15,7 @@ import re
 import shutil
 import signal
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -385,5 +386,34 @@ def test_ctrl_z_and_ctrl_backslash_never_suspend_nor_kill_a_game_with_a_secret_o
         assert "exit=0" in final, final
         outcome = ahead.outcome
         assert outcome is not None and EN.text(f"end.{outcome.winner}", {})[:15] in final
+    finally:
+        tmux.close()
+
+
+def test_a_game_whose_supervisor_is_killed_stops_clean_and_lets_go_of_its_journal(tmp_path: Path) -> None:
+    """The supervisor killed (kill -9) at a night secret: the game ran on alone, its secret under the shell's
+    prompt, its journal locked, and died later of an internal error. Now it stops as on SIGHUP: the secret gone
+    from the terminal, the game's process gone, and `resume --last` goes on to the winner of the game played ahead."""
+    (tmp_path / "table.yaml").write_text(CONFIG, encoding="utf-8")
+    config, _ = load_config(str(tmp_path / "table.yaml"))
+    seed = 7
+    moment = next(m for m in night_moments(config, seed) if m.what == "witch opens")
+    _, ahead = plan(config, seed)
+    tmux = Tmux(f"wn-orphan-{tmp_path.name}", joined=True)
+    tmux.start(game_command(tmp_path, "play", "table.yaml", "--seed", str(seed), "--journal-dir", "j"))
+    try:
+        tmux.wait_for(EN.text("deal.app_turn", {"seat": 1}))
+        tmux.send(moment.before)
+        tmux.wait_for(moment.shown)
+        game = tmux.game_process()
+        pane = int(tmux.run("display-message", "-p", "-t", tmux.target, "#{pane_pid}"))
+        os.kill(children(pane)[0], signal.SIGKILL)
+        end = time.monotonic() + PATIENCE
+        while Path(f"/proc/{game}").exists() and time.monotonic() < end:
+            time.sleep(0.05)
+        assert not Path(f"/proc/{game}").exists(), "the game outlived its supervisor"
+        tmux.wait_for(lambda shown: moment.secret not in tmux.everything())
+        tmux.respawn(game_command(tmp_path, "resume", "--last", "--journal-dir", "j"))
+        play_on(tmux, moment.rest, tmp_path, ahead)
     finally:
         tmux.close()
