@@ -19,7 +19,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import pytest
 
@@ -330,90 +330,85 @@ def test_a_game_killed_during_the_deal_comes_back_clean_and_resumes_at_the_same_
     assert not failures, f"{len(failures)} of {DEAL_TRIALS} trials failed:\n" + "\n\n".join(failures)
 
 
+@dataclass
+class AtTheWitch:
+    """A game at the table in a terminal of its own, played up to the Witch's call (her victim on the screen)."""
+
+    tmux: Tmux
+    moment: Moment
+    ahead: Game
+
+    def supervisor(self) -> int:
+        pane = int(self.tmux.run("display-message", "-p", "-t", self.tmux.target, "#{pane_pid}"))
+        return children(pane)[0]
+
+
+@contextlib.contextmanager
+def at_the_witch(folder: Path, name: str) -> Iterator[AtTheWitch]:
+    (folder / "table.yaml").write_text(CONFIG, encoding="utf-8")
+    config, _ = load_config(str(folder / "table.yaml"))
+    seed = 7
+    moment = next(m for m in night_moments(config, seed) if m.what == "witch opens")
+    _, ahead = plan(config, seed)
+    tmux = Tmux(f"wn-{name}-{folder.name}", joined=True)
+    tmux.start(game_command(folder, "play", "table.yaml", "--seed", str(seed), "--journal-dir", "j"))
+    try:
+        tmux.wait_for(EN.text("deal.app_turn", {"seat": 1}))
+        tmux.send(moment.before)
+        tmux.wait_for(moment.shown)
+        yield AtTheWitch(tmux, moment, ahead)
+    finally:
+        tmux.close()
+
+
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])
 @pytest.mark.parametrize("to", ["supervisor", "game"])
 def test_sigterm_and_sighup_stop_the_game_like_a_confirmed_ctrl_c_with_its_journal_kept(
         tmp_path: Path, stop: int, to: str) -> None:
     """A shutdown or a closed window: the game stops as on the host's confirmed Ctrl-C, wherever the signal
     comes to: the secret gone, the terminal given back, the resume command said; the journal goes on."""
-    (tmp_path / "table.yaml").write_text(CONFIG, encoding="utf-8")
-    config, _ = load_config(str(tmp_path / "table.yaml"))
-    seed = 7
-    moment = next(m for m in night_moments(config, seed) if m.what == "witch opens")
-    _, ahead = plan(config, seed)
-    tmux = Tmux(f"wn-stop-{tmp_path.name}", joined=True)
-    tmux.start(game_command(tmp_path, "play", "table.yaml", "--seed", str(seed), "--journal-dir", "j"))
-    try:
-        tmux.wait_for(EN.text("deal.app_turn", {"seat": 1}))
-        tmux.send(moment.before)
-        tmux.wait_for(moment.shown)
-        game = tmux.game_process()
-        pane = int(tmux.run("display-message", "-p", "-t", tmux.target, "#{pane_pid}"))
-        os.kill(children(pane)[0] if to == "supervisor" else game, stop)
+    with at_the_witch(tmp_path, "stop") as game:
+        tmux = game.tmux
+        os.kill(game.supervisor() if to == "supervisor" else tmux.game_process(), stop)
         final = tmux.wait_for(ended)
         assert "exit=130" in final and terminal_settings(final) == {"echo", "icanon"}, final
-        assert moment.secret not in tmux.everything()
+        assert game.moment.secret not in tmux.everything()
         command = re.search(r"To go on:\s+(werewolf-narrator resume \S+)", final)
         assert command is not None, final
         assert "unexpectedly" not in final and ASK not in final  # the stop was wanted: no offer to go on
         tmux.respawn(game_command(tmp_path, *command.group(1).split()[1:]))
-        play_on(tmux, moment.rest, tmp_path, ahead)
-    finally:
-        tmux.close()
+        play_on(tmux, game.moment.rest, tmp_path, game.ahead)
 
 
 def test_ctrl_z_and_ctrl_backslash_never_suspend_nor_kill_a_game_with_a_secret_on_the_screen(tmp_path: Path) -> None:
     """Ctrl-Z, one key on the table's keyboard, suspended the game with the Witch's victim on the screen and gave
     the keyboard to the shell; Ctrl-\\ killed it. Now Ctrl-Z does nothing and Ctrl-\\ asks as Ctrl-C does (any key
     but Enter goes on): the game plays on to its end, and ends as the game played ahead."""
-    (tmp_path / "table.yaml").write_text(CONFIG, encoding="utf-8")
-    config, _ = load_config(str(tmp_path / "table.yaml"))
-    seed = 7
-    moment = next(m for m in night_moments(config, seed) if m.what == "witch opens")
-    _, ahead = plan(config, seed)
-    tmux = Tmux(f"wn-suspend-{tmp_path.name}", joined=True)
-    tmux.start(game_command(tmp_path, "play", "table.yaml", "--seed", str(seed), "--journal-dir", "j"))
-    try:
-        tmux.wait_for(EN.text("deal.app_turn", {"seat": 1}))
-        tmux.send(moment.before)
-        tmux.wait_for(moment.shown)
+    with at_the_witch(tmp_path, "suspend") as game:
+        tmux = game.tmux
         tmux.send(["C-z"])
         tmux.send(["C-\\"])
         asked = tmux.wait_for(EN.text("menu.stop_confirm", {})[:14])  # "Stop the game?"
         assert "exit=" not in asked and "Stopped" not in asked, asked
-        tmux.send(["back", *moment.rest])
+        tmux.send(["back", *game.moment.rest])
         final = tmux.wait_for(ended, seconds=2 * PATIENCE)
         assert "exit=0" in final, final
-        outcome = ahead.outcome
+        outcome = game.ahead.outcome
         assert outcome is not None and EN.text(f"end.{outcome.winner}", {})[:15] in final
-    finally:
-        tmux.close()
 
 
 def test_a_game_whose_supervisor_is_killed_stops_clean_and_lets_go_of_its_journal(tmp_path: Path) -> None:
     """The supervisor killed (kill -9) at a night secret: the game ran on alone, its secret under the shell's
     prompt, its journal locked, and died later of an internal error. Now it stops as on SIGHUP: the secret gone
     from the terminal, the game's process gone, and `resume --last` goes on to the winner of the game played ahead."""
-    (tmp_path / "table.yaml").write_text(CONFIG, encoding="utf-8")
-    config, _ = load_config(str(tmp_path / "table.yaml"))
-    seed = 7
-    moment = next(m for m in night_moments(config, seed) if m.what == "witch opens")
-    _, ahead = plan(config, seed)
-    tmux = Tmux(f"wn-orphan-{tmp_path.name}", joined=True)
-    tmux.start(game_command(tmp_path, "play", "table.yaml", "--seed", str(seed), "--journal-dir", "j"))
-    try:
-        tmux.wait_for(EN.text("deal.app_turn", {"seat": 1}))
-        tmux.send(moment.before)
-        tmux.wait_for(moment.shown)
-        game = tmux.game_process()
-        pane = int(tmux.run("display-message", "-p", "-t", tmux.target, "#{pane_pid}"))
-        os.kill(children(pane)[0], signal.SIGKILL)
+    with at_the_witch(tmp_path, "orphan") as game:
+        tmux = game.tmux
+        process = tmux.game_process()
+        os.kill(game.supervisor(), signal.SIGKILL)
         end = time.monotonic() + PATIENCE
-        while Path(f"/proc/{game}").exists() and time.monotonic() < end:
+        while Path(f"/proc/{process}").exists() and time.monotonic() < end:
             time.sleep(0.05)
-        assert not Path(f"/proc/{game}").exists(), "the game outlived its supervisor"
-        tmux.wait_for(lambda shown: moment.secret not in tmux.everything())
+        assert not Path(f"/proc/{process}").exists(), "the game outlived its supervisor"
+        tmux.wait_for(lambda shown: game.moment.secret not in tmux.everything())
         tmux.respawn(game_command(tmp_path, "resume", "--last", "--journal-dir", "j"))
-        play_on(tmux, moment.rest, tmp_path, ahead)
-    finally:
-        tmux.close()
+        play_on(tmux, game.moment.rest, tmp_path, game.ahead)
