@@ -622,10 +622,9 @@ def test_voices_render_takes_a_language_never_a_path(tmp_path: Path) -> None:
 
 def test_check_warns_about_a_blank_name_and_names_that_look_alike(tmp_path: Path) -> None:
     """A blank name names nobody; 'Ann' and 'Аnn' (a Cyrillic A) or 'Zoë' and 'Zoe' are one name to the table."""
-    (tmp_path / "t.yaml").write_text('language: en\nseats: ["Ann", "\u0410nn", "  ", "Zo\u00eb", "Zoe", "\u3164", '
-                                     '"\U0001f469\u200d\U0001f33e", "Bob"]\n'
-                                     "deck: [werewolf, werewolf, seer, witch, villager, villager, villager, villager]\n",
-                                     encoding="utf-8")
+    names = '["Ann", "\u0410nn", "  ", "Zo\u00eb", "Zoe", "\u3164", "\U0001f469\u200d\U0001f33e", "Bob"]'
+    deck = "[werewolf, werewolf, seer, witch, villager, villager, villager, villager]"
+    (tmp_path / "t.yaml").write_text(f"language: en\nseats: {names}\ndeck: {deck}\n", encoding="utf-8")
     result = run_cli(tmp_path, "check", "--no-simulate", "t.yaml")
     assert result.returncode == 0, result.stderr
     assert "t.yaml:2: seats: seat 2's name '\u0410nn' looks like seat 1's, 'Ann': the table could not tell them " \
