@@ -79,3 +79,29 @@ def test_resume_s_list_shows_a_table_s_name_escaped_never_as_terminal_controls(t
     forged(tmp_path, set_config("source", "/t/evil\x1b[2J\u202e.yaml"))
     shown = listed(unfinished_games(tmp_path))
     assert "evil\\x1b[2J\\u202e.yaml" in shown and "\x1b" not in shown and "\u202e" not in shown
+
+
+ODD = [None, True, -1, 10**30, math.nan, math.inf, "", "../x", "\x1b[2J", [], [1], {"a": 1}]
+"""Values of every kind and none that fits: each key of a journal's table given each, one at a time."""
+
+
+def test_every_key_of_a_journal_s_table_given_any_odd_value_is_refused_or_played_never_an_internal_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The review's forged journals, as a campaign: no internal error, no hang, no escape on the terminal."""
+    import narrator.supervise
+    from narrator.cli import main
+
+    monkeypatch.setattr(narrator.supervise, "wanted", lambda *a, **k: False)
+    base = json.loads(OLD.read_text(encoding="utf-8").splitlines()[0])
+    faults = []
+    for key in [*base["config"], *(f"rules.{rule}" for rule in base["config"]["rules"])]:
+        for value in ODD:
+            def change(header: dict[str, Any], key: str = key, value: object = value) -> None:
+                table = header["config"]["rules"] if key.startswith("rules.") else header["config"]
+                table[key.removeprefix("rules.")] = value
+            journal = forged(tmp_path, change)
+            status = main(["resume", str(journal), "--plain"])
+            said = capsys.readouterr().err
+            if status != 1 or "internal error" in said or "\x1b" in said:
+                faults.append(f"{key}={value!r}: exit {status}: {said[:200]}")
+    assert faults == []
