@@ -372,3 +372,22 @@ def test_keys_typed_for_the_game_never_reach_the_shell_after_it_ends(tmp_path: P
     finally:
         os.close(primary)
         os.close(terminal)
+
+
+def test_the_keypad_closed_drops_the_keys_typed_for_the_game_and_never_read() -> None:
+    """Unsupervised too (the game's own process, `--plain` in a pipe's terminal): what the table typed for the game
+    is not left for the shell, which would run it as commands."""
+    import select
+
+    from narrator.keypad import TerminalKeys
+
+    primary, terminal = os.openpty()
+    try:
+        keys = TerminalKeys(terminal)
+        os.write(primary, b"echo typed-ahead\n")
+        assert select.select([terminal], [], [], 5)[0] == [terminal]  # typed, and waiting to be read
+        keys.close()
+        assert select.select([terminal], [], [], 0)[0] == []
+    finally:
+        os.close(primary)
+        os.close(terminal)
