@@ -11,6 +11,8 @@ Ctrl-Z does nothing: a game suspended would leave its screen, a secret on it, an
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import select
 import signal
@@ -141,9 +143,16 @@ class TerminalKeys:
                 signal.setitimer(signal.ITIMER_REAL, 0)  # stopped here, between two steps: no need to force it
                 raise HostStop()
             return "\x03"
-        data = os.read(self.fd, 1)
+        try:
+            data = os.read(self.fd, 1)
+        except OSError as exc:
+            if exc.errno != errno.EIO:
+                raise
+            data = b""  # the terminal taken away: closed, or given to the shell (the supervisor killed or stopped)
         if not data:
-            raise EOFError("the keyboard was closed")
+            from .asking import HostStop
+
+            raise HostStop()  # as a closed window's SIGHUP: the game stops, its journal kept
         return data.decode("latin-1")
 
     def read(self, timeout: float | None = None) -> str | None:
@@ -176,7 +185,8 @@ class TerminalKeys:
         import termios
 
         if not os.environ.get(TYPE_AHEAD) and self._saved is not None:
-            termios.tcflush(self.fd, termios.TCIFLUSH)
+            with contextlib.suppress(OSError, termios.error):  # a terminal gone: the next read stops the game
+                termios.tcflush(self.fd, termios.TCIFLUSH)
 
     def close(self) -> None:
         import termios
@@ -184,7 +194,8 @@ class TerminalKeys:
         if self._saved is not None:
             signal.setitimer(signal.ITIMER_REAL, 0)
             # Keys typed for the game and not read are dropped: given to the shell, they would run as its commands.
-            termios.tcsetattr(self.fd, termios.TCSAFLUSH, self._saved)
+            with contextlib.suppress(OSError, termios.error):  # a terminal gone has nothing to give back
+                termios.tcsetattr(self.fd, termios.TCSAFLUSH, self._saved)
             self._saved = None
             signal.signal(signal.SIGINT, self._old_sigint)
             for number, handler in {**self._old_others, **self._old_stops}.items():

@@ -391,3 +391,23 @@ def test_the_keypad_closed_drops_the_keys_typed_for_the_game_and_never_read() ->
     finally:
         os.close(primary)
         os.close(terminal)
+
+
+def test_a_terminal_taken_away_stops_the_game_as_a_closed_window_does() -> None:
+    """The terminal hung up, or given to the shell (the supervisor killed or stopped): reading it fails (EIO). The
+    game stopped with an internal error (Input/output error); it stops as on SIGHUP, its journal kept."""
+    from narrator.asking import HostStop
+    from narrator.keypad import TerminalKeys
+
+    primary, terminal = os.openpty()
+    try:
+        keys = TerminalKeys(terminal)
+        os.close(primary)
+        primary = -1
+        with pytest.raises(HostStop):
+            keys.read(5)
+        keys.close()
+    finally:
+        if primary >= 0:
+            os.close(primary)
+        os.close(terminal)
