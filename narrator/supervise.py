@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import termios
+import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -63,7 +64,29 @@ def die_with_supervisor(environ: dict[str, str] | None = None) -> None:
         return
     if os.getppid() != int(value):
         os.kill(os.getpid(), signal.SIGHUP)
+        return
+    import threading
 
+    threading.Thread(target=_watch_stopped, args=(int(value),), name="supervisor-watch", daemon=True).start()
+
+
+def _watch_stopped(supervisor: int) -> None:
+    """Sends this process SIGHUP once its supervisor is stopped (SIGSTOP): the shell then takes the terminal back,
+    and the game's screen, a secret on it, would stay under its prompt. Gone, the parent-death signal tells."""
+    while True:
+        time.sleep(WATCH_SECONDS)
+        try:
+            with open(f"/proc/{supervisor}/stat", encoding="utf-8", errors="replace") as stat:
+                state = stat.read().rsplit(")", 1)[1].split()[0]  # after the name, which may hold anything
+        except (OSError, IndexError):
+            return
+        if state == "T":  # stopped by a signal ("t", a debugger's stop, is not the table's)
+            os.kill(os.getpid(), signal.SIGHUP)
+            return
+
+
+WATCH_SECONDS = 0.5
+"""How often the game looks whether its supervisor was stopped."""
 
 PR_SET_PDEATHSIG = 1
 """prctl's option (linux/prctl.h): the signal a process receives when the thread that started it ends."""

@@ -328,22 +328,28 @@ child.wait()
 """
 
 
-def test_the_game_stops_as_on_sighup_when_its_supervisor_is_killed(tmp_path: Path) -> None:
-    """Left alone, the game would keep its secret under the shell's prompt and its journal locked, and die later
-    of an internal error (the terminal gone). Linux's parent-death signal stops it as a closed window does."""
+@pytest.mark.parametrize("fate", [signal.SIGKILL, signal.SIGSTOP])
+def test_the_game_stops_as_on_sighup_when_its_supervisor_is_killed_or_stopped(tmp_path: Path, fate: int) -> None:
+    """Left alone (its supervisor killed, or stopped and the terminal given to the shell), the game would keep its
+    secret under the shell's prompt and its journal locked, and die later of an internal error (the terminal
+    gone). Linux's parent-death signal, and a watch on the supervisor's state, stop it as a closed window does."""
     if not sys.platform.startswith("linux"):
-        pytest.skip("the parent-death signal is Linux's")
+        pytest.skip("the parent-death signal and /proc are Linux's")
     got = tmp_path / "got"
     supervisor = subprocess.Popen([sys.executable, "-c", ORPHAN, str(got)])
-    end = time.monotonic() + 60
-    while not (got.exists() and got.read_text()) and time.monotonic() < end:
-        time.sleep(0.02)
-    assert got.read_text() == "playing"
-    supervisor.kill()
-    supervisor.wait()
-    while got.read_text() != "stopped" and time.monotonic() < end:
-        time.sleep(0.02)
-    assert got.read_text() == "stopped"
+    try:
+        end = time.monotonic() + 60
+        while not (got.exists() and got.read_text()) and time.monotonic() < end:
+            time.sleep(0.02)
+        assert got.read_text() == "playing"
+        supervisor.send_signal(fate)
+        while got.read_text() != "stopped" and time.monotonic() < end:
+            time.sleep(0.02)
+        assert got.read_text() == "stopped"
+    finally:
+        supervisor.send_signal(signal.SIGCONT)
+        supervisor.kill()
+        supervisor.wait()
 
 
 def test_a_game_whose_supervisor_is_gone_already_stops_at_once() -> None:
