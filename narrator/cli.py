@@ -15,6 +15,7 @@ import io
 import json
 import math
 import os
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -165,6 +166,15 @@ def cmd_resume(args: argparse.Namespace) -> int:
         raise UserError(f"{args.journal}:1: a journal of an unknown kind of game ({shown(header.get('kind'))})")
 
 
+def _language(value: str) -> str:
+    """An argparse type: a language the narrator speaks, by its name (never a path to a voice file)."""
+    from .voices import languages
+
+    if value not in languages():
+        raise argparse.ArgumentTypeError(f"{value!r} is not a language of the narrator's: {', '.join(languages())}")
+    return value
+
+
 def _file_name(value: str) -> str:
     """An argparse type: a file or folder name, never empty (an empty one would be silently ignored), without a
     NUL character (no system takes one)."""
@@ -206,19 +216,19 @@ def _table_options(args: argparse.Namespace) -> list[str]:
 
 
 def _supervise_play(args: argparse.Namespace) -> int:
-    """Plays the game in a supervised child process, which it gives its seed and its journal's name."""
-    import random
-
+    """Plays the game in a supervised child process, which it gives its journal's name. Never the seed on its
+    command line, which every account sees (ps): a seed the host chose goes by the environment, private to the
+    account; without one, the game draws its own."""
     from .journal import default_folder, journal_name
-    from .supervise import supervise
+    from .supervise import SEED_VARIABLE, supervise
 
-    seed = random.SystemRandom().randrange(2**31) if args.seed is None else args.seed
     folder = Path(args.journal_dir) if args.journal_dir else default_folder()
-    journal = Path(args.journal_file) if args.journal_file else folder / journal_name(seed)
-    game = ["play", "--seed", str(seed), "--journal", str(journal), *_table_options(args),
+    journal = Path(args.journal_file) if args.journal_file else folder / journal_name()
+    game = ["play", "--journal", str(journal), *_table_options(args),
             *(["--journal-dir", args.journal_dir] if args.journal_dir else []),
             *(["--", args.config] if args.config else [])]
-    return supervise(game, journal, ["resume", *_table_options(args), "--", str(journal)])
+    return supervise(game, journal, ["resume", *_table_options(args), "--", str(journal)],
+                     {SEED_VARIABLE: str(args.seed)} if args.seed is not None else {})
 
 
 @contextlib.contextmanager
@@ -252,11 +262,24 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     folder = Path(args.journal_dir) if args.journal_dir else None
     chosen = open_to_others(folder) if folder else None  # a file named with --journal is private (0600) alone
+    seed = args.seed if args.seed is not None else _supervisor_seed()
     with _voice_log(args.voice_log) as voice_log:
         io = open_table(config, plain=args.plain, model=args.model, warn=_warn, warnings=[chosen] if chosen else [])
-        play(config, io, seed=args.seed, voice_log=voice_log,
+        play(config, io, seed=seed, voice_log=voice_log,
              start=NewGame(folder, Path(args.journal_file) if args.journal_file else None))
     return 0
+
+
+def _supervisor_seed() -> int | None:
+    """The seed the host gave the supervisor (`play --seed N`), passed by the environment, or None: the game draws
+    its own. Taken out of the environment, so that nothing the game starts inherits it."""
+    from .supervise import SEED_VARIABLE
+
+    given = os.environ.pop(SEED_VARIABLE, None)
+    try:
+        return None if given is None else SEED(given)
+    except argparse.ArgumentTypeError as exc:
+        raise UserError(f"{SEED_VARIABLE}: {exc}") from None
 
 
 def cmd_voices(args: argparse.Namespace) -> int:
@@ -697,11 +720,11 @@ def build_parser() -> argparse.ArgumentParser:
                    "(the download never goes past it)")
     p.set_defaults(func=cmd_voices)
     p = sub.add_parser("understand", help="show how the narrator understands recognised text, as JSON lines")
-    p.add_argument("--lang", required=True, help="en, fr or zh")
+    p.add_argument("--lang", required=True, type=_language, help="en, fr or zh")
     p.add_argument("texts", nargs="+", metavar="TEXT", help="what the recogniser heard, e.g. 'number seven'")
     p.set_defaults(func=cmd_understand)
     p = sub.add_parser("mic-test", help="a live level meter and what the microphone hears")
-    p.add_argument("--lang", default="en", help="en, fr or zh: the words to listen for (default en)")
+    p.add_argument("--lang", default="en", type=_language, help="en, fr or zh: the words to listen for (default en)")
     p.add_argument("--model", type=_file_name, metavar="DIR", help="the speech recognition model's folder")
     p.add_argument("--microphone", help="the microphone: its number or part of its name")
     p.add_argument("--seconds", type=_seconds(0.1, 86400), default=60.0, help="how long to listen (default 60)")
@@ -773,6 +796,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)  # --help writes: a full device is met here too
         if args.func in (cmd_play, cmd_resume, cmd_dry_run) and not POSIX:
             raise UserError(NOT_POSIX)
+        if args.func in (cmd_play, cmd_resume):
+            from .supervise import die_with_supervisor
+
+            die_with_supervisor()
         with _yaml_cap(getattr(args, "max_size", None)):
             status = int(args.func(args))
         sys.stdout.flush()  # a full disk or /dev/full is met here, not at exit where it would be a traceback
@@ -801,11 +828,34 @@ def main(argv: Sequence[str] | None = None) -> int:
             _drop_stdout()
             print(f"werewolf-narrator: error: cannot write the output ({exc.strerror or exc})", file=sys.stderr)
             return 1
+        if isinstance(exc, OSError) and exc.errno in PATH_FAULTS and exc.filename:
+            print(f"error: {_path_fault(exc)}", file=sys.stderr)
+            return 1
         print(f"werewolf-narrator: internal error ({type(exc).__name__}: {exc}); please report it "
               "with the command and files that caused it", file=sys.stderr)
         return 3
     finally:
         sys.stdout = stdout
+
+
+PATH_FAULTS = {errno.EACCES: "this account may not use it (permission denied)",
+               errno.EPERM: "this account may not use it (operation not permitted)",
+               errno.ENAMETOOLONG: "a name too long for this system (at most 255 bytes a name, 4096 a path)",
+               errno.ELOOP: "too many symbolic links on the way", errno.EROFS: "on a read-only file system"}
+"""The faults of a path, met wherever the program opens or makes a file: told with the path, never as an internal
+error."""
+
+
+def _path_fault(exc: OSError) -> str:
+    """Says what is wrong with the path an OSError names, and what to do."""
+    from .hint import printable
+
+    path = printable(os.fsdecode(exc.filename))
+    if exc.errno not in (errno.EACCES, errno.EPERM):
+        return f"{path}: {PATH_FAULTS[exc.errno or 0]}; give another"
+    return (f"{path}: {PATH_FAULTS[exc.errno]}: it, or a folder above it, belongs to another account or is closed to "
+            f"this one (made with sudo?); `ls -ld {shlex.quote(path)}` shows its owner: give it back to this account "
+            f"(sudo chown -R \"$USER\" {shlex.quote(path)}) or choose another folder")
 
 
 class _WatchedOutput:

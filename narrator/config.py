@@ -191,6 +191,27 @@ def closest(word: object, choices: list[str]) -> str:
     return f"; did you mean {', '.join(named[:-1]) + ' or ' if len(named) > 1 else ''}{named[-1]}?"
 
 
+LOOK_ALIKES = str.maketrans("аеорсухіјѕԁԛԝһӏαεοριτυνχκмтвн", "aeopcyxijsdqwhlaeopitunxkmtbh")
+"""Cyrillic and Greek letters drawn as Latin ones (lower case: names are compared case-folded)."""
+
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters (Hangul fillers) and a symbol (the blank Braille pattern) that are drawn as nothing."""
+
+
+def blank(name: str) -> bool:
+    """Returns whether a name shows nothing: spaces, invisible formatting, blank letters."""
+    return all(c.isspace() or c in BLANKS or unicodedata.category(c) in ("Cf", "Mn", "Me", "Zs") for c in name)
+
+
+def look(name: str) -> str:
+    """Returns how a name looks: compatibility forms unified, case and spaces ignored, accents dropped, letters of
+    other scripts drawn like Latin ones read as them ("Zoe" and "Zoë", "Ann" and "Аnn" with a Cyrillic A)."""
+    folded = unicodedata.normalize("NFKD", name).casefold()
+    plain = "".join(c for c in folded if not unicodedata.combining(c) and not c.isspace()
+                    and unicodedata.category(c) not in ("Cf", "Mn"))
+    return plain.translate(LOOK_ALIKES)
+
+
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """The characters that reorder the text around them (bidi overrides, embeddings, isolates and marks)."""
 
@@ -302,14 +323,15 @@ class _Reader:
             seats = raw_seats
         elif isinstance(raw_seats, list):
             if all(isinstance(n, (str, int)) and not isinstance(n, bool) for n in raw_seats):
-                names = tuple(str(n) for n in raw_seats)
-                seats = len(names)
+                given = tuple(str(n) for n in raw_seats)
+                names, seats = given, len(given)
                 for seat, name in enumerate(raw_seats, start=1):
                     control = control_character(str(name))
                     if control:
                         self.found.errors.append(f"{self.at('seats', seat - 1)}: seats: seat {seat}'s name "
                                                  f"{shown(name)} holds {control}; a name is plain text, shown on "
                                                  "the screen and said aloud")
+                self.names_apart(given)
             else:
                 self.bad("seats", raw_seats)
         elif raw_seats is not None:
@@ -319,6 +341,24 @@ class _Reader:
                                      f"not {shown(seats)}")
             seats = None
         return names, seats
+
+    def names_apart(self, names: tuple[str, ...]) -> None:
+        """Warns about a blank name, and names the table could not tell apart on the screen or aloud: the same
+        letters but for case, spaces, accents' forms or letters of another script that look alike."""
+        seen: dict[str, int] = {}
+        for seat, name in enumerate(names, start=1):
+            if blank(name):
+                self.found.warnings.append(f"{self.at('seats', seat - 1)}: seats: seat {seat}'s name {shown(name)} "
+                                           "is blank: the screen and the voice would name nobody; give a name, or "
+                                           "the seat's number")
+                continue
+            key = look(name)
+            if key in seen:
+                self.found.warnings.append(
+                    f"{self.at('seats', seat - 1)}: seats: seat {seat}'s name {shown(name)} looks like seat "
+                    f"{seen[key]}'s, {shown(names[seen[key] - 1])}: the table could not tell them apart")
+            else:
+                seen[key] = seat
 
     def deck_fits_deal(self, seats_from_deal: int, deal_where: str) -> bool:
         """Returns whether a deck given without seats fits the deal's number of players; records it if not."""
@@ -588,25 +628,46 @@ def config_to_dict(config: TableConfig) -> dict[str, Any]:
             "buildings_dealt": [list(pair) for pair in config.buildings_dealt]}
 
 
-def config_from_dict(data: dict[str, Any], where: str) -> TableConfig:
-    """Returns the config a journal saved; a damaged one is a UserError naming ``where``."""
+def config_from_dict(data: Any, where: str) -> TableConfig:
+    """Returns the config a journal saved, checked as a table config file is (every key's type and bounds, the
+    language, the players' names, the deck): a journal is a file like any other, and may have been changed. A
+    damaged one is a UserError naming ``where``."""
     try:
-        table = Table(int(data["seats"]), tuple(data["deck"]), Rules(**data["rules"]),
-                      groups=tuple(tuple(int(s) for s in g) for g in data.get("groups", [])),
-                      actor_cards=tuple(data.get("actor_cards", ())),
-                      seance_cards=tuple(tuple(c) for c in data.get("seance_cards", ())),
-                      buildings=tuple(str(t) for t in data.get("buildings", ())))
-        return TableConfig(language=str(data["language"]), table=table, names=tuple(data["names"]),
-                           deal=str(data["deal_mode"]), source=str(data["source"]), speaker=str(data["speaker"]),
-                           voice=data["voice"], rate=data["rate"], device=data["device"],
-                           ambience=data.get("ambience", False) is True,  # a journal from before the ambience
-                           pause=(float(data["pause"][0]), float(data["pause"][1])),
-                           # a journal from before the floor: the game goes on with today's default
-                           call_floor=float(data.get("call_floor", TableConfig.call_floor)),
-                           debate_timer=int(data["debate_timer"]),
-                           last_words=int(data.get("last_words", 0)),  # a journal from before last words: none
-                           inputs=tuple((k, tuple(v)) for k, v in sorted(data["inputs"].items())),
-                           model=data["model"], microphone=data["microphone"],
-                           buildings_dealt=tuple((int(s), str(t)) for s, t in data.get("buildings_dealt", ())))
+        written = _as_written(data)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        raise UserError(f"{where}: the journal's table is damaged ({exc})") from None
+        raise UserError(f"{where}: the journal's table is damaged ({shown(str(exc))})") from None
+    found = Findings()
+    config = read_table(written, Document(where, written), (), found)
+    source = data.get("source", "")
+    if not isinstance(source, str) or control_character(source):
+        found.errors.append(f"{where}: source: expected the table config's file name; got {shown(source)}")
+    if found.errors or config is None:
+        raise UserError(f"{where}: the journal's table is damaged:\n" + "\n".join(found.errors))
+    return dataclasses.replace(config, source=source)
+
+
+def _as_written(data: Any) -> dict[str, Any]:
+    """Returns a journal's table (config_to_dict's) as a table config file would give it, to be read as one.
+    Keys added since a journal was written take their defaults (the call floor, the last words, the ambience)."""
+    if not isinstance(data, dict) or not isinstance(data["rules"], dict):
+        raise TypeError("not a mapping")
+    names, seats = data.get("names") or [], data["seats"]
+    if names and seats != len(names):
+        raise ValueError(f"{seats} seats but {len(names)} names")
+    written: dict[str, Any] = {
+        "language": data["language"], "seats": names or seats, "deck": data["deck"],
+        **data["rules"], "deal": data["deal_mode"], "actor_cards": data.get("actor_cards", []),
+        "seance_cards": data.get("seance_cards", []), "ambience": data.get("ambience", False),
+        "pause": data["pause"], "call_floor": data.get("call_floor", TableConfig.call_floor),
+        "debate_timer": data["debate_timer"], "last_words": data.get("last_words", 0), "inputs": data["inputs"],
+        **{key: data[key] for key in ("speaker", "voice", "rate", "device", "model", "microphone")
+           if data.get(key) is not None}}
+    if not written.get("variants", True):
+        del written["variants"]
+    if data.get("groups"):
+        written["groups"] = data["groups"]
+    if data.get("buildings_dealt"):
+        written["buildings"] = {seat: token for seat, token in data["buildings_dealt"]}
+    elif data.get("buildings"):
+        written["buildings"] = data["buildings"]
+    return written

@@ -128,6 +128,13 @@ def table_language(journal: str | os.PathLike[str]) -> str:
     return language if isinstance(language, str) and language.isalnum() and language.isascii() else "en"
 
 
+def printable(text: str) -> str:
+    """Returns ``text`` with every character a terminal would act on (an escape, a line break, a bidi override)
+    written as its code, ``\\x1b``: a journal's header is a file anyone may have edited, shown on the table's
+    terminal."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
 def table_text(language: str, key: str, **values: object) -> str:
     """Returns the screen line ``key`` of ``language``'s voice file with its ``values``: the hints shown around a
     game (the supervisor's, the resume list's) speak the table's language, as its screen did. The line is read

@@ -31,6 +31,7 @@ import errno
 import fcntl
 import json
 import os
+import secrets
 import shlex
 import stat
 import time
@@ -60,9 +61,10 @@ def default_folder() -> Path:
     return data_home() / "werewolf-narrator" / "games"
 
 
-def journal_name(seed: int) -> str:
-    """Returns the file name of a new game's journal: the date and time it began, and its seed."""
-    return f"game-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.jsonl"
+def journal_name() -> str:
+    """Returns the file name of a new game's journal: the date and time it began, and a random token of its own.
+    Never the seed: the seed deals every card, and the name shows (the hints to go on, `resume`'s list, `ps`)."""
+    return f"game-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(4)}.jsonl"
 
 
 @dataclass(frozen=True)
@@ -216,7 +218,7 @@ def _is_default(folder: Path) -> bool:
 
 def open_to_others(folder: Path) -> str | None:
     """Returns a warning when journals would go in a folder the host chose (--journal-dir) that other accounts
-    can read or enter: each journal is private (0600), but their names (dates and seeds) show. The default
+    can read or enter: each journal is private (0600), but their names (the dates games began) show. The default
     folder, ours, is made private instead (``Journal``); a folder yet to be made is made private."""
     try:
         mode = folder.stat().st_mode

@@ -4,12 +4,15 @@ Keys are read as names: the digits, ``enter``, ``back`` (change), ``undo``, ``re
 vote counted voter by voter), ``menu`` (the host menu), ``interrupt`` (Ctrl-C) and ``other`` (any other printable
 key: it does nothing, the narrator says which work). A numeric keypad has every one of them but the roll call: Enter,
 the digits, ``-`` to change, ``/`` to undo, ``.`` to repeat, ``+`` for a tie and ``*`` for the menu. SIGTERM and
-SIGHUP (a shutdown, the terminal window closed) stop the game at the next key read, as the host's confirmed Ctrl-C
-does.
+SIGHUP (a shutdown, the terminal window closed, the supervisor gone) stop the game at the next key read, as the host's
+confirmed Ctrl-C does, or within a second wherever it is (a call's floor, a line being said). Ctrl-\\ is Ctrl-C;
+Ctrl-Z does nothing: a game suspended would leave its screen, a secret on it, and the keyboard to the shell.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import select
 import signal
@@ -82,6 +85,14 @@ whole game into a terminal at once set it. A table never does: at night nobody t
 STOPS = (signal.SIGTERM, signal.SIGHUP)
 """The signals that end the game as the host's confirmed Ctrl-C does: its journal kept, the terminal given back."""
 
+STOP_GRACE = 1.0
+"""Seconds a stopping signal waits for the game to reach a key read, where it stops between two steps; past them
+it stops where it is (a journal line is whole or torn, and a torn last line is ignored): a shutdown, or a
+supervisor gone, never waits out a call's floor."""
+
+IGNORED = (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU)
+"""Ctrl-Z, and what the terminal does to a game left in the background (its supervisor killed): never suspended."""
+
 
 class TerminalKeys:
     """Reads single keys from a terminal in cbreak mode (no Enter needed, no echo); Ctrl-C still interrupts;
@@ -99,10 +110,26 @@ class TerminalKeys:
         # Ctrl-C becomes the key "interrupt", read like any other, so that the narrator can ask the host
         # whether to stop rather than die wherever it was (a pipe wakes the waiting select).
         self._wake_r, self._wake_w = os.pipe()
-        self._old_sigint = signal.signal(signal.SIGINT, lambda signum, frame: os.write(self._wake_w, b"!"))
+        self._old_sigint = signal.signal(signal.SIGINT, self._interrupt)
+        self._old_others = {signal.SIGQUIT: signal.signal(signal.SIGQUIT, self._interrupt),  # Ctrl-\: as Ctrl-C
+                            **{s: signal.signal(s, signal.SIG_IGN) for s in IGNORED}}
         # SIGTERM and SIGHUP wake it the same way, and stop the game at once: raised where a key is awaited,
-        # never in the middle of a journal line or a screen being drawn.
-        self._old_stops = {s: signal.signal(s, lambda signum, frame: os.write(self._wake_w, b"S")) for s in STOPS}
+        # never in the middle of a journal line or a screen being drawn, unless that takes longer than STOP_GRACE.
+        self._old_stops = {s: signal.signal(s, self._stop) for s in STOPS}
+        self._old_stops[signal.SIGALRM] = signal.signal(signal.SIGALRM, self._stop_now)
+
+    def _interrupt(self, signum: int, frame: Any) -> None:
+        os.write(self._wake_w, b"!")
+
+    def _stop(self, signum: int, frame: Any) -> None:
+        os.write(self._wake_w, b"S")
+        if not signal.getitimer(signal.ITIMER_REAL)[0]:
+            signal.setitimer(signal.ITIMER_REAL, STOP_GRACE)
+
+    def _stop_now(self, signum: int, frame: Any) -> None:
+        from .asking import HostStop
+
+        raise HostStop()
 
     def _char(self, timeout: float | None) -> str | None:
         ready, _, _ = select.select([self.fd, self._wake_r], [], [], timeout)
@@ -113,11 +140,19 @@ class TerminalKeys:
             if b"S" in woken:
                 from .asking import HostStop  # asking needs the keypad: imported when the game runs
 
+                signal.setitimer(signal.ITIMER_REAL, 0)  # stopped here, between two steps: no need to force it
                 raise HostStop()
             return "\x03"
-        data = os.read(self.fd, 1)
+        try:
+            data = os.read(self.fd, 1)
+        except OSError as exc:
+            if exc.errno != errno.EIO:
+                raise
+            data = b""  # the terminal taken away: closed, or given to the shell (the supervisor killed or stopped)
         if not data:
-            raise EOFError("the keyboard was closed")
+            from .asking import HostStop
+
+            raise HostStop()  # as a closed window's SIGHUP: the game stops, its journal kept
         return data.decode("latin-1")
 
     def read(self, timeout: float | None = None) -> str | None:
@@ -150,16 +185,20 @@ class TerminalKeys:
         import termios
 
         if not os.environ.get(TYPE_AHEAD) and self._saved is not None:
-            termios.tcflush(self.fd, termios.TCIFLUSH)
+            with contextlib.suppress(OSError, termios.error):  # a terminal gone: the next read stops the game
+                termios.tcflush(self.fd, termios.TCIFLUSH)
 
     def close(self) -> None:
         import termios
 
         if self._saved is not None:
-            termios.tcsetattr(self.fd, termios.TCSADRAIN, self._saved)
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            # Keys typed for the game and not read are dropped: given to the shell, they would run as its commands.
+            with contextlib.suppress(OSError, termios.error):  # a terminal gone has nothing to give back
+                termios.tcsetattr(self.fd, termios.TCSAFLUSH, self._saved)
             self._saved = None
             signal.signal(signal.SIGINT, self._old_sigint)
-            for stop, handler in self._old_stops.items():
-                signal.signal(stop, handler)
+            for number, handler in {**self._old_others, **self._old_stops}.items():
+                signal.signal(number, handler)
             os.close(self._wake_r)
             os.close(self._wake_w)

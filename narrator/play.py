@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
 from engine import Answer, Call, Deal, Game, IllegalAnswer, Phase, Rules, Step, Table, deal_cards
+from engine.answers import shown
 from engine.crier import crier as town_crier
 from engine.table import deal_buildings
 
@@ -573,7 +574,7 @@ def begin_journal(config: TableConfig, seed: int, new: NewGame, buildings: tuple
         progress = []
         drawn = deal_cards(config.table, seed) if config.deal == "app" else Deal((), ())
         deal = dataclasses.replace(drawn, buildings=buildings)
-    path = new.path or (new.folder or default_folder()) / journal_name(seed)
+    path = new.path or (new.folder or default_folder()) / journal_name()
     journal = Journal(path, journal_header(config, seed, deal, dealing=progress is not None))
     return Resumed(journal, deal, progress=progress)
 
@@ -660,7 +661,7 @@ def play(config: TableConfig, table: TableIO, *, seed: int | None = None, start:
     devices are closed at the end, the ``table.ambience`` with the speaker; Ctrl-C stops the game, its journal
     kept (GameStopped says how to go on).
     """
-    seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+    seed = random.SystemRandom().randrange(2**63) if seed is None else seed  # the OS's randomness, 63 bits
     session = TableSession(config, table, seed, timing, voice_log)
     session.narrator.show_eyes()
     session.narrator.show_table()  # the seats and their names, from the deal on
@@ -803,11 +804,16 @@ def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], war
     config = config_from_dict(header.get("config") or {}, where)
     if args.speaker:
         config = dataclasses.replace(config, speaker=args.speaker)
+    seed = header.get("seed")
+    if type(seed) is not int or not 0 <= seed < 2**63:
+        raise UserError(f"{where}: the journal's seed is damaged (a whole number from 0 to 2**63-1; got {shown(seed)})")
     try:
         deal, progress = journaled_deal(config, header)
-        seed = int(header["seed"])
     except (KeyError, TypeError, ValueError):
         raise UserError(f"{where}: the journal's deal is damaged") from None
+    drawn = deal_cards(config.table, seed) if config.deal == "app" and deal is not None else deal
+    if deal is not None and drawn is not None and (deal.roles, deal.centre) != (drawn.roles, drawn.centre):
+        raise UserError(f"{where}: the journal's deal is not the one its seed deals: the journal was changed")
     journal = journal or Journal(Path(args.journal))
     try:
         io = open_table(config, plain=args.plain, model=args.model, warn=warn)

@@ -13,13 +13,19 @@ import signal
 import subprocess
 import sys
 import termios
+import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .hint import columns, command, fold, pinned, resume_hint, table_language, table_text, typed_path
 
 SUPERVISED = "WEREWOLF_NARRATOR_SUPERVISED"
-"""Set in the game's own process (to 1), so that it plays rather than supervise itself."""
+"""Set in the game's own process (to the supervisor's process id), so that it plays rather than supervise itself,
+and dies with its supervisor (`die_with_supervisor`)."""
+
+SEED_VARIABLE = "WEREWOLF_NARRATOR_SEED"
+"""The seed the host chose (`play --seed N`), given to the game's process by its environment, which only the
+account may read: a command line shows to every account (ps), and the seed deals every card."""
 
 OWN_ENDS = frozenset({0, 1, 2, 130, 141})
 """The statuses the game's process ends with by itself (cli.main): the game over, bad input, a usage mistake, the
@@ -39,6 +45,51 @@ def wanted(environ: dict[str, str] | None = None) -> bool:
         return os.isatty(0)
     except OSError:
         return False
+
+
+def die_with_supervisor(environ: dict[str, str] | None = None) -> None:
+    """In the game's process: asks the system to send it SIGHUP when its supervisor dies (Linux's parent-death
+    signal), which stops the game as a shutdown does: its screen cleared, its journal released. Without it, a
+    supervisor killed would leave the game running alone, its secret under the shell's prompt, its journal locked.
+    A supervisor gone already is a SIGHUP now."""
+    value = (environ if environ is not None else os.environ).get(SUPERVISED, "")
+    if not value.isdigit() or int(value) <= 1 or not sys.platform.startswith("linux"):
+        return  # not started by a supervisor of ours (a test's process id is 1), or no such signal on this system
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGHUP), 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != int(value):
+        os.kill(os.getpid(), signal.SIGHUP)
+        return
+    import threading
+
+    threading.Thread(target=_watch_stopped, args=(int(value),), name="supervisor-watch", daemon=True).start()
+
+
+def _watch_stopped(supervisor: int) -> None:
+    """Sends this process SIGHUP once its supervisor is stopped (SIGSTOP): the shell then takes the terminal back,
+    and the game's screen, a secret on it, would stay under its prompt. Gone, the parent-death signal tells."""
+    while True:
+        time.sleep(WATCH_SECONDS)
+        try:
+            with open(f"/proc/{supervisor}/stat", encoding="utf-8", errors="replace") as stat:
+                state = stat.read().rsplit(")", 1)[1].split()[0]  # after the name, which may hold anything
+        except (OSError, IndexError):
+            return
+        if state == "T":  # stopped by a signal ("t", a debugger's stop, is not the table's)
+            os.kill(os.getpid(), signal.SIGHUP)
+            return
+
+
+WATCH_SECONDS = 0.5
+"""How often the game looks whether its supervisor was stopped."""
+
+PR_SET_PDEATHSIG = 1
+"""prctl's option (linux/prctl.h): the signal a process receives when the thread that started it ends."""
 
 
 def table_journal(path: str) -> bool:
@@ -68,9 +119,11 @@ def begun(journal: Path) -> bool:
 class Supervisor:
     """Runs the game's process, waits, and cleans up after it if it dies."""
 
-    def __init__(self, journal: Path, resume: Sequence[str], python: str = sys.executable) -> None:
+    def __init__(self, journal: Path, resume: Sequence[str], python: str = sys.executable,
+                 environ: dict[str, str] | None = None) -> None:
         self.journal = journal
         self.resume = list(resume)
+        self.environ = dict(environ or {})  # for the first game's process only: `resume` reads its journal
         self.python = python
         self.child: subprocess.Popen[bytes] | None = None
         self.stop: int | None = None  # SIGTERM or SIGHUP received: the stop was wanted, no offer to go on
@@ -84,6 +137,9 @@ class Supervisor:
         saved = _terminal_state()
         handlers = {s: signal.signal(s, self._ignore) for s in (signal.SIGINT, signal.SIGQUIT)}
         handlers.update({s: signal.signal(s, self._forward) for s in (signal.SIGTERM, signal.SIGHUP)})
+        # Ctrl-Z suspends neither: the shell would take the keyboard with a card on the screen. Ignored, they stay
+        # ignored in the game's process (a handler would not).
+        handlers.update({s: signal.signal(s, signal.SIG_IGN) for s in (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU)})
         try:
             while True:
                 status = self._play(args)
@@ -91,6 +147,7 @@ class Supervisor:
                     _restore(saved)
                     return 1
                 if status in OWN_ENDS:
+                    _restore(saved)  # keys typed for the game and not read would run as the shell's commands
                     return status
                 crashed = status < 0
                 _restore(saved)
@@ -125,7 +182,9 @@ class Supervisor:
         when it could not be started."""
         try:
             self.child = subprocess.Popen([self.python, "-m", "narrator", *args],
-                                          env={**os.environ, SUPERVISED: "1", **pinned()})
+                                          env={**os.environ, **self.environ, SUPERVISED: str(os.getpid()),
+                                               **pinned()})
+            self.environ = {}
         except OSError as exc:
             self._write(f"error: the game could not be started ({exc.strerror or exc})\n")
             return None
@@ -198,10 +257,10 @@ class _Stopped(Exception):
     """SIGTERM or SIGHUP while the supervisor waits for the host's key."""
 
 
-def supervise(args: Sequence[str], journal: Path, resume: Sequence[str]) -> int:
-    """Plays ``werewolf-narrator ARGS`` in a child process whose journal is ``journal``; if it dies, offers
-    ``werewolf-narrator RESUME``; returns the exit status."""
-    return Supervisor(journal, resume).run(args)
+def supervise(args: Sequence[str], journal: Path, resume: Sequence[str], environ: dict[str, str] | None = None) -> int:
+    """Plays ``werewolf-narrator ARGS`` in a child process whose journal is ``journal`` (with ``environ`` added to
+    its environment); if it dies, offers ``werewolf-narrator RESUME``; returns the exit status."""
+    return Supervisor(journal, resume, environ=environ).run(args)
 
 
 def _why(status: int, say: Callable[..., str] | None = None) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from .errors import UserError
-from .hint import columns, command, fold, table_language, table_text, typed_path
+from .hint import columns, command, fold, printable, table_language, table_text, typed_path
 from .journal import in_use, read_journal
 
 
@@ -47,7 +47,7 @@ def unfinished_games(folder: Path) -> list[Unfinished]:
         language = table_language(path)
         say = functools.partial(table_text, language)
         source = str(config.get("source") or "")
-        table = Path(source).name if source and not source.startswith("(") else say("screen.starter_table")
+        table = printable(Path(source).name) if source and not source.startswith("(") else say("screen.starter_table")
         if "progress" in header:
             where = say("screen.at_deal")
         elif not entries:
@@ -56,7 +56,9 @@ def unfinished_games(folder: Path) -> list[Unfinished]:
             where = say("screen.day_zero")
         else:
             where = say(f"summary.{entries[-1].phase}", number=entries[-1].number)
-        details = say("screen.unfinished", table=table, count=config.get("seats", "?"), where=where)
+        seats = config.get("seats")
+        count = seats if isinstance(seats, int) and not isinstance(seats, bool) else "?"
+        details = say("screen.unfinished", table=table, count=count, where=where)
         games.append(Unfinished(path, when, details, language, in_use(path)))
     return sorted(games, key=lambda game: (game.when, game.path.name), reverse=True)
 

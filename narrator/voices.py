@@ -217,7 +217,7 @@ def _numbers(doc: Document, data: object, key: str) -> dict[int, str]:
 def voice_document(language: str) -> Document:
     """Reads ``voices/<language>.yaml``; a missing or malformed file is a UserError saying so."""
     path = VOICES_DIR / f"{language}.yaml"
-    if not path.exists():
+    if language not in languages():  # a name, never a path to follow ('../x', '/tmp/x')
         raise UserError(f"no voice file for language {language!r}; languages: {', '.join(languages())}")
     try:
         return load(path)

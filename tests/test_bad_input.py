@@ -573,3 +573,63 @@ def test_a_fifo_given_as_a_voice_or_as_the_audio_folder_is_named_for_what_it_is(
     practice = Path(__file__).resolve().parent.parent / "examples" / "practice-en.yaml"
     refused(run_cli(tmp_path, "dry-run", str(practice), "--silent", "--audio-dir", "lines"),
             "lines: not a folder; --audio-dir names a folder")
+
+
+def voice_with(tmp_path: Path, name: str, config: dict[str, object]) -> Path:
+    """A file named as a Piper voice (never loaded: refused by its config first) and its .onnx.json."""
+    import json
+
+    model = tmp_path / f"{name}.onnx"
+    model.write_bytes(b"not a model")
+    model.with_name(model.name + ".json").write_text(json.dumps(config), encoding="utf-8")
+    return model
+
+
+@pytest.mark.parametrize("rate", [0, -22050, 1e9, "22050", None])
+def test_voices_add_refuses_a_voice_config_whose_sample_rate_is_not_sane(tmp_path: Path, rate: object) -> None:
+    """A rate of 0 was installed, then every line failed and espeak-ng said it, with no word of why."""
+    model = voice_with(tmp_path, "en_US-x-low", {"language": {"family": "en"}, "audio": {"sample_rate": rate}})
+    result = run_cli(tmp_path, "voices", "add", "en", str(model))
+    refused(result, f"en_US-x-low.onnx.json: not a Piper voice config (audio: sample_rate {rate!r}, not a number of "
+                    "samples a second from 8000 to 96000); nothing was installed")
+
+
+def test_voices_add_quotes_what_it_prints_into_a_command_and_names_only_languages_of_ours(tmp_path: Path) -> None:
+    """The voice's language was pasted unquoted into the command the host is told to run: `$(…)` would run."""
+    audio = {"sample_rate": 22050}
+    french = voice_with(tmp_path, "fr voice $(touch pwned)", {"language": {"family": "fr"}, "audio": audio})
+    result = run_cli(tmp_path, "voices", "add", "en", str(french))
+    refused(result, f"voices add fr '{french}'")
+    foreign = voice_with(tmp_path, "x", {"language": {"family": "$(touch pwned)"}, "audio": audio})
+    result = run_cli(tmp_path, "voices", "add", "en", str(foreign))
+    refused(result, "x.onnx: this voice speaks '$(touch pwned)', not 'en', and the narrator speaks only en, fr, zh; "
+                    "nothing was installed")
+    assert "voices add $(" not in result.stderr
+
+
+@pytest.mark.parametrize("argv", [["understand", "--lang", "../voices/en", "seven"],
+                                  ["mic-test", "--lang", "/tmp/x"]])
+def test_lang_takes_a_language_never_a_path(tmp_path: Path, argv: list[str]) -> None:
+    result = run_cli(tmp_path, *argv)
+    assert result.returncode == 2 and "is not a language of the narrator's: en, fr, zh" in result.stderr, result
+
+
+def test_voices_render_takes_a_language_never_a_path(tmp_path: Path) -> None:
+    voices = Path(__file__).resolve().parent.parent / "voices"
+    refused(run_cli(tmp_path, "voices", "render", str(voices / "en")),
+            f"no voice file for language '{voices / 'en'}'; languages: en, fr, zh")
+
+
+def test_check_warns_about_a_blank_name_and_names_that_look_alike(tmp_path: Path) -> None:
+    """A blank name names nobody; 'Ann' and 'Аnn' (a Cyrillic A) or 'Zoë' and 'Zoe' are one name to the table."""
+    names = '["Ann", "\u0410nn", "  ", "Zo\u00eb", "Zoe", "\u3164", "\U0001f469\u200d\U0001f33e", "Bob"]'
+    deck = "[werewolf, werewolf, seer, witch, villager, villager, villager, villager]"
+    (tmp_path / "t.yaml").write_text(f"language: en\nseats: {names}\ndeck: {deck}\n", encoding="utf-8")
+    result = run_cli(tmp_path, "check", "--no-simulate", "t.yaml")
+    assert result.returncode == 0, result.stderr
+    assert "t.yaml:2: seats: seat 2's name '\u0410nn' looks like seat 1's, 'Ann': the table could not tell them " \
+           "apart" in result.stderr
+    assert "seat 5's name 'Zoe' looks like seat 4's" in result.stderr
+    assert "seat 3's name '  ' is blank: the screen and the voice would name nobody" in result.stderr
+    assert "seat 6's name '\u3164' is blank" in result.stderr
+    assert result.stderr.count("warning:") == 4  # the emoji and Bob are names like any other

@@ -556,7 +556,9 @@ def test_a_spoken_vote_is_heard_read_back_and_confirmed_with_the_real_model(
         game.answer(None if not game.call.needs_answer else game.call.seats[0] if game.call.id != "seer" else None)
     call = game.call
     assert call is not None and 3 in call.seats
-    listener = hearing(model, speech["셋"], speech[YES], speed=4.0)
+    # In real time, as a microphone gives it: faster, a busy machine's recognizer fell behind the listening's
+    # timeouts and heard 2 for 3 (issue 24).
+    listener = hearing(model, speech["셋"], speech[YES], speed=1.0)
     said = Recorder()
     try:
         answers = VoiceAnswers(listener, korean, PushbackKeys(ScriptedKeys([])),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 from typing import Sequence
 
@@ -26,14 +27,17 @@ from narrator.play import (
     STARTER,
     NewGame,
     QuietAmbience,
+    QuietSpeaker,
     Resumed,
     TableHooks,
     TableIO,
     TableNarrator,
     TableSession,
     TableSettings,
+    Timing,
     begin_journal,
     deal_at_table,
+    play,
     replayed,
     show_recap,
 )
@@ -186,12 +190,33 @@ def test_a_new_game_s_journal_is_begun_with_the_cards_to_deal(tmp_path: Path) ->
     buildings = ((1, "farm"),)
     begun = begin_journal(APP, SEED, NewGame(folder=tmp_path), buildings)
     begun.journal.close()
-    assert begun.journal.path == tmp_path / journal_name(SEED)
+    assert begun.journal.path.parent == tmp_path and str(SEED) not in begun.journal.path.name.split("-")
     assert begun.progress == [] and begun.replay == ()
     assert begun.deal is not None and begun.deal.roles == deal_cards(APP.table, SEED).roles
     assert begun.deal.buildings == buildings
     written = header(begun.journal.path)
     assert written["dealing"] is True and written["deal"] == list(begun.deal.roles) and written["seed"] == SEED
+
+
+def test_a_journal_is_named_by_its_date_and_a_random_token_never_by_the_seed_that_deals_every_card() -> None:
+    """The name shows (the hints to go on, `resume`'s list, ps): the seed and the public deck would give every card."""
+    names = {journal_name() for _ in range(50)}
+    assert len(names) == 50
+    assert all(re.fullmatch(r"game-\d{8}-\d{6}-[0-9a-f]{8}\.jsonl", name) for name in names)
+
+
+def test_a_game_without_a_seed_draws_one_from_the_system_s_randomness_beyond_a_guessable_range(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """63 bits from the operating system: no seed to find by trying the 2**31 a card or two would narrow."""
+    drawn: list[int] = []
+    monkeypatch.setattr("random.SystemRandom.randrange", lambda self, n: drawn.append(n) or n - 1)
+    keys = ScriptedKeys([])
+    with pytest.raises(EOFError):
+        play(APP, TableIO(keys, PlainScreen(io.StringIO()), QuietSpeaker()), start=NewGame(folder=tmp_path),
+             timing=Timing(sleep=lambda s: None), out=io.StringIO())
+    assert drawn == [2**63]
+    journal = next(tmp_path.glob("game-*.jsonl"))
+    assert header(journal)["seed"] == 2**63 - 1 and str(2**63 - 1) not in journal.name
 
 
 def test_a_new_game_dealt_real_cards_journals_no_card_before_they_are_identified(tmp_path: Path) -> None:

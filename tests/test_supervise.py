@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from narrator.supervise import SUPERVISED, Supervisor
+from narrator.supervise import SEED_VARIABLE, SUPERVISED, Supervisor
 
 TABLE = "language: en\nseats:\n{names}deck: [werewolf, seer, witch, villager, villager, villager]\n"
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
@@ -61,9 +62,10 @@ SPY = """\
 import sys
 import narrator.supervise as supervise
 
-def spy(args, journal, resume):
+def spy(args, journal, resume, environ=None):
     heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('engine', 'rich', 'yaml'))
-    print({'args': list(args), 'journal': str(journal), 'resume': list(resume), 'heavy': heavy})
+    print({'args': list(args), 'journal': str(journal), 'resume': list(resume), 'heavy': heavy,
+           'environ': environ or {}})
     return 0
 
 supervise.wanted = lambda environ=None: True
@@ -82,25 +84,28 @@ def supervised(tmp_path: Path, *argv: str) -> dict[str, object]:
     return told
 
 
-def test_the_supervisor_gives_the_game_its_seed_its_journal_and_every_option_of_the_table(tmp_path: Path) -> None:
-    """The game's process gets the seed and journal the supervisor chose, and the host's options; a resume
-    after a crash keeps the speaker, the plain screen and the model."""
+def test_the_supervisor_gives_the_game_its_journal_and_every_option_of_the_table_and_the_seed_privately(
+        tmp_path: Path) -> None:
+    """The game's process gets the journal the supervisor chose and the host's options; a resume after a crash
+    keeps the speaker, the plain screen and the model. The seed the host gave goes by the environment: a command
+    line shows to every account (ps), and the seed deals every card."""
     told = supervised(tmp_path, "play", "table.yaml", "--speaker", "console", "--plain", "--model", "m",
                       "--journal-dir", "j", "--seed", "7")
     journal = told["journal"]
-    assert isinstance(journal, str) and journal.startswith("j/game-") and journal.endswith("-7.jsonl")
+    assert isinstance(journal, str) and re.fullmatch(r"j/game-\d{8}-\d{6}-[0-9a-f]{8}\.jsonl", journal)
     options = ["--speaker", "console", "--plain", "--model", "m"]
-    assert told["args"] == ["play", "--seed", "7", "--journal", journal, *options, "--journal-dir", "j",
-                            "--", "table.yaml"]
+    assert told["args"] == ["play", "--journal", journal, *options, "--journal-dir", "j", "--", "table.yaml"]
     assert told["resume"] == ["resume", *options, "--", journal]
+    assert told["environ"] == {SEED_VARIABLE: "7"}
 
 
-def test_the_supervisor_chooses_a_seed_and_a_journal_in_the_journal_folder(tmp_path: Path) -> None:
+def test_the_supervisor_names_a_journal_in_the_journal_folder_by_its_date_and_a_token_never_the_seed(
+        tmp_path: Path) -> None:
     told = supervised(tmp_path, "play")
     journal = Path(str(told["journal"]))
     assert journal.parent == tmp_path / "data" / "werewolf-narrator" / "games"
-    seed = journal.name.rsplit("-", 1)[1].removesuffix(".jsonl")
-    assert told["args"] == ["play", "--seed", seed, "--journal", str(journal)]  # the starter table
+    assert told["args"] == ["play", "--journal", str(journal)] and told["environ"] == {}  # the game draws a seed
+    assert journal != Path(str(supervised(tmp_path, "play")["journal"]))  # a token of its own, not the time alone
     assert supervised(tmp_path, "play", "--journal", "mine.jsonl")["journal"] == "mine.jsonl"
 
 
@@ -249,4 +254,166 @@ def test_the_keypad_turns_sigterm_and_sighup_into_the_host_s_stop(stop: int) -> 
         assert termios.tcgetattr(terminal) == before and signal.getsignal(stop) == handler
     finally:
         os.close(primary)
+        os.close(terminal)
+
+
+def test_the_game_takes_the_host_s_seed_from_its_environment_and_keeps_it_from_what_it_starts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from narrator.cli import _supervisor_seed
+    from narrator.errors import UserError
+
+    monkeypatch.setenv(SEED_VARIABLE, "7")
+    assert _supervisor_seed() == 7 and SEED_VARIABLE not in os.environ
+    assert _supervisor_seed() is None  # no seed given: the game draws its own
+    monkeypatch.setenv(SEED_VARIABLE, "-1")
+    with pytest.raises(UserError, match=f"{SEED_VARIABLE}: '-1' is not"):
+        _supervisor_seed()
+
+
+def test_ctrl_z_suspends_nothing_and_ctrl_backslash_asks_as_ctrl_c_does_while_the_keypad_is_open() -> None:
+    """A game suspended leaves its screen, a secret on it, and hands the table's keyboard to the shell."""
+    from narrator.keypad import TerminalKeys
+
+    primary, terminal = os.openpty()
+    before = {s: signal.getsignal(s) for s in (signal.SIGTSTP, signal.SIGTTOU, signal.SIGTTIN, signal.SIGQUIT)}
+    try:
+        keys = TerminalKeys(terminal)
+        assert all(signal.getsignal(s) == signal.SIG_IGN for s in (signal.SIGTSTP, signal.SIGTTOU, signal.SIGTTIN))
+        os.kill(os.getpid(), signal.SIGTSTP)  # not ignored, this would stop the test's own process
+        os.kill(os.getpid(), signal.SIGQUIT)
+        assert keys.read(5) == "interrupt"
+        keys.close()
+        assert {s: signal.getsignal(s) for s in before} == before
+    finally:
+        os.close(primary)
+        os.close(terminal)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_and_sighup_stop_the_game_within_two_seconds_even_while_it_waits_out_a_call_s_floor(
+        stop: int) -> None:
+    """Not only at a key read: a call's floor (up to 120 s), a line being said, the stop comes within a second."""
+    from narrator.asking import HostStop
+    from narrator.keypad import TerminalKeys
+
+    primary, terminal = os.openpty()
+    try:
+        keys = TerminalKeys(terminal)
+        began = time.monotonic()
+        os.kill(os.getpid(), stop)
+        with pytest.raises(HostStop):
+            time.sleep(10)  # as Pacing waits out a floor
+        assert time.monotonic() - began < 2
+        keys.close()
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    finally:
+        os.close(primary)
+        os.close(terminal)
+
+
+ORPHAN = """\
+import os, signal, subprocess, sys, time
+from narrator.supervise import SUPERVISED
+got = sys.argv[1]
+child = subprocess.Popen([sys.executable, '-c', '''
+import signal, sys, time
+from narrator.supervise import die_with_supervisor
+signal.signal(signal.SIGHUP, lambda *a: (open(sys.argv[1], "w").write("stopped"), sys.exit(130)))
+die_with_supervisor()
+open(sys.argv[1], "w").write("playing")
+while True:
+    time.sleep(0.05)
+''', got], env={**os.environ, SUPERVISED: str(os.getpid())})
+child.wait()
+"""
+
+
+@pytest.mark.parametrize("fate", [signal.SIGKILL, signal.SIGSTOP])
+def test_the_game_stops_as_on_sighup_when_its_supervisor_is_killed_or_stopped(tmp_path: Path, fate: int) -> None:
+    """Left alone (its supervisor killed, or stopped and the terminal given to the shell), the game would keep its
+    secret under the shell's prompt and its journal locked, and die later of an internal error (the terminal
+    gone). Linux's parent-death signal, and a watch on the supervisor's state, stop it as a closed window does."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the parent-death signal and /proc are Linux's")
+    got = tmp_path / "got"
+    supervisor = subprocess.Popen([sys.executable, "-c", ORPHAN, str(got)])
+    try:
+        end = time.monotonic() + 60
+        while not (got.exists() and got.read_text()) and time.monotonic() < end:
+            time.sleep(0.02)
+        assert got.read_text() == "playing"
+        supervisor.send_signal(fate)
+        while got.read_text() != "stopped" and time.monotonic() < end:
+            time.sleep(0.02)
+        assert got.read_text() == "stopped"
+    finally:
+        supervisor.send_signal(signal.SIGCONT)
+        supervisor.kill()
+        supervisor.wait()
+
+
+def test_a_game_whose_supervisor_is_gone_already_stops_at_once() -> None:
+    script = "from narrator.supervise import die_with_supervisor; die_with_supervisor(); print('went on')"
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                            env={**os.environ, SUPERVISED: "99999999"})
+    assert result.returncode == -signal.SIGHUP and result.stdout == ""
+
+
+@pytest.mark.parametrize("code", [0, 130])
+def test_keys_typed_for_the_game_never_reach_the_shell_after_it_ends(tmp_path: Path, code: int) -> None:
+    """Typed ahead and not read when the game stops, they would run as the shell's commands."""
+    import select
+
+    (tmp_path / "game.jsonl").write_text(json.dumps({"werewolf-narrator": 1, "kind": "play"}) + "\n")
+    typed = tmp_path / "typed"
+    python = fake_python(tmp_path, f"while [ ! -e {typed} ]; do sleep 0.02; done\nexit {code}")
+    primary, terminal = os.openpty()
+    try:
+        supervisor = subprocess.Popen([sys.executable, "-c", SUPERVISOR, str(tmp_path / "game.jsonl"), python],
+                                      stdin=terminal, stderr=subprocess.DEVNULL)
+        os.write(primary, b"echo typed-ahead\n")
+        typed.touch()
+        assert supervisor.wait(timeout=60) == code
+        assert select.select([terminal], [], [], 0)[0] == []
+    finally:
+        os.close(primary)
+        os.close(terminal)
+
+
+def test_the_keypad_closed_drops_the_keys_typed_for_the_game_and_never_read() -> None:
+    """Unsupervised too (the game's own process, `--plain` in a pipe's terminal): what the table typed for the game
+    is not left for the shell, which would run it as commands."""
+    import select
+
+    from narrator.keypad import TerminalKeys
+
+    primary, terminal = os.openpty()
+    try:
+        keys = TerminalKeys(terminal)
+        os.write(primary, b"echo typed-ahead\n")
+        assert select.select([terminal], [], [], 5)[0] == [terminal]  # typed, and waiting to be read
+        keys.close()
+        assert select.select([terminal], [], [], 0)[0] == []
+    finally:
+        os.close(primary)
+        os.close(terminal)
+
+
+def test_a_terminal_taken_away_stops_the_game_as_a_closed_window_does() -> None:
+    """The terminal hung up, or given to the shell (the supervisor killed or stopped): reading it fails (EIO). The
+    game stopped with an internal error (Input/output error); it stops as on SIGHUP, its journal kept."""
+    from narrator.asking import HostStop
+    from narrator.keypad import TerminalKeys
+
+    primary, terminal = os.openpty()
+    try:
+        keys = TerminalKeys(terminal)
+        os.close(primary)
+        primary = -1
+        with pytest.raises(HostStop):
+            keys.read(5)
+        keys.close()
+    finally:
+        if primary >= 0:
+            os.close(primary)
         os.close(terminal)

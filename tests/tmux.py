@@ -10,6 +10,10 @@ from typing import Callable
 
 from keystrokes import TMUX_KEYS
 
+PATIENCE = 120.0
+"""How long a terminal test waits for what it expects before it fails: on a loaded 2-core machine (two CPU hogs
+and the suite's own parallel trials) starting and resuming a game took over 30 s; on a quiet one, a second."""
+
 
 class Tmux:
     """A tmux server of its own (``tmux -L name``); its first pane is named ``name`` too.
@@ -48,8 +52,9 @@ class Tmux:
         for i in range(0, len(keys), 40):
             self.run("send-keys", "-t", target or self.target, *[TMUX_KEYS.get(k, k) for k in keys[i:i + 40]])
 
-    def wait_for(self, found: Callable[[str], bool] | str, seconds: float = 30) -> str:
-        """Returns the first pane's screen once it shows ``found`` (a text, or a test of the screen)."""
+    def wait_for(self, found: Callable[[str], bool] | str, seconds: float = PATIENCE) -> str:
+        """Returns the first pane's screen once it shows ``found`` (a text, or a test of the screen), within
+        ``seconds``: a bound for a hang, not a pace (a busy machine's resume took over 30 s)."""
         test = (lambda shown: found in shown) if isinstance(found, str) else found
         end = time.monotonic() + seconds
         while time.monotonic() < end:

@@ -93,6 +93,8 @@ class MicrophoneSource:
             raise ListenerUnavailable(f"the microphone cannot be used ({exc})") from None
         self.rate = int(samplerate or info["default_samplerate"])
         self.blocksize = blocksize
+        self.dropped = 0
+        """How many times the system dropped sound it could not hand on in time (an overflow)."""
         self._stream: Any = None
         self._closing = False
         self._stopped = False
@@ -102,8 +104,11 @@ class MicrophoneSource:
         """Opens the stream; raises ListenerUnavailable if PortAudio refuses it."""
         def callback(indata: Any, frames: int, when: Any, status: Any) -> None:
             # Only hand the block on: PortAudio's thread must never wait for the recognizer.
-            # An overflow (status) means blocks were dropped, which the recognizer survives.
+            # An overflow (status) means blocks were dropped, which the recognizer survives; counted, so that a
+            # word missed on a busy machine can be told from a word misheard (the tests).
             self._last = time.monotonic()
+            if status and getattr(status, "input_overflow", False):
+                self.dropped += 1
             sink(bytes(indata))
 
         try:

@@ -11,6 +11,7 @@ import importlib
 import importlib.util
 import json
 import os
+import shlex
 import shutil
 import threading
 from concurrent.futures import Future
@@ -271,6 +272,10 @@ def add_voice(language: str, model: Path | str, sample: str, folder: Path | None
     return PiperVoiceFile(name, installed, installed.stat().st_size)
 
 
+MIN_RATE, MAX_RATE = 8000, 96000
+"""The sample rates a voice may have: Piper's are 16 kHz or 22.05 kHz; telephone to studio."""
+
+
 def check_voice(language: str, model: Path, config: Path, sample: str) -> None:
     """Makes sure the Piper voice ``model`` (with ``config``) speaks ``language`` and can say ``sample``.
 
@@ -278,12 +283,22 @@ def check_voice(language: str, model: Path, config: Path, sample: str) -> None:
     language, a voice that does not load (or piper-tts missing), or one that says nothing.
     """
     try:
-        spoken = json.loads(config.read_text(encoding="utf-8")).get("language", {}).get("family")
+        data = json.loads(config.read_text(encoding="utf-8"))
+        spoken, rate = data.get("language", {}).get("family"), data.get("audio", {}).get("sample_rate")
     except (OSError, ValueError, AttributeError) as exc:
         raise UserError(f"{config}: not a Piper voice config ({exc})") from None
+    if type(rate) is not int or not MIN_RATE <= rate <= MAX_RATE:
+        # A rate of 0 loads, then every line fails and espeak-ng says it, with no word of why.
+        raise UserError(f"{config}: not a Piper voice config (audio: sample_rate {rate!r}, not a number of "
+                        f"samples a second from {MIN_RATE} to {MAX_RATE}); nothing was installed")
     if isinstance(spoken, str) and spoken != language:
+        from ..voices import languages
+
+        if spoken not in languages():
+            raise UserError(f"{model}: this voice speaks {spoken!r}, not {language!r}, and the narrator speaks "
+                            f"only {', '.join(languages())}; nothing was installed")
         raise UserError(f"{model}: this voice speaks {spoken!r}, not {language!r}: "
-                        f"{command()} voices add {spoken} {model}")
+                        f"{command()} voices add {spoken} {shlex.quote(str(model))}")
     try:
         sound = synthesize(load_piper_voice(model, config), sample, None)
     except SpeechUnavailable as exc:
