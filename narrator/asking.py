@@ -90,6 +90,9 @@ class KeypadAnswers:
         # The host menu's "show a seat its card": the narrator's, True once shown (False: no card known there).
         self.card_again: Callable[[int], bool] = lambda seat: False
         self.asking: Call | None = None  # the call last asked: asked again after a refusal, it is not a new one
+        # Whether the table's eyes are open (the narrator's, by the lines said): with them closed, nothing the keypad or
+        # the host menu does is heard, since only someone awake could have done it.
+        self.eyes_open: Callable[[], bool] = lambda: self.asking is None or not in_the_dark(self.asking)
 
     # -- the Answers protocol ---------------------------------------------
 
@@ -191,7 +194,9 @@ class KeypadAnswers:
 
     def enter(self) -> None:
         """Waits for Enter outside the engine's calls (the deal's screens); Ctrl-C, the host menu and repeat
-        work as in any call."""
+        work as in any call. Only a key pressed once it asks counts: an Enter typed ahead (the last player's
+        fourth, two during the announcement) would show or hide a card with nobody at the screen."""
+        self.keys.drain()
         self.screen.keys(self.text("screen.keys_wait"))
         while True:
             try:
@@ -257,20 +262,29 @@ class KeypadAnswers:
         elif key == "2":
             raise Repeat()
         elif key == "3":
-            self.say("notice.paused", {})
+            heard = self.eyes_open()  # with eyes closed, a pause said aloud would tell that someone is awake
+            if heard:
+                self.say("notice.paused", {})
             self.screen.prompt("")  # the banner says how to go on
             self.screen.keys(self.text("screen.keys_paused"))
             self.screen.paused(self.text("screen.paused"))
             while self.keys.read() != "enter":
                 pass
             self.screen.paused("")
-            self.say("notice.resumed", {})
+            if heard:
+                self.say("notice.resumed", {})
         elif key == "4":
             self.screen.entry(self.public_state())
             while self.keys.read() != "enter":
                 pass
         elif key == "5" and self._yes("menu.end_confirm", command=command()):
             raise HostStop()
+        elif key == "6" and not self.eyes_open():
+            # Said aloud, "Everyone close your eyes, seat five come to the screen" in the middle of a call tells
+            # that someone is awake at it: a card is shown again with eyes open (the deal, the day).
+            self.screen.entry(self.text("menu.card_not_now"))
+            while self.keys.read() != "enter":
+                pass
         elif key == "6":
             seat = self._menu_seat()
             if seat is not None and self.card_again(seat):

@@ -148,6 +148,8 @@ class TableNarrator(Narrator):
                     self.ambience.stop()
             if not line.key.startswith(NOT_REPEATED):
                 self.opening.append(line)
+            if line.key.endswith(".sleep"):
+                self.screen.clear()  # a call's secrets go as its sleep line starts, not once it is said
             self.screen.public(line.text)
             self._say(line)
         else:
@@ -316,7 +318,15 @@ class TableNarrator(Narrator):
         self.shown_title, self.opening, self.call_start = title, opening, start
 
     def repeat(self) -> None:
-        """Says the running call's opening lines again, and shows that it did (a table without sound sees it)."""
+        """Says the running call's opening lines again, and shows that it did (a table without sound sees it).
+
+        With the table's eyes closed it says nothing, only shows the call: only someone awake at the keypad could
+        ask, so a wake line heard twice would tell that the character called is alive."""
+        if not self.eyes_open:
+            if self.opening:
+                self.screen.notice(self.voice.text("screen.repeated_silent", {"text": self.opening[-1].text}),
+                                   flash=True)
+            return
         if self.opening:
             self.screen.notice(self.voice.text("screen.repeated", {"text": self.opening[-1].text}), flash=True)
         for line in list(self.opening):
@@ -454,6 +464,7 @@ class TableSession:
         self.answers.card_again = self.card_again
         self.answers.last_answered = self.last_answered
         self.answers.public_state = self.public_state
+        self.answers.eyes_open = lambda: self.narrator.eyes_open
         if hears:
             self.hear()
 

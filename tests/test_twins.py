@@ -100,6 +100,9 @@ SEAT_3_VOTED_OUT = {"vote_0": 3}
 MENU_AT_NIGHT = ["menu", "1", "menu", "4", "enter"]
 """The host's keys at a night call: the menu, 1 (not in the night's menu), the menu again, 4 the village, back."""
 
+KEYPAD_AT_NIGHT = ["repeat", "menu", "2", "menu", "3", "enter", "menu", "6", "enter"]
+"""A living character's keys at its call: repeat, the host menu's repeat, its pause, its 6 (refused at night)."""
+
 NAMED: dict[str, tuple[Twin, Twin]] = {
     # A living vs a dead Seer: seat 3, voted out on the opening day, held the Seer or a villager.
     "seer_living_or_dead": (named(SEER_AT_3, **SEAT_3_VOTED_OUT), named(SEER_AT_7, **SEAT_3_VOTED_OUT)),
@@ -133,6 +136,11 @@ NAMED: dict[str, tuple[Twin, Twin]] = {
     "host_menu_at_night": (
         replace(named(SEER_AT_3, **SEAT_3_VOTED_OUT), typed={"werewolves": MENU_AT_NIGHT}),
         replace(named(SEER_AT_7, **SEAT_3_VOTED_OUT), typed={"werewolves": MENU_AT_NIGHT})),
+    # Issue 22: what only someone awake at the keypad does at night — repeat, the menu's repeat, its pause, its 6 (show
+    # a card) — is never heard: the living Seer's call sounds as her call made for the dead.
+    "keypad_at_night_living_or_dead": (
+        named(SEER_AT_3, **SEAT_3_VOTED_OUT),
+        replace(named(SEER_AT_7, **SEAT_3_VOTED_OUT), typed={"seer": KEYPAD_AT_NIGHT})),
 }
 
 
