@@ -198,7 +198,11 @@ class PlainScreen:
             self._tell(text)
 
     def notice(self, text: str, flash: bool = False) -> None:
-        if text:
+        if text and flash:
+            # A hint to a key pressed (a key that does nothing, the call shown again) is for whoever is at the keypad:
+            # left under a night call in the scrollback, it would tell that someone was awake there.
+            self._private(f"  {text}")
+        elif text:
             self._tell(text)
 
     def keys(self, text: str) -> None:

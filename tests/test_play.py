@@ -173,10 +173,12 @@ def main_screen(output: str) -> str:
     return "".join(kept)
 
 
-def seer_table_game(tmp_path: Path, screen: PlainScreen) -> Game:
+def seer_table_game(tmp_path: Path, screen: PlainScreen, wrong_key_at_night: bool = False) -> Game:
     config = TableConfig("en", Table(6, ("werewolf", "werewolf", "seer", "witch", "villager", "villager"),
                                      Rules(sheriff=False)), pause=(0.0, 0.0))
     keys, _ = plan_keys(config, 2)
+    if wrong_key_at_night:
+        keys.insert(3 * 6, "other")  # the deal's keys come first: at the first night's first call answered
     return play(config, TableIO(ScriptedKeys(keys), screen, Recorder()), seed=2, start=NewGame(folder=tmp_path),
                 timing=Timing(sleep=lambda s: None), out=io.StringIO())
 
@@ -205,3 +207,12 @@ def test_plain_screen_off_a_terminal_never_writes_a_secret(tmp_path: Path) -> No
     assert "[screen]" not in output and "  > " not in output
     assert not LOOK.search(output) and "The Werewolves' victim: seat" not in output
     assert "Fortune Teller, wake up" in output
+
+
+def test_plain_screen_keeps_a_wrong_keys_hint_at_night_in_the_alternate_screen(tmp_path: Path) -> None:
+    """Issue 22: a wrong key at night printed "That key does nothing here" on the main screen, right under the call
+    it was typed at (in the scrollback, it told that someone was awake there): it is the call's, gone with it."""
+    out = io.StringIO()
+    seer_table_game(tmp_path, PlainScreen(out, terminal=True), wrong_key_at_night=True)
+    hint = load_voice("en").text("screen.wrong_key", {})
+    assert hint in out.getvalue() and hint not in main_screen(out.getvalue())

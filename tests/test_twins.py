@@ -370,6 +370,15 @@ def test_the_host_menu_at_night_is_the_same_whoever_lives_and_leaves_out_the_tak
     assert voice.text("screen.wrong_key", {}) in flashes
 
 
+def test_a_calls_secrets_are_gone_as_its_sleep_line_starts() -> None:
+    """Issue 22: the Seer's look, the Witch's victim and the pack's victim leave the screen as the sleep line begins,
+    not once it is said (on a slow Pi, seconds later, while those awake are already closing their eyes)."""
+    one = played("which_death_was_the_poison")[0]
+    sleeps = [m for m in one.moments if m.kind == "said" and one.voice[m.said][0].endswith(".sleep")]
+    assert {one.voice[m.said][0] for m in sleeps} >= {"seer.sleep", "witch.sleep", "werewolves.sleep"}
+    assert all(m.view[2] == () and m.view[3] == "" for m in sleeps), [m.view for m in sleeps if m.view[2]]
+
+
 def test_a_keypad_that_kept_the_stray_keys_would_part_the_twins(monkeypatch: pytest.MonkeyPatch) -> None:
     """Kept, the "5" pressed during the Seer's floor (or her empty call) begins the werewolves' answer: the games leave
     their course (the keys run out elsewhere, a refusal is said)."""
