@@ -379,6 +379,30 @@ def test_a_calls_secrets_are_gone_as_its_sleep_line_starts() -> None:
     assert all(m.view[2] == () and m.view[3] == "" for m in sleeps), [m.view for m in sleeps if m.view[2]]
 
 
+def test_a_slip_at_the_servants_question_is_refused_unheard_and_names_no_card() -> None:
+    """Issue 22: the host types seat 4 (the Seer's) where the Servant shows her card: refused on the screen, in words
+    naming neither seat nor card; said aloud, "seat four does not hold the Devoted Servant card" told a fact about a
+    card nobody showed. Twins whose seat 4 holds the Seer or a villager say and show the same."""
+    deck = ("devoted_servant", "werewolf", "werewolf", "seer", "villager", "villager", "villager", "villager",
+            "villager")
+    config = TableConfig("en", Table(9, deck, Rules(sheriff=False, reveal_roles=False)), pause=(0.0, 0.0))
+    swapped = ("devoted_servant", "werewolf", "werewolf", "villager", "villager", "villager", "villager", "seer",
+               "villager")
+
+    def twin(roles: tuple[str, ...]) -> Twin:
+        return Twin(config, deal=Deal(roles, ()), answers={("werewolves", 1): 5, ("werewolves", 2): 7, "vote": 6,
+                                                             ("seer", 1): 2, ("seer", 2): 3, "devoted_servant": None},
+                    typed={"devoted_servant": ["4", "enter"]}, horizon=("vote", 2))
+
+    one, other = play_twin(twin(deck)), play_twin(twin(swapped))
+    assert not [key for key, _ in one.voice if key.startswith("refusal.")]
+    refusal = load_voice("en").text("refusal.not_servant", {})
+    assert any(refusal in m.view[2] for m in one.moments if m.view)
+    assert not voice_difference(one, other)
+    differences = screen_differences(one, other)
+    assert not differences, "\n".join(differences)
+
+
 def test_a_keypad_that_kept_the_stray_keys_would_part_the_twins(monkeypatch: pytest.MonkeyPatch) -> None:
     """Kept, the "5" pressed during the Seer's floor (or her empty call) begins the werewolves' answer: the games leave
     their course (the keys run out elsewhere, a refusal is said)."""
