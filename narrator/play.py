@@ -180,7 +180,12 @@ class TableNarrator(Narrator):
         self.replaying = False
         opening = self.transcript[self.call_start:]
         self.line("notice.resumed", VOICE)
+        closing = wakes(call) and self.eyes_open
         self.close_or_open_eyes(call)
+        if closing:
+            # The table sat down with its eyes open: it is given the call floor to close them before the call is
+            # said and its secrets shown (a call said at once, its secret on the screen with it, met open eyes).
+            self.pacing.sleep(self.pacing.floor)
         self.show_eyes()  # the silent part changed nothing on the screen
         self.screen.status(self.status(call))
         self.screen.seating(seating(self.voice, self.seats, self.names, self.game))
@@ -418,7 +423,8 @@ class Resumed:
     """What a journaled game brings to go on: its ``journal`` (open to append), its ``deal``, and its answers to
     ``replay`` (read from ``replay_from``), narrated silently before the table goes on from the call where the
     game stopped. Stopped during the deal, its deal's steps so far are the ``progress`` (with deal: app, the cards
-    drawn are the ``deal``; with deal: cards, there is none yet): the deal goes on.
+    drawn are the ``deal``; with deal: cards, there is none yet): the deal goes on. The ``pace`` is the living calls'
+    lengths journaled (narrator.pacing's samples): the empty calls go on at the same pace.
 
     A new game, once its journal is begun, is a game resumed with nothing to replay (`begin_journal`).
     """
@@ -428,6 +434,7 @@ class Resumed:
     replay: Sequence[Entry] = ()
     replay_from: str = ""
     progress: Sequence[dict[str, Any]] | None = None
+    pace: dict[str, list[float]] = dataclasses.field(default_factory=dict)
 
 
 class TableSession:
@@ -453,6 +460,7 @@ class TableSession:
         self.told_failure = False
         hears = table.listener is not None and table.vocabulary is not None and bool(config.voice_phases())
         pacing = Pacing(config.call_floor, config.pause, clock=timing.clock, sleep=timing.sleep)
+        pacing.on_sample = self.record_pace
         settings = TableSettings(rules=config.table.rules, seats=config.table.seats, voice_log=voice_log,
                                  ambience=table.ambience, pacing=pacing, listener=table.listener if hears else None)
         hooks = TableHooks(acknowledge=self.acknowledge, safe_point=self.settle,
@@ -481,6 +489,11 @@ class TableSession:
             show_awake=lambda key, values: screen.entry(voice.text(key, values, config.names)))
         self.answers.voice_phases = config.voice_phases()
         self.answers.on_microphone_lost = self.microphone_lost
+
+    def record_pace(self, key: str, took: float) -> None:
+        """Journals a living call's length, so that a resumed game keeps the pace of its empty calls."""
+        if self.journal is not None:
+            self.journal.record_pace(key, took)
 
     def say(self, key: str, values: dict[str, object]) -> None:
         """Says the line ``key`` aloud (what the keypad and the hearing say: read-backs, refusals)."""
@@ -677,6 +690,8 @@ def play(config: TableConfig, table: TableIO, *, seed: int | None = None, start:
     session.narrator.show_table()  # the seats and their names, from the deal on
     session.narrator.plan_ahead(config.table.seats, config.table.deck)
     session.journal = start.journal if isinstance(start, Resumed) else None
+    if isinstance(start, Resumed):
+        session.narrator.pacing.samples = {key: list(pool) for key, pool in start.pace.items()}
     try:
         # The building tokens are public: dealt by the program (or as the host gave them), then announced.
         buildings = config.buildings_dealt or deal_buildings(config.table, seed)
@@ -826,7 +841,8 @@ def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], war
         journal.close()
         raise
     return play(config, io, seed=seed, voice_log=voice_log,
-                start=Resumed(journal, deal, entries, replay_from=str(args.journal), progress=progress))
+                start=Resumed(journal, deal, entries, replay_from=str(args.journal), progress=progress,
+                              pace=header.get("pace") or {}))
 
 
 def journaled_deal(config: TableConfig, header: dict[str, Any]) -> tuple[Deal | None, list[dict[str, Any]] | None]:
