@@ -143,6 +143,16 @@ NAMED: dict[str, tuple[Twin, Twin]] = {
         replace(named(SEER_AT_7, **SEAT_3_VOTED_OUT), typed={"seer": KEYPAD_AT_NIGHT})),
 }
 
+RESUMED: dict[str, tuple[Twin, Twin]] = {
+    # Issue 22: a game stopped at the pack's call of night 2 and resumed from its journal, with a Witch who has her
+    # potions or none: the table closes its eyes again, and every call after sounds alike. (Not played in a terminal
+    # by test_twins_terminal, which types a whole game.)
+    "resumed_mid_night": (
+        replace(named(SEER_AT_3, 2, werewolves_1=7, witch_1={"heal": True, "poison": 3}),
+                resume_at=("werewolves", 2)),
+        replace(named(SEER_AT_3, 2, werewolves_1=3), resume_at=("werewolves", 2))),
+}
+
 
 def test_the_named_pairs_are_dealt_as_they_say() -> None:
     """The app's deal from each seed is the one the pairs are built on (a changed shuffle says so here)."""
@@ -242,7 +252,7 @@ def test_each_character_twins_differ_in_its_call_only(call: str) -> None:
     assert made == ([[(True, 2)], [(True, 3)]] if call == "werewolves" else [[(False, 0)], [(True, holders)]]), made
 
 
-PAIRS: dict[str, tuple[Twin, Twin]] = {**NAMED, **{f"{call}_alive_or_eliminated": character_twins(call)
+PAIRS: dict[str, tuple[Twin, Twin]] = {**NAMED, **RESUMED, **{f"{call}_alive_or_eliminated": character_twins(call)
                                                   for call in CHARACTERS}}
 
 _played: dict[tuple[str, str], tuple[Played, Played]] = {}
@@ -368,6 +378,15 @@ def test_the_host_menu_at_night_is_the_same_whoever_lives_and_leaves_out_the_tak
     assert "1 take back" not in voice.text("menu.title_night", {}) and "1 take back" in voice.text("menu.title", {})
     flashes = [m.view[13] for m in one.moments if m.view]
     assert voice.text("screen.wrong_key", {}) in flashes
+
+
+def test_a_twin_resumed_mid_night_says_the_game_goes_on_and_closes_the_eyes_again() -> None:
+    """The resumed pair does resume: at the pack's call of night 2, "the game goes on", eyes closed, the pack woken."""
+    one, other = played("resumed_mid_night")
+    keys = [key for key, _ in one.voice]
+    resumed = keys.index("notice.resumed")
+    assert keys[resumed:resumed + 3] == ["notice.resumed", "notice.close_eyes", "werewolves.wake"]
+    assert not voice_difference(one, other)
 
 
 def test_a_calls_secrets_are_gone_as_its_sleep_line_starts() -> None:
