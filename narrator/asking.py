@@ -316,9 +316,10 @@ class KeypadAnswers:
             elif key == "enter":
                 return int(typed)
 
-    def _number(self, prompt: str, allow_zero: bool, tie: bool = False, roll_call: bool = False) -> int | str:
+    def _number(self, prompt: str, allow_zero: bool, tie: bool = False, roll_call: bool = False,
+                largest: int | None = None) -> int | str:
         """Reads a number typed digit by digit and closed with Enter ("tie" or "rollcall" if that key is pressed
-        where it may be)."""
+        where it may be). A seat beyond the table (over ``largest``) is refused as its digit is typed, and typed again."""
         self.screen.prompt(prompt)
         # The footer: the vote's keys (with V where the roll call may be entered), else a number's.
         footer = "screen.keys_roll_call" if roll_call else "screen.keys_vote" if tie else "screen.keys_number"
@@ -327,7 +328,10 @@ class KeypadAnswers:
         while True:
             self.screen.entry(typed)
             key = self._key()
-            if key.isdigit() and len(typed) < 2:
+            if key.isdigit() and len(typed) < 2 and largest is not None and int(typed + key) > largest:
+                self._no_such_seat(int(typed + key))
+                typed = ""
+            elif key.isdigit() and len(typed) < 2:
                 typed += key
             elif key == "back":
                 typed = typed[:-1]
@@ -369,6 +373,9 @@ class KeypadAnswers:
         while True:
             key = self._key()
             if key == "enter":
+                # Confirmed: the read-back's keys no longer work (the call may wait out its floor), and say so no more.
+                self.screen.prompt(self.text("answer.confirmed"))
+                self.screen.keys("")
                 return True
             if key == "back":
                 return False
@@ -382,7 +389,7 @@ class KeypadAnswers:
         Witch's ``poison`` is read back as such ("Poison seat five?", "No poison?")."""
         while True:
             prompt = self.text(prompt_key or ("prompt.seat_or_none" if optional else "prompt.seat"))
-            number = self._number(prompt, allow_zero=optional)
+            number = self._number(prompt, allow_zero=optional, largest=self._largest())
             assert isinstance(number, int)
             if poison:
                 said = self.text("answer.poison", seat=number) if number else self.text("answer.no_poison")
@@ -390,6 +397,10 @@ class KeypadAnswers:
                 said = self.text("answer.none") if number == 0 else self.voice.seat(number, self.names)
             if self._confirm(said, whole(number or None)):
                 return number or None
+
+    def _largest(self) -> int | None:
+        """Returns the table's last seat, over which a seat typed is refused as it is typed (None: no game yet)."""
+        return self.game.table.seats if self.game is not None else None
 
     def _seats(self, count: int) -> list[int]:
         """Reads ``count`` seats (Cupido's lovers, the Piper's charmed) and confirms them together."""
@@ -403,7 +414,8 @@ class KeypadAnswers:
             chosen: list[int] = []
             while True:
                 try:
-                    number = self._number(self.text(prompt) + self._so_far(chosen), allow_zero=True)
+                    number = self._number(self.text(prompt) + self._so_far(chosen), allow_zero=True,
+                                          largest=self._largest())
                 except Undo:
                     if chosen:
                         chosen.pop()
@@ -436,7 +448,7 @@ class KeypadAnswers:
             while len(chosen) < count:
                 try:
                     number = self._number(self.text("prompt.seats", count=count) + self._so_far(chosen),
-                                          allow_zero=False)
+                                          allow_zero=False, largest=largest)
                 except Undo:
                     if not chosen and undo_out:
                         raise
@@ -444,10 +456,7 @@ class KeypadAnswers:
                         chosen.pop()
                     continue
                 assert isinstance(number, int)
-                if number <= largest:
-                    chosen.append(number)
-                else:  # refused as it is typed, not with the seats after it: those the table types next count
-                    self._no_such_seat(number)
+                chosen.append(number)  # one beyond ``largest`` was refused as it was typed
             if self._confirm(said(chosen) if said else ", ".join(map(str, chosen)), chosen):
                 return chosen
 
@@ -521,7 +530,8 @@ class KeypadAnswers:
         is elected."""
         roll_call = self.game is not None
         while True:
-            key = self._number(self.text(prompt), allow_zero=optional, tie=True, roll_call=roll_call)
+            key = self._number(self.text(prompt), allow_zero=optional, tie=True, roll_call=roll_call,
+                               largest=self._largest())
             if key == "rollcall":
                 ballots = self._roll_call("tally.elected" if prompt == "prompt.election" else "tally.out")
                 if ballots is not None:
@@ -530,7 +540,8 @@ class KeypadAnswers:
             if key == "tie":
                 tied: list[int] = []
                 while True:
-                    number = self._number(self.text("prompt.tie") + self._so_far(tied), allow_zero=True)
+                    number = self._number(self.text("prompt.tie") + self._so_far(tied), allow_zero=True,
+                                          largest=self._largest())
                     if number == 0:
                         break
                     assert isinstance(number, int)
@@ -581,7 +592,7 @@ class KeypadAnswers:
         done = "  ".join(f"{v}→{b or 0}" for v, b in zip(voters, ballots))
         try:
             number = self._number(self.text("prompt.roll_call", seat=voter) + (f"  ({done})" if done else ""),
-                                  allow_zero=True)
+                                  allow_zero=True, largest=self._largest())
         except Repeat:
             return AGAIN
         assert isinstance(number, int)

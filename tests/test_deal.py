@@ -93,7 +93,9 @@ def resumed(journal: Path, keys: list[str], screen: PlainScreen | None = None,
 
 
 def lines(journal: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+    """The journal's lines, the calls' lengths (narrator.pacing's samples) aside."""
+    return [entry for line in journal.read_text(encoding="utf-8").splitlines()
+            if "pace" not in (entry := json.loads(line))]
 
 
 def card(role: str) -> str:

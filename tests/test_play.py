@@ -72,6 +72,20 @@ def test_read_back_by_day_is_said_aloud() -> None:
     assert speaker.said == ["Seat number three?"]
 
 
+def test_a_seat_beyond_the_table_is_refused_as_its_digit_is_typed() -> None:
+    """Issue 22: at a table of six, "1" then "2" is refused at the "2" (on the screen, at night), and the seat is typed
+    again from nothing: "12" was refused only once Enter was pressed."""
+    game = seer_game()
+    call = game.call
+    assert call is not None
+    answers, screen, speaker, _ = answers_for(["1", "2", "4", "enter", "enter"])
+    assert answers.answer(call, game) == 4
+    out = screen.out.getvalue()  # type: ignore[attr-defined]
+    refusal = load_voice("en").text("refusal.no_such_seat", {"seat": 12})
+    assert refusal in out and "Seat number one?" not in out and speaker.said == []
+    assert out.index(refusal) < out.index("Seat number four?")
+
+
 def test_undo_takes_back_the_first_lover_while_cupid_is_called() -> None:
     """Undo within the running call: the first seat typed for Cupid is taken back."""
     table = Table(6, ("werewolf", "werewolf", "cupid", "villager", "villager", "villager"), Rules(sheriff=False))
