@@ -274,29 +274,31 @@ class KeypadAnswers:
             if heard:
                 self.say("notice.resumed", {})
         elif key == "4":
-            self.screen.entry(self.public_state())
-            while self.keys.read() != "enter":
-                pass
+            self._until_enter(self.public_state())
         elif key == "5" and self._yes("menu.end_confirm", command=command()):
             raise HostStop()
         elif key == "6" and not self.eyes_open():
             # Said aloud, "Everyone close your eyes, seat five come to the screen" in the middle of a call tells
             # that someone is awake at it: a card is shown again with eyes open (the deal, the day).
-            self.screen.entry(self.text("menu.card_not_now"))
-            while self.keys.read() != "enter":
-                pass
+            self._until_enter(self.text("menu.card_not_now"))
         elif key == "6":
             seat = self._menu_seat()
             if seat is not None and self.card_again(seat):
                 raise Repeat()  # the running call again: its screen, its prompt, those awake woken again
             if seat is not None:
-                self.screen.entry(self.text("menu.no_card"))
-                while self.keys.read() != "enter":
-                    pass
+                self._until_enter(self.text("menu.no_card"))
         elif key == "interrupt":
             raise HostStop()
         self.screen.entry(entry)
         self.screen.prompt(prompt)
+
+    def _until_enter(self, shown: str) -> None:
+        """Shows what a menu's entry answers until Enter, under a prompt that says so: under the menu's title, its other
+        entries seemed to work, and did nothing."""
+        self.screen.entry(shown)
+        self.screen.prompt(self.text("menu.back"))
+        while self.keys.read() != "enter":
+            pass
 
     def _menu_seat(self) -> int | None:
         """Reads the seat the host menu shows its card: digits, then Enter; Backspace with nothing typed goes back."""

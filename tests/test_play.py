@@ -230,3 +230,18 @@ def test_plain_screen_keeps_a_wrong_keys_hint_at_night_in_the_alternate_screen(t
     seer_table_game(tmp_path, PlainScreen(out, terminal=True), wrong_key_at_night=True)
     hint = load_voice("en").text("screen.wrong_key", {})
     assert hint in out.getvalue() and hint not in main_screen(out.getvalue())
+
+
+def test_the_village_shown_from_the_host_menu_says_enter_goes_back_not_the_menus_entries() -> None:
+    """Issue 22: after the menu's 4, its title stayed above the village shown, its entries listed but doing nothing
+    (only Enter went back); the prompt now says what works."""
+    game = seer_game()
+    call = game.call
+    assert call is not None
+    answers, screen, _, _ = answers_for(["menu", "4", "3", "enter", "2", "enter", "enter"])
+    answers.public_state = lambda: "Night 1 · alive: 1 2 3 4 5 6"
+    assert answers.answer(call, game) == 2
+    out = screen.out.getvalue()  # type: ignore[attr-defined]
+    voice = load_voice("en")
+    shown = out.index("Night 1 · alive: 1 2 3 4 5 6")
+    assert out.index(f"> {voice.text('menu.back', {})}", shown) < out.index("Seat number two?")
