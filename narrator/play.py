@@ -797,9 +797,11 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
     if ambience is not None and speaker.name == "console":
         ambience.close()  # the lines are printed: no loudspeaker to play it on
         ambience = None
-    if full_screen and speaker.name == "console":
+    if speaker.name == "console":
         speaker.close()
-        speaker = QuietSpeaker()  # the full screen already shows every line said; printing would tear it
+        # The screen already shows every line said (the full screen, or --plain's one a line): printing it would tear
+        # the full screen, and print each line twice with --plain.
+        speaker = QuietSpeaker()
     listener, vocabulary = None, None
     if config.voice_phases():
         try:  # before the lines are rendered ahead: the model loads meanwhile, and while the first are said
