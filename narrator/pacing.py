@@ -52,8 +52,8 @@ MIN_SAMPLES = 3
 
 JITTER = 0.07
 """The spread (log-normal sigma) of the factor a drawn sample is stretched by: wide enough that no living length is
-found again to the tenth of a second, narrow enough that an empty call stays within a quarter of those it is drawn
-from (four sigmas)."""
+found again to the tenth of a second, narrow enough that an empty call stays within a fifth of the length it is drawn
+from (its tails beyond three sigmas cut)."""
 
 IDENTIFY = "identify"
 """The pool of the cards' identification (deal: cards), apart from the night's calls."""
@@ -144,7 +144,10 @@ class Pacing:
         base = self.rng.choice(pool)
         if base <= self.floor:
             return self.floor  # a quick answer: the call lasted the floor, and so does this one
-        stretched = base * math.exp(self.rng.gauss(0.0, JITTER))
+        stretch = self.rng.gauss(0.0, JITTER)
+        while abs(stretch) > 3 * JITTER:  # the tails cut (drawn again, not heaped at the cut): within a fifth of the base
+            stretch = self.rng.gauss(0.0, JITTER)
+        stretched = base * math.exp(stretch)
         # Stretched past the pool's longest living call or under the floor, reflected back (in log scale): no
         # lengths heap up at either end, beyond the quick answers' own heap at the floor.
         if stretched > longest:

@@ -495,3 +495,21 @@ def test_check_help_lists_the_floor_and_the_range_with_their_defaults(capsys: py
     shown = " ".join(capsys.readouterr().out.split())
     assert re.search(r"call_floor: a number of seconds.*\(default 5\)", shown)
     assert re.search(r"pause: \[min, max\] seconds.*call_floor.*default \[5, 15\]\)", shown)
+
+
+def test_the_timing_check_prints_each_characters_empty_calls_within_its_living_ones() -> None:
+    """Issue 22's timing check (scripts/check_pacing.py): every empty call within 25 % of its own character's living
+    calls, before and after a resume; its control (the samples forgotten at the resume) is caught out of range."""
+    import subprocess
+    import sys
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "check_pacing.py"
+
+    def within(*args: str) -> list[tuple[int, int]]:
+        out = subprocess.run([sys.executable, str(script), "--games", "12", *args], capture_output=True, text=True,
+                             check=True, timeout=120).stdout
+        return [(int(good), int(total)) for good, total in re.findall(r"(\d+) of (\d+) empty calls within", out)]
+
+    kept = within()
+    assert kept and all(good == total for good, total in kept)
+    assert any(good < total for good, total in within("--forget"))
