@@ -14,7 +14,8 @@ import os
 import select
 import signal
 import sys
-from typing import Any, Iterable, Protocol
+import time
+from typing import Any, Callable, Iterable, Protocol
 
 from .hint import command
 
@@ -103,18 +104,31 @@ class TerminalKeys:
         # SIGTERM and SIGHUP wake it the same way, and stop the game at once: raised where a key is awaited,
         # never in the middle of a journal line or a screen being drawn.
         self._old_stops = {s: signal.signal(s, lambda signum, frame: os.write(self._wake_w, b"S")) for s in STOPS}
+        # A terminal resized: the screen is drawn again (``on_resize``) while a key is awaited, not in the handler (it
+        # may come in the middle of a screen being drawn), and without a key: the key pressed to see the screen again
+        # was an answer (Enter showed the next seat's card).
+        self.on_resize: Callable[[], None] = lambda: None
+        self._old_winch = signal.signal(signal.SIGWINCH, lambda signum, frame: os.write(self._wake_w, b"W")) \
+            if hasattr(signal, "SIGWINCH") else None
 
     def _char(self, timeout: float | None) -> str | None:
-        ready, _, _ = select.select([self.fd, self._wake_r], [], [], timeout)
-        if not ready:
-            return None
-        if self._wake_r in ready:
+        end = None if timeout is None else time.monotonic() + timeout
+        while True:
+            ready, _, _ = select.select([self.fd, self._wake_r], [], [],
+                                        None if end is None else max(0.0, end - time.monotonic()))
+            if not ready:
+                return None
+            if self._wake_r not in ready:
+                break
             woken = os.read(self._wake_r, 64)
             if b"S" in woken:
                 from .asking import HostStop  # asking needs the keypad: imported when the game runs
 
                 raise HostStop()
-            return "\x03"
+            if b"W" in woken:
+                self.on_resize()
+            if b"!" in woken:
+                return "\x03"
         data = os.read(self.fd, 1)
         if not data:
             raise EOFError("the keyboard was closed")
@@ -161,5 +175,7 @@ class TerminalKeys:
             signal.signal(signal.SIGINT, self._old_sigint)
             for stop, handler in self._old_stops.items():
                 signal.signal(stop, handler)
+            if self._old_winch is not None:
+                signal.signal(signal.SIGWINCH, self._old_winch)
             os.close(self._wake_r)
             os.close(self._wake_w)

@@ -820,6 +820,8 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
     if full_screen:
         screen.notice(" · ".join(told_before))
         opened.append(screen)
+    if isinstance(screen, RichScreen):
+        keys.on_resize = screen.redraw
     return TableIO(keys, screen, speaker, listener, vocabulary, ambience)
 
 

@@ -385,6 +385,10 @@ class RichScreen:
     def _refresh(self) -> None:
         self.live.update(self._render(), refresh=True)
 
+    def redraw(self) -> None:
+        """Draws the screen again at the terminal's size (it was resized)."""
+        self._refresh()
+
     def show_call(self, title: str, spoken: str) -> None:
         self.state = ScreenState(title=title, spoken=spoken, status=self.state.status, log=self.state.log)
         self.table.flash = ""

@@ -348,6 +348,30 @@ def test_the_keypad_reads_a_key_it_has_no_use_for_as_other() -> None:
         os.close(terminal)
 
 
+def test_a_terminal_resized_while_a_key_is_awaited_has_its_screen_drawn_again_with_no_key() -> None:
+    """Issue 22: a resize blanked the full screen until a key was pressed, and that key (Enter) was an answer: the
+    screen is drawn again as the keypad waits, the wait goes on, and the key typed next is read as before."""
+    import os
+    import signal
+
+    from narrator.keypad import TerminalKeys
+
+    primary, terminal = os.openpty()
+    drawn: list[str] = []
+    try:
+        keys = TerminalKeys(terminal)
+        keys.on_resize = lambda: drawn.append("again")
+        os.kill(os.getpid(), signal.SIGWINCH)
+        assert keys.read(0.2) is None and drawn == ["again"]  # no key: the wait ran on to its end
+        os.kill(os.getpid(), signal.SIGWINCH)
+        os.write(primary, b"5")
+        assert keys.read(5) == "5" and drawn == ["again", "again"]
+        keys.close()
+    finally:
+        os.close(primary)
+        os.close(terminal)
+
+
 def test_the_plain_screen_prints_the_circle_as_one_line_when_it_changes_and_only_on_a_terminal() -> None:
     for terminal in (True, False):
         out = io.StringIO()
