@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
-from engine import Answer, Call, Deal, Game, IllegalAnswer, Phase, Rules, Step, Table, deal_cards
+from engine import Answer, Call, Deal, Fact, Game, IllegalAnswer, Phase, Rules, Step, Table, deal_cards
 from engine.crier import crier as town_crier
 from engine.table import deal_buildings
 
@@ -120,6 +120,8 @@ class TableNarrator(Narrator):
         self.priorities: Priorities | None = None  # the table's lines, built by `plan_ahead` (or at the first call)
         self.ahead_phase: tuple[Phase, int] | None = None
         self._planning: threading.Thread | None = None
+        # With the cards on the screen (deal: app), who confesses has no card to show: the screen shows it (the session's).
+        self.confession: Callable[[int], None] | None = None
 
     def show_eyes(self) -> None:
         """Shows the eyes banner as the narrator last asked."""
@@ -154,6 +156,14 @@ class TableNarrator(Narrator):
             self._say(line)
         else:
             self.screen.secret(line.text)
+
+    def fact(self, fact: Fact) -> None:
+        seat = fact.values.get("seat")
+        if fact.key == "confessor.confesses" and self.confession is not None and not self.replaying \
+                and isinstance(seat, int):
+            self.confession(seat)
+            return
+        super().fact(fact)
 
     def title(self, call: Call) -> str:
         """Returns "Night 2" or "Day 1" in the table's language ("Before the first night" for day 0)."""
@@ -473,6 +483,8 @@ class TableSession:
         self.answers.last_answered = self.last_answered
         self.answers.public_state = self.public_state
         self.answers.eyes_open = lambda: self.narrator.eyes_open
+        if config.deal == "app":
+            self.narrator.confession = self.confession
         if hears:
             self.hear()
 
@@ -534,6 +546,21 @@ class TableSession:
         """Gives ``seat``, voted out, its last words: the table's seconds, counted down on the screen."""
         self.narrator.line("last_words.call", VOICE, seat=seat)
         self.answers.countdown(self.config.last_words, "screen.last_words_left")
+
+    def confession(self, seat: int) -> None:
+        """The Confessor hears ``seat`` (deal: app): nobody holds a card to show him, so the table closes its eyes and
+        the screen shows him that seat's card as the game has it now, until Enter; then the eyes open again."""
+        game, screen, narrator = self.narrator.game, self.table.screen, self.narrator
+        assert game is not None
+        narrator.line("confessor.to_screen", VOICE, seat=seat)
+        screen.prompt(self.voice.text("prompt.see_card", {}))
+        self.answers.enter()
+        screen.prompt("")
+        narrator.line("confessor.sees", SCREEN, seat=seat, role=game.card(seat))
+        screen.prompt(self.voice.text("prompt.hide_card", {}))
+        self.answers.enter()
+        screen.clear()
+        narrator.line("confessor.from_screen", VOICE)
 
     def card_again(self, seat: int) -> bool:
         """The host menu shows ``seat`` its card: as the game has it now (the Thief's as taken), or as drawn while

@@ -7,6 +7,8 @@ import random
 import re
 from pathlib import Path
 
+import pytest
+
 from engine import Game, Rules, Table, deal_cards
 from keystrokes import Recorder, plan_keys
 from narrator.asking import KeypadAnswers
@@ -245,3 +247,30 @@ def test_the_village_shown_from_the_host_menu_says_enter_goes_back_not_the_menus
     voice = load_voice("en")
     shown = out.index("Night 1 · alive: 1 2 3 4 5 6")
     assert out.index(f"> {voice.text('menu.back', {})}", shown) < out.index("Seat number two?")
+
+
+def test_with_cards_on_the_screen_the_confessor_sees_the_card_on_the_screen_eyes_closed(tmp_path: Path) -> None:
+    """Issue 22: with deal: app, "Ben, show your card in secret to the Confessor" — but Ben has no card. The table
+    closes its eyes, the Confessor comes to the screen, sees seat 7's card, hides it; then everyone opens their eyes."""
+    from engine import Deal
+    from keystrokes import after, keys_for
+
+    roles = ("werewolf", "villager", "villager", "villager", "villager", "villager", "werewolf", "villager")
+    table = Table(8, roles, Rules(sheriff=False), buildings=("confessor",))
+    config = TableConfig("en", table, pause=(0.0, 0.0))
+    deal = Deal(roles, (), ((2, "confessor"),))
+    game, keys = Game(table, deal), []
+    while game.call is not None and game.call.id != "vote":
+        call = game.call
+        value = {"werewolves": 8, "confessor": 7}.get(call.id) if call.needs_answer else None
+        keys += keys_for(call, value) + after(game.answer(value))  # the Confessor's: to see the card, to hide it
+    out, speaker, voice = io.StringIO(), Recorder(), load_voice("en")
+    with pytest.raises(EOFError):  # the keys run out at the vote
+        play(config, TableIO(ScriptedKeys(keys), PlainScreen(out, terminal=True), speaker), seed=1,
+             start=NewGame(folder=tmp_path, deal=deal), timing=Timing(sleep=lambda s: None), out=io.StringIO())
+    said = [voice.spoken(voice.text(key, values)) for key, values in (
+        ("confessor.to_screen", {"seat": 7}), ("confessor.from_screen", {}))]
+    assert voice.spoken(voice.text("confessor.confesses", {"seat": 7})) not in speaker.said
+    assert speaker.said[speaker.said.index(said[0]) + 1] == said[1]
+    shown = voice.text("confessor.sees", {"seat": 7, "role": "werewolf"})
+    assert shown in out.getvalue() and shown not in main_screen(out.getvalue())
