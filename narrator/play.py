@@ -543,7 +543,9 @@ class TableSession:
         self.say("voice.mic_lost", {})
 
     def last_words(self, seat: int) -> None:
-        """Gives ``seat``, voted out, its last words: the table's seconds, counted down on the screen."""
+        """Gives ``seat``, voted out, its last words: the table's seconds, counted down on the screen, in a panel of
+        their own (under the vote's question, it seemed the vote's countdown)."""
+        self.narrator.moment(self.narrator.shown_title)
         self.narrator.line("last_words.call", VOICE, seat=seat)
         self.answers.countdown(self.config.last_words, "screen.last_words_left")
 

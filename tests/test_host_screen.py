@@ -264,10 +264,17 @@ def test_a_player_voted_out_is_given_last_words_when_the_table_wants_them(tmp_pa
             voted_out += 1
     assert voted_out, "this seed's game must vote someone out before its end"
     speaker = Recorder()
-    play(config, TableIO(Clocked([(0.0, k) for k in keys]), PlainScreen(io.StringIO()), speaker), seed=seed,
+    screen = PlainScreen(io.StringIO())
+    panels: list[str] = []  # the line heading the call's panel as each countdown shows
+    countdown = screen.countdown
+    screen.countdown = lambda text, left: (panels.append(screen.said[0] if screen.said else ""),  # type: ignore
+                                           countdown(text, left))[1]
+    play(config, TableIO(Clocked([(0.0, k) for k in keys]), screen, speaker), seed=seed,
          start=NewGame(folder=tmp_path), timing=Timing(sleep=lambda s: None), out=io.StringIO())
     words = [line for line in speaker.said if "you may say your last words" in line]
     assert len(words) == voted_out
+    # Issue 22: the countdown stands under the last words' own line, not under the vote's question.
+    assert panels and all("you may say your last words" in panel for panel in panels if panel)
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "zh"])
