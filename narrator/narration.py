@@ -151,6 +151,10 @@ class Narrator:
             shown = [self.voice.text("screen.actor_card" if c else "screen.actor_gone", {"number": n, "role": c})
                      for n, c in enumerate(cards, start=1)]
             self.line(fact_line(spec), SCREEN, cards=self.voice.join(shown))
+        elif key == "building.dealt":  # with what the building does: a token's name alone told a newcomer nothing
+            role = values["role"]
+            self.line(key, VOICE, seat=values["seat"], role=role,
+                      text=self.voice.text(f"building.does.{role}", {}, fragment=True))
         elif key == "victim":
             self.line("dawn.victim" if values.get("role") else "dawn.victim_hidden", VOICE, **values)
         elif key == "death":
