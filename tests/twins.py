@@ -69,7 +69,8 @@ class Twin:
     the narrator must refuse). ``stray`` are keys pressed at every wait of a call made with eyes closed (a floor
     waited out, a call made for the dead), when the narrator reads none: no answer's. The game stops at ``horizon``,
     the (call id, day) it does not answer. With ``resume_at`` (a call id and its night, live in both twins), the game
-    stops as that call waits for its first key, and goes on from its journal as `resume` does.
+    stops as that call waits for its first key, and goes on from its journal as `resume` does. ``typed_ahead`` are keys
+    pressed while each of the deal's lines is said (the player before pressing Enter again): no screen's answer.
     """
 
     config: TableConfig
@@ -80,6 +81,7 @@ class Twin:
     horizon: tuple[str, int] = ("vote", 1)
     stray: Sequence[str] = ()
     resume_at: tuple[str, int] | None = None
+    typed_ahead: Sequence[str] = ()
 
     def cards(self) -> Deal:
         return self.deal if self.deal is not None else deal_cards(self.config.table, self.seed)
@@ -185,6 +187,7 @@ class Timeline:
         self._live = iter(live)
         self._logged: list[tuple[str, str]] = []
         self._spoken = spoken
+        self.on_said: Callable[[str], None] = lambda key: None  # after each line said, by its key
 
     # the voice log (play's voice_log)
     def write(self, text: str) -> int:
@@ -204,6 +207,7 @@ class Timeline:
         self.moment("said")
         self.voice.append((key, logged))
         self.eyes = eyes_after(key, self.eyes, lambda: next(self._live, True))
+        self.on_said(key)
 
     def prepare(self, texts: Iterable[str]) -> int:
         self.ahead.append((len(self.voice), list(texts)))
@@ -355,6 +359,12 @@ def play_twin(twin: Twin, language: str | None = None) -> Played:
     def wait(seconds: float) -> None:
         timeline.pause(seconds)
         keys.stray(*twin.stray)
+
+    def said(key: str) -> None:
+        if key in ("deal.app_intro", "deal.app_turn"):
+            keys.stray(*twin.typed_ahead)
+
+    timeline.on_said = said
 
     screen = WatchedScreen(timeline)
     stopped = planned.stop is not None
