@@ -655,14 +655,23 @@ class KeypadAnswers:
         if heal and shown.one_in_all:
             return {"heal": True, "poison": None}  # the one-potion Witch has used hers
         if "poison" in potions:
+            if heal:  # what is left once the heal is given (the list shown with her call had it still)
+                self._potions_left([p for p in potions if p != "heal"])
             try:
                 poison = self._seat(optional=True, prompt_key="prompt.poison",
                                     whole=lambda seat: {"heal": heal, "poison": seat}, poison=True)
             except Undo:
                 if "heal" in potions and victim is not None:
+                    if heal:
+                        self._potions_left(list(potions))  # the heal taken back: hers again
                     return self._witch(call)
                 raise
         return {"heal": heal, "poison": poison}
+
+    def _potions_left(self, potions: Sequence[str]) -> None:
+        """Shows the Witch the potions she has left now, under those her call showed."""
+        names = [self.voice.lines[f"screen.potion.{potion}"] for potion in potions]
+        self.screen.secret(self.text("screen.potions", potions=self.voice.join(names)))
 
     def _ask(self, call: Call) -> Answer:
         if call.kind is Kind.NONE:

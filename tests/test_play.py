@@ -274,3 +274,22 @@ def test_with_cards_on_the_screen_the_confessor_sees_the_card_on_the_screen_eyes
     assert speaker.said[speaker.said.index(said[0]) + 1] == said[1]
     shown = voice.text("confessor.sees", {"seat": 7, "role": "werewolf"})
     assert shown in out.getvalue() and shown not in main_screen(out.getvalue())
+
+
+def test_the_witch_is_shown_the_potions_she_has_left_once_she_heals() -> None:
+    """Issue 22: after her heal, the poison's question stood under "Potions left: healing, poison" (stale): the list
+    is shown again as it is now, and again whole if she takes the heal back."""
+    table = Table(6, ("werewolf", "witch", "villager", "villager", "villager", "villager"), Rules(sheriff=False))
+    game = Game(table, deal_cards(table, 1))
+    while game.call is not None and game.call.id != "witch":
+        game.answer(game.legal()[0] if game.call.needs_answer else None)
+    call = game.call
+    assert call is not None
+    answers, screen, _, _ = answers_for(["1", "enter", "enter", "undo", "1", "enter", "enter", "0", "enter", "enter"])
+    assert answers.answer(call, game) == {"heal": True, "poison": None}
+    out = screen.out.getvalue()  # type: ignore[attr-defined]
+    voice = load_voice("en")
+    left = voice.text("screen.potions", {"potions": voice.lines["screen.potion.poison"]})
+    both = voice.text("screen.potions", {"potions": voice.join([voice.lines["screen.potion.heal"],
+                                                                 voice.lines["screen.potion.poison"]])})
+    assert out.count(left) == 2 and out.index(left) < out.index(both) < out.rindex(left)
