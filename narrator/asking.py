@@ -321,7 +321,8 @@ class KeypadAnswers:
     def _number(self, prompt: str, allow_zero: bool, tie: bool = False, roll_call: bool = False,
                 largest: int | None = None) -> int | str:
         """Reads a number typed digit by digit and closed with Enter ("tie" or "rollcall" if that key is pressed
-        where it may be). A seat beyond the table (over ``largest``) is refused as its digit is typed, and typed again."""
+        where it may be). A seat beyond the table (over ``largest``) is refused as its digit is typed, and typed
+        again."""
         self.screen.prompt(prompt)
         # The footer: the vote's keys (with V where the roll call may be entered), else a number's.
         footer = "screen.keys_roll_call" if roll_call else "screen.keys_vote" if tie else "screen.keys_number"

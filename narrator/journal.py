@@ -22,8 +22,9 @@ newline (a carriage return before it, as a Windows editor saves, is ignored):
 
 - Then the answers: ``{"call": "seer", "phase": "night", "number": 1, "needs": true, "answer": 4}``, and
   ``{"undo": 1}`` when the host took back the last one.
-- ``{"pace": "seer", "took": 12.5}``: a call made with eyes closed and answered by someone lasted 12.5 s (narrator.pacing's
-  sample), so that a game resumed paces its empty calls as before; anywhere after the header, the deal's lines too.
+- ``{"pace": "seer", "took": 12.5}``: a call made with eyes closed and answered by someone lasted 12.5 s
+  (narrator.pacing's sample), so that a game resumed paces its empty calls as before; anywhere after the header, the
+  deal's lines too.
 - Last, once the game is over: ``{"over": "village"}`` (the winner), so that `resume` lists only unfinished games.
 """
 

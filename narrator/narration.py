@@ -65,8 +65,10 @@ def in_the_dark(call: Call) -> bool:
 
 CLOSE_EYES = frozenset({"nightfall.call", "notice.close_eyes", "card_again.call", "confessor.to_screen",
                         *(f"{c.id}.call" for c in CALLS.values() if c.traits.eyes_closed)})
-"""The lines that close the table's eyes: the nightfall, the host's, and the calls made by day with eyes closed."""
-OPEN_EYES = frozenset({"dawn.call", "notice.open_eyes", "confessor.from_screen", *(f"{c.id}.open" for c in CALLS.values() if c.traits.eyes_closed)})
+"""The lines that close the table's eyes: the nightfall, the host's, the calls made by day with eyes closed, and the
+Confessor's to the screen (deal: app)."""
+OPEN_EYES = frozenset({"dawn.call", "notice.open_eyes", "confessor.from_screen",
+                       *(f"{c.id}.open" for c in CALLS.values() if c.traits.eyes_closed)})
 """The lines that open them."""
 
 

@@ -145,7 +145,7 @@ class Pacing:
         if base <= self.floor:
             return self.floor  # a quick answer: the call lasted the floor, and so does this one
         stretch = self.rng.gauss(0.0, JITTER)
-        while abs(stretch) > 3 * JITTER:  # the tails cut (drawn again, not heaped at the cut): within a fifth of the base
+        while abs(stretch) > 3 * JITTER:  # tails cut (drawn again, not heaped at the cut): within a fifth of the base
             stretch = self.rng.gauss(0.0, JITTER)
         stretched = base * math.exp(stretch)
         # Stretched past the pool's longest living call or under the floor, reflected back (in log scale): no

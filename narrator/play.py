@@ -120,7 +120,7 @@ class TableNarrator(Narrator):
         self.priorities: Priorities | None = None  # the table's lines, built by `plan_ahead` (or at the first call)
         self.ahead_phase: tuple[Phase, int] | None = None
         self._planning: threading.Thread | None = None
-        # With the cards on the screen (deal: app), who confesses has no card to show: the screen shows it (the session's).
+        # With deal: app, who confesses has no card to show: the session's screen shows it to the Confessor.
         self.confession: Callable[[int], None] | None = None
 
     def show_eyes(self) -> None:

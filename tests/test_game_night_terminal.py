@@ -256,7 +256,7 @@ def test_a_whole_game_night_in_a_real_terminal(tmp_path: Path, language: str, wi
         # The warning (no speech model here) in the status line, whole: what to do with it too, on two lines.
         assert flat(f"models fetch {language}") in status(shown), shown
 
-        # Night 1: eyes closed, the Sheriff elected before it; `r` shows the call again on the screen, not said (issue 22).
+        # Night 1: eyes closed, the Sheriff elected before it; `r` shows the call on the screen, unsaid (issue 22).
         tmux.send(keys[:night.repeat_at])
         night1 = text("summary.night", number=1)
         shown = tmux.wait_for(lambda s: host.waiting(s, night1, night.repeat_call))

@@ -194,4 +194,5 @@ def test_the_sheriffs_tie_break_is_named_as_such_and_day_zero_in_digits_in_chine
     assert call is not None
     assert who(voice, call._replace(id="sheriff_tiebreak")) == "The Sheriff's tie-break"
     assert who(voice, call._replace(id="sheriff_election")) == "The Sheriff's election"
-    assert load_voice("zh").text("screen.day_zero", {}).startswith(load_voice("zh").text("summary.night", {"number": 1}))
+    zh = load_voice("zh")
+    assert zh.text("screen.day_zero", {}).startswith(zh.text("summary.night", {"number": 1}))

@@ -671,9 +671,9 @@ def test_a_game_resumed_mid_night_keeps_its_pace_and_gives_the_table_time_to_clo
     timing = Timing(sleep=sleep, clock=lambda: now[0])
     (tmp_path / "game").mkdir()
     with pytest.raises(EOFError):
-        play(config, TableIO(ClockedKeys(keys[:DEAL_KEYS + len(keys_of(steps[:night2]))], now), PlainScreen(io.StringIO()),
-                             Recorder()), seed=SEED, start=NewGame(folder=tmp_path / "game"), timing=timing,
-             out=io.StringIO())
+        stop = DEAL_KEYS + len(keys_of(steps[:night2]))
+        play(config, TableIO(ClockedKeys(keys[:stop], now), PlainScreen(io.StringIO()), Recorder()), seed=SEED,
+             start=NewGame(folder=tmp_path / "game"), timing=timing, out=io.StringIO())
     journal = the_journal(tmp_path / "game")
     header, entries = read_journal(str(journal))
     before = made[-1].samples

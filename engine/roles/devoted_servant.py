@@ -58,8 +58,8 @@ class DevotedServant(Role):
 
 
 def _reveal(game: Play, condemned: int, value: Answer) -> int | None:
-    """Reads the seat of the Servant who reveals herself, or null; her card is shown, so most refusals are public (a seat
-    without her card is not: it may be a slip of the finger)."""
+    """Reads the seat of the Servant who reveals herself, or null; her card is shown, so most refusals are public
+    (a seat without her card is not: it may be a slip of the finger)."""
     seat = answers.seat(game, value, optional=True)
     if seat is None:
         return None
