@@ -637,6 +637,7 @@ def deal_at_table(session: TableSession, game: Resumed, seed: int, buildings: tu
     then the whole deal, with the public ``buildings``. Returns the deal."""
     config, narrator, journal = session.config, session.narrator, game.journal
     progress = game.progress or []
+    narrator.moment(session.voice.text("recap.deal_title", {}))  # a title in the table's language from the start
     if progress:
         narrator.line("notice.resumed", VOICE)
     if config.deal == "cards":

@@ -316,7 +316,7 @@ def test_the_cards_screens_say_what_they_ask_for(tmp_path: Path) -> None:
     keys = DEALT + ["9", "9", "enter", "1", "enter", "enter"] + ["2", "enter", "2", "enter", "3", "enter", "enter"]
     identified(config, keys, tmp_path / "game", screen, speaker)
     text = screen.text
-    assert screen.titles[:2] == ["Fortune Teller", "Simple Werewolf"]
+    assert screen.titles[:3] == ["The deal", "Fortune Teller", "Simple Werewolf"]
     assert "Type your seat number, then Enter." in text and "Type your 2 seat numbers" in text
     assert "[screen] There is no seat number ninety-nine at this table." in text
     assert "Seat number ninety-nine" not in text
@@ -569,3 +569,13 @@ def test_in_a_terminal_the_card_waits_for_enter_then_hides_and_the_host_menu_sho
     finally:
         subprocess.run([*tmux.base, "kill-server"], capture_output=True)
     assert [line for line in lines(next((tmp_path / "j").glob("*.jsonl")))[1:]] == [{"seen": 1}]  # nothing more
+
+
+def test_the_deal_s_panel_is_titled_in_the_table_s_language_from_its_first_line(tmp_path: Path) -> None:
+    """Issue 22: a Chinese table's panel said "werewolf-narrator" until the first seat's turn: it says 发牌 (the deal)."""
+    zh = load_voice("zh")
+    config = TableConfig("zh", STARTER.table, pause=(0.0, 0.0))
+    screen = Shown()
+    with pytest.raises(EOFError):
+        a_game(config, ["enter"], tmp_path / "game", screen=screen)
+    assert screen.titles[0] == zh.text("recap.deal_title", {})
