@@ -143,7 +143,23 @@ NAMED: dict[str, tuple[Twin, Twin]] = {
         replace(named(SEER_AT_7, **SEAT_3_VOTED_OUT), typed={"seer": KEYPAD_AT_NIGHT})),
 }
 
+CONFESSOR_DECK = ("werewolf", "villager", "villager", "villager", "villager", "villager", "werewolf", "villager")
+CONFESSOR_TABLE = TableConfig("en", Table(8, CONFESSOR_DECK, Rules(sheriff=False, reveal_roles=False),
+                                          buildings=("confessor",)), pause=(0.0, 0.0))
+
+
+def confessed(roles: tuple[str, ...]) -> Twin:
+    """The Confessor (seat 2) hears seat 7, a werewolf or a villager: the pack devours seat 8 on night 1."""
+    return Twin(CONFESSOR_TABLE, deal=Deal(roles, (), ((2, "confessor"),)),
+                answers={"werewolves": 8, "confessor": 7}, horizon=("vote", 1))
+
+
 KEYPAD_ONLY: dict[str, tuple[Twin, Twin]] = {
+    # Issue 22: with deal: app the Confessor sees the card on the screen, the table's eyes closed: whose card it is
+    # shows nowhere else.
+    "confessor_sees_a_werewolf_or_a_villager": (
+        confessed(CONFESSOR_DECK),
+        confessed(("werewolf", "villager", "werewolf", "villager", "villager", "villager", "villager", "villager"))),
     # Issue 22: Enters typed ahead while the deal's lines are said (the player before pressing four times): dropped as
     # each screen asks, they show no card to nobody, whichever cards the seats hold.
     "deal_typed_ahead": (replace(named(SEER_AT_3), typed_ahead=["enter"] * 4),

@@ -165,9 +165,11 @@ def eyes_after(key: str, eyes: str, live: Callable[[], bool]) -> str:
     if key.endswith((".wake", ".wake_drawn", ".wake_harvest")) and key != "identify.wake" \
             or key == "stuttering_judge.call":
         return AWAKE if live() else CLOSED
-    if key in ("deal.app_turn", "identify.wake"):
-        return AWAKE
-    if key in ("dawn.call", "notice.open_eyes") or key.endswith((".open", ".call")):
+    if key in ("deal.app_turn", "identify.wake", "card_again.call", "confessor.to_screen"):
+        return AWAKE  # a player at the screen: their card, the card the Confessor is shown
+    if key == "card_again.done":
+        return CLOSED
+    if key in ("dawn.call", "notice.open_eyes", "confessor.from_screen") or key.endswith((".open", ".call")):
         return OPEN
     return eyes
 
