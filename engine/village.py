@@ -311,7 +311,8 @@ class Ballot(Kept):
     seat: int | None = None
 
 
-FACTS = (FactSpec("building.dealt", {"seat": Value.SEAT, "role": Value.ROLE}),
+FACTS = (FactSpec("building.dealt", {"seat": Value.SEAT, "role": Value.ROLE},
+                  lines=("building.dealt", *(f"building.does.{token}" for token in TOKENS))),
          FactSpec("barkeeper.spared", {"seat": Value.SEAT}), FactSpec("barkeeper.loses", {"seat": Value.SEAT}),
          FactSpec("bailiff.house", {"role": Value.ROLE}),
          FactSpec("bailiff.moves", {"seat": Value.SEAT, "role": Value.ROLE}),

@@ -212,6 +212,21 @@ def look(name: str) -> str:
     return plain.translate(LOOK_ALIKES)
 
 
+def named_role(word: str) -> str | None:
+    """Returns the character a table's language calls ``word`` (the French 'salvateur', 'Voyante', the Chinese 女巫), or
+    None: a deck names characters by their ids, and a host writes the names the docs and the cards use."""
+    from .voices import load_voice
+
+    wanted = unicodedata.normalize("NFC", word).casefold().strip()
+    for language in languages():
+        voice = load_voice(language)
+        for role in ROLES:
+            name = voice.role(role).casefold()
+            if wanted in (name, *name.split(" ", 1)[1:]) and wanted:  # "Salvateur", "la Voyante" as "voyante"
+                return role
+    return None
+
+
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """The characters that reorder the text around them (bidi overrides, embeddings, isolates and marks)."""
 
@@ -387,8 +402,10 @@ class _Reader:
                 return None, seats
             for i, card in enumerate(raw):
                 if card not in ROLES:
+                    named = named_role(card)
+                    hint = f"; write {shown(named)} for it" if named else closest(card, sorted(ROLES))
                     found.errors.append(f"{self.at('deck', i)}: deck: unknown character {shown(card)}"
-                                        f"{closest(card, sorted(ROLES))} (`check --help` lists all {len(ROLES)})")
+                                        f"{hint} (`check --help` lists all {len(ROLES)})")
             deck = tuple(raw)
             if seats is None:
                 seats = len(deck) - (2 if "thief" in deck else 0)

@@ -63,10 +63,12 @@ def in_the_dark(call: Call) -> bool:
     return call.phase is Phase.NIGHT or eyes_closed(call)
 
 
-CLOSE_EYES = frozenset({"nightfall.call", "notice.close_eyes", "card_again.call",
+CLOSE_EYES = frozenset({"nightfall.call", "notice.close_eyes", "card_again.call", "confessor.to_screen",
                         *(f"{c.id}.call" for c in CALLS.values() if c.traits.eyes_closed)})
-"""The lines that close the table's eyes: the nightfall, the host's, and the calls made by day with eyes closed."""
-OPEN_EYES = frozenset({"dawn.call", "notice.open_eyes", *(f"{c.id}.open" for c in CALLS.values() if c.traits.eyes_closed)})
+"""The lines that close the table's eyes: the nightfall, the host's, the calls made by day with eyes closed, and the
+Confessor's to the screen (deal: app)."""
+OPEN_EYES = frozenset({"dawn.call", "notice.open_eyes", "confessor.from_screen",
+                       *(f"{c.id}.open" for c in CALLS.values() if c.traits.eyes_closed)})
 """The lines that open them."""
 
 
@@ -151,6 +153,10 @@ class Narrator:
             shown = [self.voice.text("screen.actor_card" if c else "screen.actor_gone", {"number": n, "role": c})
                      for n, c in enumerate(cards, start=1)]
             self.line(fact_line(spec), SCREEN, cards=self.voice.join(shown))
+        elif key == "building.dealt":  # with what the building does: a token's name alone told a newcomer nothing
+            role = values["role"]
+            self.line(key, VOICE, seat=values["seat"], role=role,
+                      text=self.voice.text(f"building.does.{role}", {}, fragment=True))
         elif key == "victim":
             self.line("dawn.victim" if values.get("role") else "dawn.victim_hidden", VOICE, **values)
         elif key == "death":

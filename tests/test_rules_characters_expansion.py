@@ -218,12 +218,13 @@ def test_devoted_servant_is_asked_after_every_vote_that_condemns() -> None:
     assert eliminated(game)[-1] == (7, "vote")
 
 
-def test_devoted_servant_refuses_a_seat_without_her_card_aloud() -> None:
-    """Revealing is flipping the card: a seat that does not hold it is refused publicly."""
+def test_devoted_servant_refuses_a_seat_without_her_card_in_secret() -> None:
+    """Issue 22: a seat that does not hold her card, typed by a slip of the finger, is refused on the screen in words
+    that name neither the seat nor a card: said aloud, it told the table something of a card nobody showed."""
     game = new_game(SERVANT)
     drive(game, ("seer", 2), ("werewolves", 4), ("vote", 3))
     error = refused(game, 5)
-    assert not error.secret and error.key == "refusal.not_servant"
+    assert error.secret and error.key == "refusal.not_servant" and not error.values
 
 
 def test_devoted_servant_cannot_take_her_own_place() -> None:

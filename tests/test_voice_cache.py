@@ -505,3 +505,32 @@ def test_voices_render_without_a_config_renders_the_built_in_tables_lines_too(
     monkeypatch.setattr("narrator.speak.AUTO_ORDER", {})  # espeak-ng: a line a render (Kokoro's: its clauses)
     assert main(["voices", "render", "fr"]) == 0  # no built-in table speaks French
     assert set(rendered) == set(lines_ahead(load_voice("fr"), 18))
+
+
+def test_the_cache_on_the_disk_is_bounded_and_drops_the_least_recently_used_lines(tmp_path: Path) -> None:
+    """Issue 22 (8 games left 1.4 GB): past its bound, the lines least recently used (read, or found by rendering
+    ahead) are deleted down to nine tenths of it; the line just written and those used since stay."""
+    sound = Sound(b"\1\0" * 5000, 22050, 1, 2)  # 10 KB of sound, and its header
+    line = len(b"\1\0" * 5000) + 44
+    cache = VoiceCache(tmp_path, disk_bytes=10 * line, memory_lines=0)
+    for n in range(10):
+        cache.put(f"k{n}", sound, remember=False)
+        os.utime(cache.path(f"k{n}"), ns=(n * 10**9, n * 10**9))  # written one second apart
+    assert cache.get("k0") == sound and cache.has("k1")  # used now: the most recent
+    cache.put("k10", sound, remember=False)  # one line over the bound
+    kept = sorted(path.stem for path in tmp_path.glob("*.wav"))
+    assert kept == sorted(["k0", "k1", "k10", "k4", "k5", "k6", "k7", "k8", "k9"])  # k2 and k3: the least recently used
+    assert sum(path.stat().st_size for path in tmp_path.glob("*.wav")) <= 9 * line
+    assert cache.get("k2") is None  # rendered again when next needed
+
+
+def test_the_cache_bound_is_read_in_megabytes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from narrator.speak.cache import DISK_MB, DISK_MB_ENV, disk_bound
+
+    monkeypatch.delenv(DISK_MB_ENV, raising=False)
+    assert disk_bound() == DISK_MB << 20
+    monkeypatch.setenv(DISK_MB_ENV, "100")
+    assert disk_bound() == 100 << 20
+    warnings: list[str] = []
+    monkeypatch.setenv(DISK_MB_ENV, "-5")
+    assert disk_bound(warnings.append) == DISK_MB << 20 and DISK_MB_ENV in warnings[0]

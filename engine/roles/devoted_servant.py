@@ -58,13 +58,16 @@ class DevotedServant(Role):
 
 
 def _reveal(game: Play, condemned: int, value: Answer) -> int | None:
-    """Reads the seat of the Servant who reveals herself, or null; her card is shown, so most refusals are public."""
+    """Reads the seat of the Servant who reveals herself, or null; her card is shown, so most refusals are public
+    (a seat without her card is not: it may be a slip of the finger)."""
     seat = answers.seat(game, value, optional=True)
     if seat is None:
         return None
     if game.card(seat) != "devoted_servant":
+        # Secret, said in words that name no card: typed by a slip of the finger, "seat three does not hold the
+        # Devoted Servant card" would tell the table something of a card nobody showed.
         raise IllegalAnswer(f"seat {seat} does not hold the Devoted Servant card", key="refusal.not_servant",
-                            seat=seat)
+                            secret=True)
     if seat == condemned:
         raise IllegalAnswer("the Devoted Servant cannot take her own place", key="refusal.servant_condemned")
     if seat in lovers(game):

@@ -4,6 +4,9 @@ A file's name is the SHA-256 of (backend, engine version, voice id, rate, text, 
 audio hygiene every line goes through): a new voice, rate, wording, engine or hygiene makes a new name,
 so a stale file is simply never read again. Files are written whole under a temporary name and renamed,
 so a crash never leaves half a line under a real name.
+The files take at most ``WEREWOLF_NARRATOR_VOICE_CACHE_MB`` megabytes (DISK_MB by default): once a line written
+goes over, the lines least recently used (read, or found there by rendering ahead) are deleted, down to nine tenths
+of it; a line deleted is rendered again when it is next needed.
 Anything wrong with the cache (a full disk, an unreadable or damaged file) costs one warning and the
 line is rendered live: the game never stops for its cache. A file is used only if it is a regular
 file holding a whole PCM WAV such as the speakers write; anything else is deleted and rendered anew.
@@ -40,6 +43,26 @@ CHANNELS = (1, 2)
 RATES = range(8_000, 96_001)
 WIDTHS = (1, 2, 3, 4)
 LARGEST = 64 << 20  # bytes: more than five minutes of 48 kHz stereo; a line lasts seconds
+DISK_MB = 512
+"""The cache's bound on the disk by default: about 3,500 lines, a table's in two voices and a few more tables' names
+(8 games left 1.4 GB with no bound)."""
+DISK_MB_ENV = "WEREWOLF_NARRATOR_VOICE_CACHE_MB"
+"""The variable that sets the bound, in megabytes (a positive number)."""
+
+
+def disk_bound(warn: Callable[[str], None] = print_to_stderr) -> int:
+    """Returns the cache's bound on the disk in bytes: ``$WEREWOLF_NARRATOR_VOICE_CACHE_MB`` megabytes, or DISK_MB's
+    (a value that is not a positive number is warned about)."""
+    value = os.environ.get(DISK_MB_ENV, "").strip()
+    if value:
+        try:
+            megabytes = float(value)
+        except ValueError:
+            megabytes = 0.0
+        if 0 < megabytes < float("inf"):
+            return int(megabytes * (1 << 20))
+        warn(f"{DISK_MB_ENV}={value!r} is not a positive number of megabytes: the voice cache keeps {DISK_MB} MB")
+    return DISK_MB << 20
 
 
 def default_folder() -> Path:
@@ -72,8 +95,11 @@ class VoiceCache:
     """
 
     def __init__(self, folder: Path | str | None = None, *, warn: Callable[[str], None] = print_to_stderr,
-                 memory_lines: int = MEMORY_LINES) -> None:
+                 memory_lines: int = MEMORY_LINES, disk_bytes: int | None = None) -> None:
         self.folder = Path(folder) if folder is not None else default_folder()
+        self.disk_bytes = disk_bound(warn) if disk_bytes is None else disk_bytes
+        self._on_disk: int | None = None  # the lines' bytes, counted at the first line written
+        self._disk_lock = threading.Lock()
         self._warn = warn
         self._warned = False
         self._writable = True
@@ -116,6 +142,7 @@ class VoiceCache:
         except (OSError, EOFError, wave.Error, ValueError) as exc:
             self._discard(path, exc)
             return False
+        _used(path)
         return True
 
     def get(self, key: str) -> Sound | None:
@@ -133,6 +160,7 @@ class VoiceCache:
         except (OSError, EOFError, wave.Error, ValueError) as exc:
             self._discard(path, exc)
             return None
+        _used(path)
         self._remember(key, sound)
         return sound
 
@@ -168,6 +196,42 @@ class VoiceCache:
             except OSError:
                 pass
             self._problem(f"cannot write rendered lines to {self.folder} ({_reason(exc)})")
+            return
+        with contextlib.suppress(OSError):  # a line that cannot be counted or dropped is kept: the game goes on
+            self._grew(path.stat().st_size)
+
+    def _grew(self, size: int) -> None:
+        """A line of ``size`` bytes was written: past the bound, the least recently used lines go."""
+        with self._disk_lock:
+            if self._on_disk is None:
+                self._on_disk = sum(size for _, size, _ in self._lines())
+            else:
+                self._on_disk += size
+            if self._on_disk > self.disk_bytes:
+                self._on_disk = self._drop(self.disk_bytes * 9 // 10)
+
+    def _lines(self) -> list[tuple[int, int, str]]:
+        """Returns the lines on the disk: (last used, size, path), the least recently used first."""
+        found = []
+        with os.scandir(self.folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(".wav") and not entry.name.startswith("."):
+                    with contextlib.suppress(OSError):
+                        info = entry.stat(follow_symlinks=False)
+                        found.append((info.st_mtime_ns, info.st_size, entry.path))
+        return sorted(found)
+
+    def _drop(self, target: int) -> int:
+        """Deletes the least recently used lines until they take ``target`` bytes at most; returns what is left."""
+        lines = self._lines()
+        left = sum(size for _, size, _ in lines)
+        for _, size, path in lines:
+            if left <= target:
+                break
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+                left -= size
+        return left
 
     def _remember(self, key: str, sound: Sound) -> None:
         with self._lock:
@@ -212,6 +276,12 @@ def _opened(path: Path) -> Iterator[tuple[wave.Wave_read, int]]:
             if not wav.getnframes():
                 raise wave.Error("no sound in it")
             yield wav, info.st_size
+
+
+def _used(path: Path) -> None:
+    """Marks a line used now (its file's time): the bound on the disk drops the least recently used first."""
+    with contextlib.suppress(OSError):
+        os.utime(path)
 
 
 def _sound_bytes(wav: wave.Wave_read) -> int:
