@@ -37,6 +37,9 @@ FORMAT = 1
 # Lines kept in memory too: a line said again (a repeated call, "Seat seven?") costs no disk read.
 # About 100 KB a line at 22 kHz: 64 lines stay far below the Pi's memory budget.
 MEMORY_LINES = 64
+# And at most this many bytes of them, whatever the lines: a line may be up to LARGEST, and 64 planted large
+# entries took the memory to 383 MB.
+MEMORY_BYTES = 16 << 20
 # What a cached line may be: what the speakers write (espeak-ng and Piper: mono, 16 bits, 16-22 kHz), with room
 # for any other engine's PCM. A header outside these (a rate of 0, a width of 5) would never play.
 CHANNELS = (1, 2)
@@ -95,7 +98,8 @@ class VoiceCache:
     """
 
     def __init__(self, folder: Path | str | None = None, *, warn: Callable[[str], None] = print_to_stderr,
-                 memory_lines: int = MEMORY_LINES, disk_bytes: int | None = None) -> None:
+                 memory_lines: int = MEMORY_LINES, disk_bytes: int | None = None,
+                 memory_bytes: int = MEMORY_BYTES) -> None:
         self.folder = Path(folder) if folder is not None else default_folder()
         self.disk_bytes = disk_bound(warn) if disk_bytes is None else disk_bytes
         self._on_disk: int | None = None  # the lines' bytes, counted at the first line written
@@ -105,6 +109,8 @@ class VoiceCache:
         self._writable = True
         self._memory: collections.OrderedDict[str, Sound] = collections.OrderedDict()
         self._memory_lines = memory_lines
+        self._memory_bytes = memory_bytes
+        self._in_memory = 0
         self._lock = threading.Lock()
 
     def path(self, key: str) -> Path:
@@ -234,11 +240,17 @@ class VoiceCache:
         return left
 
     def _remember(self, key: str, sound: Sound) -> None:
+        """Keeps ``sound`` in memory too, the least recently used lines dropped past MEMORY_LINES or MEMORY_BYTES
+        (a line larger than the bound alone is not kept in memory: it is read again from the disk)."""
+        if len(sound.frames) > self._memory_bytes:
+            return
         with self._lock:
+            old = self._memory.pop(key, None)
+            self._in_memory += len(sound.frames) - (len(old.frames) if old is not None else 0)
             self._memory[key] = sound
-            self._memory.move_to_end(key)
-            while len(self._memory) > self._memory_lines:
-                self._memory.popitem(last=False)
+            while len(self._memory) > self._memory_lines or self._in_memory > self._memory_bytes:
+                _, dropped = self._memory.popitem(last=False)
+                self._in_memory -= len(dropped.frames)
 
     def _problem(self, message: str) -> None:
         with self._lock:  # the speaker's thread and the engine's may both find a problem
