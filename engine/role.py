@@ -47,7 +47,7 @@ class CallSpec:
 HOOKS = ("at_nightfall", "survives", "on_mark", "on_death", "ballot", "on_vote", "after_dawn", "abandons_side",
          "may_lead", "at_start", "on_condemned", "after_vote", "before_dawn", "adds_votes", "before_vote",
          "condemned", "at_dawn", "death_news", "instead_of_vote", "vote_facts", "voted_out", "at_dusk",
-         "holds_victory")
+         "holds_victory", "named")
 """The methods through which a role (an office, a building, a variant) takes part in the game beyond its own
 calls."""
 
@@ -180,6 +180,10 @@ class Role:
     def holds_victory(self, game: Play) -> bool:
         """Returns true when no side may win but by this rule's own ``victory`` (the Black Death)."""
         return False
+
+    def named(self, game: Play, seat: int, by: str, secret: bool) -> None:
+        """Raises IllegalAnswer when the player at ``seat`` may not be named by ``by`` (``werewolves``,
+        ``big_bad_wolf``, ``vote``): the Barkeeper keeping his token. ``secret``: refused on the screen only."""
 
     def victory(self, game: Play) -> tuple[int, ...] | None:
         """Returns the winning seats when this role's own goal is reached, else None (loners, lovers)."""

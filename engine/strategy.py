@@ -206,8 +206,8 @@ class Player:
                 tally = votes.count(game, ballots)
             except IllegalAnswer as refusal:
                 voter = refusal.values.get("seat")
-                if refusal.key == "refusal.not_a_voter" and voter in ballots:
-                    del ballots[voter]  # the Scapegoat did not name this voter: he stays silent
+                if refusal.key in ("refusal.not_a_voter", "refusal.idiot_ballot") and voter in ballots:
+                    del ballots[voter]  # the Scapegoat did not name this voter, or the Idiot is revealed: silent
                     continue
                 raise
             break
