@@ -262,6 +262,9 @@ class Game(Play):
                 yield from self._night()
                 yield from self._day(elect)
                 elect = False
+                ended = victory.stalemate(self)
+                if ended is not None:
+                    raise GameOver(ended)
         except GameOver as over:
             self.outcome = over.outcome
 
