@@ -75,7 +75,7 @@ def dawn(game: Play) -> Flow:
         told += rule.death_news(game, [seat for seat, _ in victims], True)  # Moonlight's candles
     yield game.ask("dawn", Kind.NONE, facts=news + told)
     for seat, cause in victims:
-        for each in (cause, *also.get(seat, ())):  # the Elder devoured and poisoned costs the powers (rulings)
+        for each in (cause, *also.get(seat, ())):  # the Elder devoured and poisoned costs the powers (docs/rules.md)
             for role in game.hooked["on_mark"]:
                 role.on_mark(game, seat, each)
     for seat, cause in victims:

@@ -48,7 +48,7 @@ VAGABOND = "vagabond"
 ASKS: dict[str, Kind] = {
     "buildings": Kind.NONE, "confessor": Kind.SEAT, "bone_setter": Kind.SEAT, "barber": Kind.SEAT,
     "schoolteacher": Kind.SEATS, "barkeeper": Kind.SEAT, "noble": Kind.YES_NO, "bailiff": Kind.SEAT,
-    "farmers": Kind.SEAT,
+    "farmers": Kind.SEAT, "vagabond": Kind.YES_NO,
 }
 """The calls the buildings make outside the night order, with the shape of their answers."""
 
@@ -176,9 +176,16 @@ class Holdings(Role):
         game.fact("bailiff.house", role=held)
         chosen = yield game.ask("bailiff", Kind.SEAT, actors=(bailiff,), seats=vagabonds, optional=True,
                                 check=lambda v: answers.seat(game, v, optional=True, among=vagabonds))
-        if chosen is not None:
+        if chosen is None:
+            return
+        # The Chinese article: '流浪汉可以拒绝执行官的分配' — the Vagabond is asked, aloud (the tokens are public).
+        accepts = yield game.ask("vagabond", Kind.YES_NO, actors=(chosen,), seats=(chosen,),
+                                 check=lambda v: answers.yes_no(v))
+        if accepts:
             game.hand_token(chosen, held)  # a once-only power comes with the house afresh
             game.fact("bailiff.moves", seat=chosen, role=held)
+        else:
+            game.fact("vagabond.refuses", seat=chosen)
 
     def after_dawn(self, game: Play) -> Flow:
         farmers = tuple(s for s in game.living() if game.tokens.get(s) == "farmer")
@@ -315,8 +322,9 @@ FACTS = (FactSpec("building.dealt", {"seat": Value.SEAT, "role": Value.ROLE}),
          FactSpec("barkeeper.loses", {"seat": Value.SEAT}),
          FactSpec("bailiff.house", {"role": Value.ROLE}),
          FactSpec("bailiff.moves", {"seat": Value.SEAT, "role": Value.ROLE}),
+         FactSpec("vagabond.refuses", {"seat": Value.SEAT}),
          FactSpec("confessor.confesses", {"seat": Value.SEAT}), FactSpec("bone_setter.restores", {"seat": Value.SEAT}),
          FactSpec("schoolteacher.bars", {"seats": Value.SEATS}), FactSpec("noble.pardons", {"seat": Value.SEAT}))
 """The buildings are public, and so is all they do: every fact of theirs is said aloud."""
-TRAITS = {"noble": CallTraits(yes_means="pardon")}
-"""The Noble's yes pardons the condemned."""
+TRAITS = {"noble": CallTraits(yes_means="pardon"), "vagabond": CallTraits(yes_means="move_in")}
+"""The Noble's yes pardons the condemned; the Vagabond's moves them into the house the Bailiff offers."""

@@ -241,17 +241,29 @@ def test_bailiff_moves_a_vagabond_into_an_emptied_house() -> None:
     assert call.actors == (3,) and call.seats == (4, 5) and call.optional
     assert said(game, "bailiff.house") == [{"role": "noble"}]
     assert refused(game, 6).key == "refusal.not_among"
-    drive(game, ("bailiff", 5))
+    drive(game, ("bailiff", 5), ("vagabond", True))
     assert game.tokens[5] == "noble" and said(game, "bailiff.moves") == [{"seat": 5, "role": "noble"}]
     drive(game, ("vote", 6))
     assert made_once(game, "noble", 1, Phase.DAY).actors == (5,)
 
 
-def test_vagabond_may_refuse_the_bailiffs_house() -> None:
-    """'流浪汉可以拒绝执行官的分配': the Bailiff answers nobody; the house stays empty."""
+def test_bailiff_may_give_the_house_to_nobody() -> None:
+    """'执行官可以选择一名流浪汉住进这座房子' — may: the Bailiff answers nobody; the house stays empty."""
     game = village(EIGHT, {2: "noble", 3: "bailiff", 4: "vagabond"})
     drive(game, ("werewolves", 2), ("bailiff", None))
+    assert game.tokens.get(4) == "vagabond" and 2 not in game.tokens and made(game, "vagabond", 1, Phase.DAY) is None
+
+
+def test_vagabond_may_refuse_the_bailiffs_house() -> None:
+    """'流浪汉可以拒绝执行官的分配' (and BGA): the Vagabond the Bailiff chose is asked aloud; refusing, he stays a
+    Vagabond and the house stays empty (docs/rules.md)."""
+    game = village(EIGHT, {2: "noble", 3: "bailiff", 4: "vagabond"})
+    drive(game, ("werewolves", 2), ("bailiff", 4))
+    call = reach(game, "vagabond")
+    assert call.phase is Phase.DAY and call.actors == (4,) and call.seats == (4,) and call.kind is Kind.YES_NO
+    drive(game, ("vagabond", False))
     assert game.tokens.get(4) == "vagabond" and 2 not in game.tokens
+    assert said(game, "vagabond.refuses") == [{"seat": 4}] and said(game, "bailiff.moves") == []
 
 
 def test_no_house_is_given_once_the_bailiff_is_gone() -> None:
@@ -308,7 +320,7 @@ def test_schoolteacher_bars_up_to_two_players_from_voting_and_never_votes() -> N
 
 def test_barkeeper_cannot_be_chosen_by_the_pack_refused_on_the_screen() -> None:
     """BGA: '人狼の襲撃対象として選ばれず' — while he keeps his token the pack cannot name him; refused on the screen
-    only, as a werewolf target is (rulings, "Expansion fine points")."""
+    only, as a werewolf target is (docs/rules.md)."""
     game = village(EIGHT, {3: "barkeeper"})
     reach(game, "werewolves")
     refusal = refused(game, 3)
@@ -481,6 +493,7 @@ VILLAGE_FACTS = {"building.dealt": {"seat": 1, "role": "baker"}, "raven.marked":
                  "bone_setter.restores": {"seat": 5}, "schoolteacher.bars": {"seats": [1, 2]},
                  "barkeeper.loses": {"seat": 6}, "noble.pardons": {"seat": 7},
                  "bailiff.house": {"role": "noble"}, "bailiff.moves": {"seat": 8, "role": "noble"},
+                 "vagabond.refuses": {"seat": 8},
                  "sheriff.none": {}}
 
 
@@ -495,14 +508,14 @@ def test_every_village_call_and_fact_has_its_lines(language: str) -> None:
         narrator.begin(call)
         narrator.end(call, Step(call, None))
     for call_id in ("buildings", "farmers", "confessor", "bone_setter", "barber", "schoolteacher", "barkeeper",
-                    "noble", "bailiff"):
+                    "noble", "bailiff", "vagabond"):
         narrator.begin(Call(call_id, Phase.DAY, 1, call_kinds()[call_id], seats=(3,)))
     for key, values in VILLAGE_FACTS.items():
         narrator.fact(Fact(key, values))
     for cause in ("barber", "execution"):  # the fire's victim is told at dawn, with the night's
         narrator.fact(Fact("death", {"seat": 2, "role": "werewolf", "cause": cause}))
         narrator.fact(Fact("death", {"seat": 2, "role": None, "cause": cause}))
-    assert len(lines) == 3 * 2 + 9 + len(VILLAGE_FACTS) + 4
+    assert len(lines) == 3 * 2 + 10 + len(VILLAGE_FACTS) + 4
     assert all(line.channel == VOICE and line.text and "{" not in line.text for line in lines)
     causes = load_voice(language).causes
     assert all(isinstance(causes.get(c), str) for c in ("barber", "execution", "fire"))

@@ -64,7 +64,7 @@ def test_brothers_come_after_the_sisters() -> None:
 
 def test_brothers_wake_every_other_night_by_default() -> None:
     """The Chinese article, their only source: '在第一晚相认后，他们每两晚…醒来' — every other night by default
-    (rulings: changed on 2026-12-03; the Sisters' later wakings stay off), whatever sisters_wake says."""
+    (docs/rules.md; the Sisters' later wakings stay off), whatever sisters_wake says."""
     for wake in (False, True):
         game = new_game(BROTHERS, sisters_wake=wake)
         drive(game, ("werewolves", 4), ("vote", None), ("werewolves", 7), ("vote", None), ("werewolves", 8))

@@ -45,7 +45,7 @@ def test_wild_child_is_a_villager_while_his_model_lives_even_a_werewolf() -> Non
 
 def test_wild_child_becomes_a_werewolf_the_moment_his_model_is_eliminated() -> None:
     """'If, during the game, the designated player is eliminated, the Wild Child becomes a Werewolf. He will wake
-    from the following night on' (rulings: a werewolf for every rule at once; only his waking waits)."""
+    from the following night on' (docs/rules.md: a werewolf for every rule at once; only his waking waits)."""
     game = new_game(WILD)
     drive(game, ("wild_child", 3), ("werewolves", 4))
     reach(game, "vote")

@@ -154,7 +154,7 @@ def test_idiot_voted_out_is_revealed_and_stays_in_the_game() -> None:
 
 def test_idiot_never_votes_again_his_ballot_refused_aloud() -> None:
     """'… but never votes again': in a roll call his ballot is refused aloud (his card is public), never silently
-    counted as nothing (rulings, "Fine points"); the roll call without it is counted."""
+    counted as nothing (docs/rules.md); the roll call without it is counted."""
     game = new_game(IDIOT)
     drive(game, ("werewolves", 3), ("vote", 1), ("werewolves", 4))
     reach(game, "vote")

@@ -1,4 +1,4 @@
-"""A game that cannot end (rulings.md, "A game that cannot end"): the rulebooks repeat the turns "until a player or
+"""A game that cannot end (docs/rules.md, "A game that cannot end"): the rulebooks repeat the turns "until a player or
 group of players has fulfilled their victory condition" and give "victory to neither side" when nobody can; with
 two players left, two rounds in a row with nobody eliminated end the game, and nobody wins."""
 
@@ -38,7 +38,7 @@ def test_the_round_that_leaves_two_players_is_not_a_quiet_one() -> None:
 
 
 def test_quiet_rounds_with_more_players_are_play_not_a_stalemate() -> None:
-    """rulings.md: 'Quiet rounds with more players are legitimate play … and never end a game'."""
+    """docs/rules.md: 'Quiet rounds with more players are legitimate play … and never end a game'."""
     game = new_game(SIX)
     drive(game, ("werewolves", 2), ("vote", 3))
     for _ in range(4):

@@ -124,7 +124,7 @@ def test_witch_may_heal_herself() -> None:
 
 
 def test_witch_may_not_poison_herself() -> None:
-    """Rulings (BGA; the Best Of grants her only the heal on herself): the Witch may not poison herself — refused on
+    """docs/rules.md (BGA; the Best Of grants her only the heal on herself): the Witch may not poison herself — refused on
     the screen only, and never among the legal answers."""
     game = new_game(WITCH)
     drive(game, ("werewolves", 3))
@@ -291,7 +291,7 @@ def test_elder_poisoned_costs_villagers_powers() -> None:
 
 
 def test_elder_devoured_and_poisoned_costs_villagers_powers() -> None:
-    """Rulings: 'Every cause counts for what it triggers: an Elder devoured and poisoned the same night dies … and
+    """docs/rules.md: 'Every cause counts for what it triggers: an Elder devoured and poisoned the same night dies … and
     the villagers lose their powers' — here the bite that would take his last life and the poison, the same night;
     reported as the pack's victim, the first cause in night order."""
     game = new_game(ELDER)

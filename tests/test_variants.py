@@ -574,7 +574,7 @@ def test_moonlight_wolves_more_than_one_candle_out_means_no_victim() -> None:
 
 
 def test_moonlight_wolves_more_than_one_candle_out_no_werewolf_kills_at_all() -> None:
-    """'如果不止一根蜡烛被熄灭，则当晚没有受害者' (rulings: no victim at all) — the Big Bad Wolf's second victim is
+    """'如果不止一根蜡烛被熄灭，则当晚没有受害者' (docs/rules.md: no victim at all) — the Big Bad Wolf's second victim is
     spared too, not the pack's alone."""
     game = new_game(["werewolf", "big_bad_wolf"] + ["villager"] * 6, variants=("moonlight_wolves",))
     drive(game, ("werewolves", 3), ("big_bad_wolf", 4), ("candles", True))

@@ -38,7 +38,7 @@ class Idiot(Role):
 
     def ballot(self, game: Play, voter: int, weight: int) -> int:
         if self.revealed(game, voter):
-            # His card is public: his ballot is refused aloud, never silently counted as nothing (rulings).
+            # His card is public: his ballot is refused aloud, never silently counted as nothing (docs/rules.md).
             raise IllegalAnswer(f"seat {voter} is the revealed Idiot, who no longer votes", key="refusal.idiot_ballot",
                                 seat=voter)
         return weight
