@@ -162,22 +162,32 @@ PACT: tuple[Entry, ...] = _profile(
 PROFILES: dict[str, tuple[Entry, ...]] = {"bestof": BESTOF, "pact": PACT}
 """Call orders by name; the table's rules choose one."""
 
+AGAIN = frozenset({"cupid", "lovers", "wild_child", "wolf_hound"})
+"""The first-night calls made again, in their first-night places, on the night after a Devoted Servant took a card
+(the Chinese article: she makes Cupid's, the Wild Child's or the Wolf Hound's choice again). Made whatever card she
+took, live only for hers: which card she took is secret."""
+
 
 def night_calls(profile: str, night: int, sisters_wake: bool = False,
-                intervals: Mapping[str, int] | None = None) -> tuple[str, ...]:
+                intervals: Mapping[str, int] | None = None, again: bool = False) -> tuple[str, ...]:
     """Returns the call ids of a night in order, before the deck is taken into account.
 
     >>> night_calls("bestof", 1)[:4]
     ('thief', 'actor', 'cupid', 'lovers')
     >>> night_calls("bestof", 2)[:3]
     ('actor', 'seer', 'raven')
+    >>> night_calls("bestof", 2, again=True)[:5]
+    ('actor', 'cupid', 'lovers', 'seer', 'wild_child')
+
+    ``again``: a Devoted Servant took a card the day before (see AGAIN).
     """
-    return _night_calls(profile, night, sisters_wake, tuple(sorted((intervals or {}).items())))
+    return _night_calls(profile, night, sisters_wake, tuple(sorted((intervals or {}).items())), again)
 
 
 @lru_cache(maxsize=1024)
 def _night_calls(profile: str, night: int, sisters_wake: bool,
-                 intervals: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
+                 intervals: tuple[tuple[str, int], ...], again: bool = False) -> tuple[str, ...]:
     # Cached: every game asks for every night's order, and simulate plays thousands of games.
     known = dict(intervals)
-    return tuple(e.call for e in PROFILES[profile] if e.made_on(night, sisters_wake, known))
+    return tuple(e.call for e in PROFILES[profile] if e.made_on(night, sisters_wake, known)
+                 or (again and e.when is When.FIRST and e.call in AGAIN))

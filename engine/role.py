@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping, Sequence
 
 from .order import When
-from .state import Player, State
+from .state import Kept, Player, State
 from .table import Deal, Table
 from .types import Answer, Call, Fact, Kind, Outcome, Tally, Team
 
@@ -190,6 +190,15 @@ class Role:
         return None
 
 
+@dataclass(frozen=True)
+class Anew(Kept):
+    """The card a Devoted Servant took by day (``taken``), whose first-night choice she makes again on ``night``
+    (engine.order.AGAIN: Cupid's lovers, the Wild Child's model, the Wolf Hound's side)."""
+
+    taken: str = ""
+    night: int = 0
+
+
 class GameOver(Exception):
     """Raised inside the flow the instant a side has won (the Angel needs no further step)."""
 
@@ -280,6 +289,17 @@ class Play(State):
                 found += (lent,)
         return found
 
+    def anew(self, card: str) -> int | None:
+        """Returns the seat of the Devoted Servant who makes ``card``'s first-night choice again tonight (she took it
+        yesterday, lives and has her power), or None."""
+        again = self.kept(Anew)
+        return self.actor(card) if again.night == self.night and again.taken == card else None
+
+    def chooser(self, card: str) -> int | None:
+        """Returns who makes ``card``'s first-night choice tonight: its holder on the first night, a Devoted Servant
+        who took it yesterday on a later one (see anew); None when nobody may."""
+        return self.actor(card) if self.night == 1 else self.anew(card)
+
     def plays(self, seat: int, card: str) -> bool:
         """Returns whether the player at ``seat`` has the power of ``card``: holds it, or the Actor has it now."""
         return self.players[seat - 1].card == card or self.lent.get(card) == seat
@@ -321,4 +341,4 @@ class Play(State):
         return tuple(found)
 
 
-__all__ = ["CallSpec", "Flow", "GameOver", "HOOKS", "Play", "Player", "Role", "nothing"]
+__all__ = ["Anew", "CallSpec", "Flow", "GameOver", "HOOKS", "Play", "Player", "Role", "nothing"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from .. import answers
 from ..contract import FactSpec, Value
-from ..role import Flow, Play, Role
+from ..role import Anew, Flow, Play, Role
 from ..state import Kept
 from ..types import Answer, IllegalAnswer, Kind
 from .cupid import lovers
@@ -83,6 +83,7 @@ def take_place(game: Play, servant: int, condemned: int) -> Flow:
     game.mark(servant, DEVOTED)
     game.keep(TakenOn(game.number))
     game.renew(card)  # fresh powers: what the card itself says it renews (the Witch's potions, the Fox's scent...)
+    game.keep(Anew(card, game.night + 1))  # Cupid's, the Wild Child's, the Wolf Hound's choice: hers, next night
     if game.sheriff == servant:
         game.appoint(None)
         living = tuple(s for s in game.living() if s not in (servant, condemned)

@@ -16,6 +16,7 @@ class RoleModel(Kept):
     """The role model the Wild Child chose on the first night (None: not yet)."""
 
     card = "wild_child"
+    renewed = True  # a Devoted Servant who takes his card chooses a model of her own the next night
     seat: int | None = None
 
 
@@ -43,7 +44,7 @@ def _model(game: Play, me: int, value: Answer) -> int | None:
 
 
 def wild_child(game: Play) -> Flow:
-    seat = game.actor("wild_child")
+    seat = game.chooser("wild_child")
     if seat is None:
         yield from game.idle("wild_child", Kind.SEAT)
         return
