@@ -39,7 +39,8 @@ MODELS = ("random", "seer", "hunt")
 """The strategies, by name (see the module's docstring)."""
 
 MAX_CALLS = 5000
-"""A game still running after this many calls is counted as unfinished (none has been seen to)."""
+"""A game still running after this many calls is counted as unfinished: ``simulate`` reports their share and
+``check`` warns about a deck that leaves any (none has, since the stalemate ends a game: docs/rules.md)."""
 
 UNFINISHED = "unfinished"
 """The outcome counted for a game stopped at MAX_CALLS."""

@@ -271,6 +271,14 @@ def test_every_dawn_announces_its_dead_in_seat_order(table: Table, seed: int) ->
             assert recorded == told, (recorded, told)
 
 
+def again_on(game: Game, night: int) -> bool:
+    """Returns whether the first-night choices are made again on ``night``: a Devoted Servant took a card the day
+    before (the condemned left holding hers)."""
+    took = any(game.marked(p.seat, "devoted") for p in game.players)
+    return took and any(e.role == "devoted_servant" and e.cause == "vote" and e.phase is Phase.DAY
+                        and e.number == night - 1 for e in game.eliminated)
+
+
 @FAST
 @given(tables(call_dead=True), seeds)
 def test_every_night_makes_the_profiles_calls_in_order(table: Table, seed: int) -> None:
@@ -283,7 +291,8 @@ def test_every_night_makes_the_profiles_calls_in_order(table: Table, seed: int) 
         for night in nights:
             made = [c.id for c in game.calls if c.phase is Phase.NIGHT and c.number == night]
             assert made[0] == "nightfall"
-            order = night_calls("bestof", night, table.rules.sisters_wake, table.rules.intervals())
+            order = night_calls("bestof", night, table.rules.sisters_wake, table.rules.intervals(),
+                                again_on(game, night))
             expected = [c for c in order if OWNERS.get(c, frozenset()) & deck]
             if last.phase is Phase.NIGHT and last.number == night:
                 assert made[1:] == expected[: len(made) - 1], (night, made)  # the game ended this night
@@ -297,7 +306,8 @@ def test_a_night_without_calls_for_the_dead_keeps_the_profiles_order(table: Tabl
     """With call_dead off, a night's calls are still a subsequence of the profile's order (docs/rules.md)."""
     for game in games(table, seed):
         for night in {c.number for c in game.calls if c.phase is Phase.NIGHT}:
-            made = iter(night_calls("bestof", night, table.rules.sisters_wake, table.rules.intervals()))
+            made = iter(night_calls("bestof", night, table.rules.sisters_wake, table.rules.intervals(),
+                                    again_on(game, night)))
             ids = [c.id for c in game.calls if c.phase is Phase.NIGHT and c.number == night][1:]
             assert all(i in made for i in ids), (night, ids)  # `in` on an iterator: a subsequence
 
