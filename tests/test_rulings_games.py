@@ -9,8 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from engine import Deal, Game, IllegalAnswer, Rules, Table
+from helpers import drive, new_game, reach
+from narrator.narration import SCREEN, VOICE, Line, Narrator
 from narrator.practice import dry_run
 from narrator.script import load_script
+from narrator.voices import load_voice
 
 GAMES = sorted((Path(__file__).resolve().parent / "games").glob("ruling_*.yaml"))
 
@@ -37,3 +41,39 @@ def test_ruling_game_plays_to_its_end_in_every_language(path: Path, language: st
     assert not any(ch.isascii() and ch.isdigit() for line in said for ch in line.text)
     if script.expect_reason == "stalemate":
         assert said[-1].key == "end.stalemate"
+
+
+def refusal_lines(game: Game, value: object, language: str) -> list[Line]:
+    """Returns the lines the narrator gives for the running call's refusal of ``value``."""
+    call = game.call
+    assert call is not None
+    with pytest.raises(IllegalAnswer) as refused:
+        game.check(value)  # type: ignore[arg-type]
+    lines: list[Line] = []
+    Narrator(load_voice(language), lines.append).refuse(call, refused.value)
+    return lines
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_the_revealed_idiots_ballot_is_refused_aloud_by_day(language: str) -> None:
+    """A revealed Idiot's ballot in a roll call is refused aloud, naming him (his card is public)."""
+    game = new_game(["werewolf", "idiot", "villager", "villager", "villager", "villager", "villager"])
+    drive(game, ("werewolves", 3), ("vote", 2), ("werewolves", 4))
+    reach(game, "vote")
+    (line,) = refusal_lines(game, {"ballots": {2: 5, 5: 6}}, language)
+    assert line.key == "refusal.idiot_ballot" and line.channel == VOICE
+    assert load_voice(language).seat(2, ()).lower() in line.text.lower()
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_the_barkeeper_refused_on_the_screen_at_night_and_aloud_by_day(language: str) -> None:
+    """The pack's choice of the Barkeeper is refused on the screen only; a vote naming him, aloud."""
+    table = Table(6, ("werewolf",) + ("villager",) * 5, Rules(sheriff=False), buildings=("barkeeper",))
+    game = Game(table, Deal(table.deck, (), ((3, "barkeeper"),)))
+    reach(game, "werewolves")
+    (night,) = refusal_lines(game, 3, language)
+    assert night.key == "refusal.barkeeper" and night.channel == SCREEN
+    drive(game, ("werewolves", 2), ("barkeeper", None))
+    reach(game, "vote")
+    (day,) = refusal_lines(game, 3, language)
+    assert day.key == "refusal.barkeeper" and day.channel == VOICE
