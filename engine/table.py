@@ -121,6 +121,9 @@ class Rules:
     brothers_interval: int = _rule(INTERVALS["brothers_interval"],
                                    "the Three Brothers wake again every N nights (the Chinese article: every other "
                                    "night); 0: never", bounds=(0, 10))
+    servant_chooses_again: bool = _rule(True, "a Devoted Servant who takes Cupido's, the Wild Child's or the Wolf "
+                                              "Hound's card makes that first-night choice again the next night (the "
+                                              "Chinese article); `false`: she keeps the choice the card made")
     elder_lives: int = _rule(2, "the werewolf attacks it takes to kill the Elder", bounds=(1, 5))
     elder_revenge: bool = _rule(True, "killed by the village, the Elder takes the villagers' special powers")
     idiot_dies_with_elder: bool = _rule(False, "a revealed Village Idiot dies when the Elder's penalty strikes (the "

@@ -20,6 +20,7 @@ from engine import (
     preset,
 )
 from engine.answers import shown
+from engine.order import interval
 from engine.roles.actor import LENDABLE
 from engine import check_extras
 from engine.table import HouseRule, house_rules
@@ -587,10 +588,21 @@ def config_to_dict(config: TableConfig) -> dict[str, Any]:
             "buildings_dealt": [list(pair) for pair in config.buildings_dealt]}
 
 
+def ruled_before(rules: dict[str, Any]) -> dict[str, Any]:
+    """Returns a journal's house rules with what a journal from before a ruling played by (docs/rules.md): the
+    Three Brothers woke with the Sisters, and the Devoted Servant kept the card's first-night choice."""
+    rules = dict(rules)
+    if "brothers_interval" not in rules:
+        rules["brothers_interval"] = interval("sisters_interval", bool(rules.get("sisters_wake")),
+                                              {"sisters_interval": int(rules.get("sisters_interval", 0))})
+    rules.setdefault("servant_chooses_again", False)
+    return rules
+
+
 def config_from_dict(data: dict[str, Any], where: str) -> TableConfig:
     """Returns the config a journal saved; a damaged one is a UserError naming ``where``."""
     try:
-        table = Table(int(data["seats"]), tuple(data["deck"]), Rules(**data["rules"]),
+        table = Table(int(data["seats"]), tuple(data["deck"]), Rules(**ruled_before(data["rules"])),
                       groups=tuple(tuple(int(s) for s in g) for g in data.get("groups", [])),
                       actor_cards=tuple(data.get("actor_cards", ())),
                       seance_cards=tuple(tuple(c) for c in data.get("seance_cards", ())),

@@ -35,7 +35,7 @@ from helpers import (
     reach,
     refused,
 )
-from narrator.config import Findings, config_from_dict, config_to_dict, read_table
+from narrator.config import Findings, config_from_dict, config_to_dict, read_table, ruled_before
 from narrator.narration import VOICE, Line
 from narrator.voices import load_voice
 from narrator.yamlfile import Document
@@ -294,6 +294,27 @@ def test_devoted_servant_who_takes_the_wolf_hounds_card_chooses_a_side_the_next_
     assert call.number == 2 and call.actors == (1,)
     drive(game, ("wolf_hound", "wolf"))
     assert reach(game, "werewolves").actors == (1, 2)
+
+
+def test_servant_chooses_again_may_be_turned_off() -> None:
+    """servant_chooses_again: false — she keeps the choice the card made (the Wild Child's model), and no
+    first-night call is made again."""
+    game = new_game(["devoted_servant", "werewolf", "wild_child", "villager", "villager", "villager", "villager",
+                     "villager"], servant_chooses_again=False)
+    drive(game, ("wild_child", 4), ("werewolves", 6), ("vote", 3), ("devoted_servant", 1), ("werewolves", 5))
+    assert game.kept(RoleModel).seat == 4 and made(game, "wild_child", 2) is None
+    drive(game, ("vote", 4))
+    assert game.is_werewolf(1)
+
+
+def test_a_journal_from_before_the_rulings_replays_by_the_rules_it_was_played_by() -> None:
+    """A journal's rules without the keys the rulings of issue 23 added: the Brothers woke with the Sisters, and
+    the Servant kept the card's choice (so that such a game resumes as it was played)."""
+    assert ruled_before({}) == {"brothers_interval": 0, "servant_chooses_again": False}
+    assert ruled_before({"sisters_wake": True})["brothers_interval"] == 2
+    assert ruled_before({"sisters_interval": 3})["brothers_interval"] == 3
+    assert ruled_before({"brothers_interval": 2, "servant_chooses_again": True}) == {
+        "brothers_interval": 2, "servant_chooses_again": True}
 
 
 def test_the_first_night_choices_are_called_again_whatever_card_the_servant_took() -> None:

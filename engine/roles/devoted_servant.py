@@ -82,8 +82,12 @@ def take_place(game: Play, servant: int, condemned: int) -> Flow:
     game.unmark(servant, "charmed")  # she loses her charm
     game.mark(servant, DEVOTED)
     game.keep(TakenOn(game.number))
-    game.renew(card)  # fresh powers: what the card itself says it renews (the Witch's potions, the Fox's scent...)
-    game.keep(Anew(card, game.night + 1))  # Cupid's, the Wild Child's, the Wolf Hound's choice: hers, next night
+    # Fresh powers: what the card itself says it renews (the Witch's potions, the Fox's scent...); and Cupid's, the
+    # Wild Child's, the Wolf Hound's first-night choice is hers to make again the next night (the Chinese article).
+    again = game.rules.servant_chooses_again
+    game.renew(card, again)
+    if again:
+        game.keep(Anew(card, game.night + 1))
     if game.sheriff == servant:
         game.appoint(None)
         living = tuple(s for s in game.living() if s not in (servant, condemned)

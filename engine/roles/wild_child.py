@@ -16,7 +16,7 @@ class RoleModel(Kept):
     """The role model the Wild Child chose on the first night (None: not yet)."""
 
     card = "wild_child"
-    renewed = True  # a Devoted Servant who takes his card chooses a model of her own the next night
+    again = True  # a Devoted Servant who takes his card chooses a model of her own the next night
     seat: int | None = None
 
 

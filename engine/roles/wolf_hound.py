@@ -19,7 +19,7 @@ class Side(Kept):
 
     card = "wolf_hound"
     sided = True
-    renewed = True  # a Devoted Servant who takes his card chooses a side of her own the next night
+    again = True  # a Devoted Servant who takes his card chooses a side of her own the next night
     side: str = ""
 
 
