@@ -273,7 +273,7 @@ class Game(Play):
         yield self.ask("nightfall", Kind.NONE)
         for role in self.hooked["at_nightfall"]:
             role.at_nightfall(self)
-        self.step_done()  # a Wild Child who turns at nightfall may give the werewolves the game
+        self.step_done()  # what the day's end and nightfall changed is checked before anyone is called
         for spec in self._night_order(self.night):
             flow = spec.run(self)
             yield from self._skipping(flow) if self.rules.skip_idle_calls else flow

@@ -90,7 +90,7 @@ class Role:
         cls.overrides = frozenset(name for name in HOOKS if getattr(cls, name) is not getattr(Role, name))
 
     def at_nightfall(self, game: Play) -> None:
-        """Runs when night falls, before any call (the Knight's rust, the Wild Child turning)."""
+        """Runs when night falls, before any call (the Knight's rust, the Actor's loan ending)."""
 
     def survives(self, game: Play, seat: int, cause: str) -> bool:
         """Returns true when the player at ``seat`` is spared a death by ``cause`` (the Elder's first bite)."""
