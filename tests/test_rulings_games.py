@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from engine import Deal, Game, IllegalAnswer, Rules, Table
+from engine import ROLES, Deal, Game, IllegalAnswer, Play, Rules, Table
+from engine.roles.wild_child import RoleModel, WildChild
 from helpers import drive, new_game, reach
 from narrator.narration import SCREEN, VOICE, Line, Narrator
-from narrator.practice import dry_run
+from narrator.practice import RunFailed, dry_run
 from narrator.script import load_script
 from narrator.voices import load_voice
 
@@ -77,3 +78,25 @@ def test_the_barkeeper_refused_on_the_screen_at_night_and_aloud_by_day(language:
     reach(game, "vote")
     (day,) = refusal_lines(game, 3, language)
     assert day.key == "refusal.barkeeper" and day.channel == VOICE
+
+
+class NightAfterWildChild(WildChild):
+    """The old reading: a villager until the night after his model's elimination."""
+
+    def on_mark(self, game: Play, seat: int, cause: str) -> None:
+        pass
+
+    def at_nightfall(self, game: Play) -> None:
+        model = game.kept(RoleModel).seat
+        if model is not None and not game.alive(model):
+            for seat in game.holders(self.id):
+                game.mark(seat, "turned")
+
+
+def test_the_old_wild_child_reading_fails_his_ruling_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Played with the Wild Child who turned only at the next nightfall, the ruling's game ends on the day his model
+    is voted out, the village winning, and the run fails: the script has answers left."""
+    monkeypatch.setitem(ROLES, "wild_child", NightAfterWildChild())
+    script, _ = load_script(str(Path(__file__).resolve().parent / "games" / "ruling_wild_child_turns_at_once.yaml"))
+    with pytest.raises(RunFailed, match=r"the game is over, but \d+ answer\(s\) are left"):
+        dry_run(script)
