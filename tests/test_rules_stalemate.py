@@ -7,6 +7,7 @@ from __future__ import annotations
 from engine.victory import STALEMATE_ROUNDS
 from helpers import drive, new_game
 from narrator.narration import Line, Narrator, end_key
+from narrator.recap import build_recap, markdown
 from narrator.voices import load_voice
 
 SIX = ["werewolf", "villager", "villager", "villager", "villager", "villager"]
@@ -70,3 +71,14 @@ def test_nobody_left_alive_is_told_by_its_own_line_not_the_stalemates() -> None:
         Narrator(load_voice(language), lines.append).finish(game)
         assert lines[0].key == "end.stalemate" and lines[0].channel == "voice" and lines[0].text
         assert not any(ch.isdigit() for ch in lines[0].text)
+
+
+def test_the_recap_says_why_nobody_won() -> None:
+    """The recap's result is the stalemate's line, in every language: why the game ended with no winner."""
+    game = new_game(SIX)
+    drive(game, *two_left(), ("werewolves", None), ("vote", None), ("werewolves", None), ("vote", None))
+    for language in ("en", "fr", "zh"):
+        voice = load_voice(language)
+        recap = build_recap(game, voice)
+        assert recap.result == [voice.text("end.stalemate", {})]
+        assert recap.result[0] in markdown(recap)
