@@ -20,6 +20,7 @@ from engine import (
     preset,
 )
 from engine.answers import shown
+from engine.order import interval
 from engine.roles.actor import LENDABLE
 from engine import check_extras
 from engine.table import HouseRule, house_rules
@@ -645,6 +646,17 @@ def config_to_dict(config: TableConfig) -> dict[str, Any]:
             "buildings_dealt": [list(pair) for pair in config.buildings_dealt]}
 
 
+def ruled_before(rules: dict[str, Any]) -> dict[str, Any]:
+    """Returns a journal's house rules with what a journal from before a ruling played by (docs/rules.md): the
+    Three Brothers woke with the Sisters, and the Devoted Servant kept the card's first-night choice."""
+    rules = dict(rules)
+    if "brothers_interval" not in rules:
+        rules["brothers_interval"] = interval("sisters_interval", bool(rules.get("sisters_wake")),
+                                              {"sisters_interval": int(rules.get("sisters_interval", 0))})
+    rules.setdefault("servant_chooses_again", False)
+    return rules
+
+
 def config_from_dict(data: Any, where: str) -> TableConfig:
     """Returns the config a journal saved, checked as a table config file is (every key's type and bounds, the
     language, the players' names, the deck): a journal is a file like any other, and may have been changed. A
@@ -673,7 +685,7 @@ def _as_written(data: Any) -> dict[str, Any]:
         raise ValueError(f"{seats} seats but {len(names)} names")
     written: dict[str, Any] = {
         "language": data["language"], "seats": names or seats, "deck": data["deck"],
-        **data["rules"], "deal": data["deal_mode"], "actor_cards": data.get("actor_cards", []),
+        **ruled_before(data["rules"]), "deal": data["deal_mode"], "actor_cards": data.get("actor_cards", []),
         "seance_cards": data.get("seance_cards", []), "ambience": data.get("ambience", False),
         "pause": data["pause"], "call_floor": data.get("call_floor", TableConfig.call_floor),
         "debate_timer": data["debate_timer"], "last_words": data.get("last_words", 0), "inputs": data["inputs"],

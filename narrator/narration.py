@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
-from engine import Answer, Call, Elimination, Fact, Game, IllegalAnswer, Phase, Rules, Step
+from engine import Answer, Call, Elimination, Fact, Game, IllegalAnswer, Outcome, Phase, Rules, Step
 from engine.calls import declared_calls, declared_facts
 from engine.contract import Value
 
@@ -75,6 +75,11 @@ OPEN_EYES = frozenset({"dawn.call", "notice.open_eyes", "confessor.from_screen",
 def wakes(call: Call) -> bool:
     """Returns whether ``call`` wakes characters at night (said with a wake and a sleep line; not the nightfall)."""
     return call.phase is Phase.NIGHT and CALLS[call.id].night
+
+
+def end_key(outcome: Outcome) -> str:
+    """Returns the key of the line that says who won (a stalemate says why nobody did)."""
+    return "end.stalemate" if outcome.reason == "stalemate" else f"end.{outcome.winner}"
 
 
 class Narrator:
@@ -190,7 +195,7 @@ class Narrator:
         if outcome.winner == "village" and game.variant("black_death"):
             self.line("end.black_death", VOICE)  # the game is over: now the variant may be named
         else:
-            self.line(f"end.{outcome.winner}", VOICE)
+            self.line(end_key(outcome), VOICE)
         if outcome.winners:
             self.line("end.winners", VOICE, seats=list(outcome.winners))
         for seat, role in enumerate(game.deal.roles, start=1):

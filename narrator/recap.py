@@ -17,7 +17,7 @@ from engine.roles import cupid
 
 from .errors import UserError
 from .journal import PRIVATE_FILE
-from .narration import Line, Narrator
+from .narration import Line, Narrator, end_key
 from .voices import Voice
 
 WHO = {"vote": "recap.vote", "revote": "recap.vote", "sheriff_election": "recap.election",
@@ -82,7 +82,7 @@ def build_recap(game: Game, voice: Voice, names: Sequence[str | None] = ()) -> R
         answered = _answer(voice, names, call, value) if call.needs_answer else ""
         if answered or brought:
             turns.append(Turn(call, when, who(voice, call), answered, brought))
-    narrator.line(f"end.{game.outcome.winner}", "voice")
+    narrator.line(end_key(game.outcome), "voice")
     if game.outcome.winners:
         narrator.line("end.winners", "voice", seats=list(game.outcome.winners))
     deal = []

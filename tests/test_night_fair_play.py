@@ -108,6 +108,10 @@ REFUSALS: dict[str, Callable[[], tuple[Game, object]]] = {
                               ("sheriff_election", 3), ("town_crier_appoint", 5), ("werewolves", 4),
                               ("town_crier", 12), ("vote", None), ("werewolves", 6)), 12),
     "over": lambda: (over_game(), 3),
+    "idiot_ballot": lambda: (at(new_game(["werewolf", "idiot", *VILLAGERS[:5]]), "vote", ("werewolves", 3),
+                                ("vote", 2), ("werewolves", 4)), {"ballots": {2: 5, 5: 6}}),
+    "barkeeper": lambda: (at(village(EIGHT, {3: "barkeeper"}), "vote", ("werewolves", 4), ("barkeeper", None)), 3),
+    "barkeeper_secret": lambda: (at(village(EIGHT, {3: "barkeeper"}), "werewolves"), 3),
     # secret
     "self_secret": lambda: (at(new_game(["werewolf", "seer", *VILLAGERS]), "seer"), 2),
     "self_piper": lambda: (at(new_game(PIPER), "piper", ("werewolves", 3)), [2, 4]),

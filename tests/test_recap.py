@@ -127,7 +127,7 @@ def test_a_sheriff_who_dies_and_names_his_successor_is_one_line_of_the_history(t
     _, printed = played(APP, keys, tmp_path)
     history = [line for line in printed[printed.index("## The Sheriff"):printed.index("## Eliminations")]
                .splitlines() if line.startswith("- ")]
-    assert history == ["- Before the first night: seat number four becomes Sheriff.", "- Day 2: seat number one becomes Sheriff."]
+    assert history == ["- Before the first night: seat number four becomes Sheriff.", "- Day 1: seat number one becomes Sheriff."]
 
 
 def test_a_roll_call_vote_is_told_voter_by_voter() -> None:
