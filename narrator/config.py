@@ -650,9 +650,10 @@ def ruled_before(rules: dict[str, Any]) -> dict[str, Any]:
     """Returns a journal's house rules with what a journal from before a ruling played by (docs/rules.md): the
     Three Brothers woke with the Sisters, and the Devoted Servant kept the card's first-night choice."""
     rules = dict(rules)
-    if "brothers_interval" not in rules:
-        rules["brothers_interval"] = interval("sisters_interval", bool(rules.get("sisters_wake")),
-                                              {"sisters_interval": int(rules.get("sisters_interval", 0))})
+    sisters = rules.get("sisters_interval", 0)
+    if "brothers_interval" not in rules and type(sisters) is int:  # else the reader names the bad value
+        rules["brothers_interval"] = interval("sisters_interval", rules.get("sisters_wake") is True,
+                                              {"sisters_interval": sisters})
     rules.setdefault("servant_chooses_again", False)
     return rules
 
