@@ -341,20 +341,20 @@ def test_play_paces_every_night_call_from_the_living_answers(tmp_path: Path) -> 
     """At the table: every night call lasts the floor at least; from night 2, a dead Seer's or a powerless
     Witch's call lasts as long as the living calls did (never the fallback range); only night calls wait."""
     config = TableConfig("en", STARTER.table, pause=(100.0, 100.0), call_floor=5.0)
-    keys, ahead = plan_keys(config, 9)
+    keys, ahead = plan_keys(config, 35)
     time = FakeTime()
     speaker = TimedSpeaker(time)
-    game = play(config, TableIO(TimedKeys(keys, time, 2.0), PlainScreen(io.StringIO()), speaker), seed=9,
+    game = play(config, TableIO(TimedKeys(keys, time, 2.0), PlainScreen(io.StringIO()), speaker), seed=35,
                 start=NewGame(folder=tmp_path), timing=Timing(sleep=time.sleep, clock=time.clock),
                 out=io.StringIO())
     assert game.outcome == ahead.outcome  # the pacing draws nothing from the game's generator
-    calls = night_calls(config, 9)
+    calls = night_calls(config, 35)
     spans = windows(speaker.said, calls)
     lengths = [end - start for start, end in spans]
     assert all(t >= 5.0 - 1e-9 for t in lengths)
     dead = [t for t, (_, live) in zip(lengths, calls) if not live]
     alive = [t for t, (_, live) in zip(lengths, calls) if live]
-    assert len(dead) == 7 and max(dead) <= max(alive) + 1e-9 and max(alive) < 100.0
+    assert len(dead) == 8 and max(dead) <= max(alive) + 1e-9 and max(alive) < 100.0
     assert time.slept and all(any(start <= when < end for start, end in spans) for when, _ in time.slept)
 
 
