@@ -157,8 +157,9 @@ def below_panel(shown: str) -> str:
 
 
 def status(shown: str) -> str:
-    """The host's status line over the footer, on one line or two (flat)."""
-    return flat("".join(shown.splitlines()[-3:-1]))
+    """The host's status line over the footer, on one line to three (flat): the silent repeat of a French call
+    at 80 columns takes three."""
+    return flat("".join(shown.splitlines()[-4:-1]))
 
 
 def banner(shown: str) -> str:
