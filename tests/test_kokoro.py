@@ -109,18 +109,10 @@ def test_damaged_model_parts_are_refused_with_what_to_do(folders: Path, tmp_path
     assert not list((tmp_path / "joined").iterdir())  # nothing half-joined is left
 
 
-def test_kokoro_renders_a_french_line_a_table_can_hear(folders: Path) -> None:
-    text = "Joueur quatre, ouvrez les yeux et venez à l’écran."
-    speaker = KokoroSpeaker("fr", cache=VoiceCache(folders / "lines"), fallback=False)
-    try:
-        check_heard(speaker.sound(text), text)
-    finally:
-        speaker.close()
-
-
-def test_kokoro_renders_a_chinese_line_a_table_can_hear(folders: Path) -> None:
-    text = "四号玩家，请睁眼，到屏幕前来。"
-    speaker = KokoroSpeaker("zh", cache=VoiceCache(folders / "lines"), fallback=False)
+@pytest.mark.parametrize("language, text", [("fr", "Joueur quatre, ouvrez les yeux et venez à l’écran."),
+                                            ("zh", "四号玩家，请睁眼，到屏幕前来。")])
+def test_kokoro_renders_a_line_a_table_can_hear(folders: Path, language: str, text: str) -> None:
+    speaker = KokoroSpeaker(language, cache=VoiceCache(folders / "lines"), fallback=False)
     try:
         check_heard(speaker.sound(text), text)
     finally:

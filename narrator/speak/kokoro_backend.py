@@ -26,7 +26,6 @@ import shutil
 import subprocess
 import threading
 from collections import deque
-from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence, TextIO
 
@@ -36,7 +35,8 @@ from .audio import Sound
 from .cache import VoiceCache
 from .console import print_to_stderr
 from .hygiene import DEFAULT_RATE, LEAD_IN, TAIL
-from .pyttsx3_backend import Pyttsx3Speaker, SpeechUnavailable, language_name
+from .neural import NeuralSpeaker
+from .pyttsx3_backend import SpeechUnavailable, language_name
 from .rendered import EngineThread, RenderedSpeaker
 
 INSTALL = "scripts/setup.sh (or pip install 'werewolf-narrator[kokoro]')"
@@ -400,7 +400,7 @@ def _engine() -> _KokoroEngine:
         return _shared[0]
 
 
-class KokoroSpeaker(RenderedSpeaker):
+class KokoroSpeaker(NeuralSpeaker):
     """Says lines with a Kokoro voice; a line is its clauses, rendered, cached and rendered ahead one by one.
 
     The model loads in the background. With ``fallback`` (and a cache), a line whose clauses are not all rendered
@@ -422,23 +422,9 @@ class KokoroSpeaker(RenderedSpeaker):
             raise SpeechUnavailable(problem or f"no Kokoro voice for {language}")
         super().__init__(rate, device, out=out, warn=warn, cache=cache, sink=sink)
         self.language = language
-        engine = _engine()
-        self._renderer = engine
         self.voice_id = chosen
         self.voice_name = f"Kokoro {chosen}"
-        if fallback and self.cache is not None:
-            try:  # the same cache: its lines are kept under espeak-ng's own keys
-                self.fallback = Pyttsx3Speaker(language, None, rate, device, out=out, warn=warn, cache=self.cache,
-                                               sink=sink)
-            except SpeechUnavailable:
-                self.fallback = None
-        engine.started.add_done_callback(self._loaded)
-
-    def _loaded(self, started: Future[object]) -> None:
-        failure = None if started.cancelled() else started.exception()
-        if failure is not None:
-            instead = f"{self.fallback.voice_name} says the lines" if self.fallback else "the lines are printed"
-            self._warn(f"{failure}: {instead} instead")
+        self._attach(_engine(), language, rate, device, out, warn, sink, fallback)
 
     def _not_ready(self, text: str, fallback: RenderedSpeaker) -> None:
         """A line no render ahead could hold (one listing several seats: a tie) is rendered now and waited for, in
