@@ -575,6 +575,7 @@ def characters(text: str, language: str) -> list[str]:
         text = simplified(text)
         text = re.sub(r"\d{1,8}", lambda m: chinese_number(int(m.group())), text)
     elif language == "fr":
+        text = text.replace("œ", "oe").replace("æ", "ae")  # Sœur, soeur
         text = re.sub(r"(?<=\d)[  .](?=\d{3}\b)", "", text)  # 1 000
         text = re.sub(r"\b(\d{1,9})(?:er|re|ère|e|ème|nd|nde)\b",
                       lambda m: " " + french_ordinal(int(m.group(1)), m.group().endswith(("re", "nde"))) + " ", text)
@@ -586,11 +587,52 @@ def characters(text: str, language: str) -> list[str]:
 
 def pinyin(text: str) -> list[str]:
     """Returns the toneless pinyin syllables of ``text`` (normalised as `characters`): a homophone the judge writes
-    is no error; a Latin letter is a syllable of its own."""
+    is no error. Whisper sometimes writes what it hears in Latin letters ("Shen Fen" for 身份): a Latin word made of
+    pinyin syllables counts as those syllables; any other Latin letter is a syllable of its own ("T", the key).
+
+    >>> pinyin("九号 Shen Fen Shilifa, T键")
+    ['jiu', 'hao', 'shen', 'fen', 'shi', 'li', 'fa', 't', 'jian']
+    """
     from pypinyin import Style, lazy_pinyin
 
-    said = lazy_pinyin("".join(characters(text, "zh")), style=Style.NORMAL, errors=lambda chunk: " ".join(chunk))
-    return [syllable for item in said for syllable in item.split()]
+    text = unicodedata.normalize("NFKC", text).lower().replace("ü", "v")
+    text = re.sub(r"\d{1,8}", lambda m: chinese_number(int(m.group())), text)
+    found: list[str] = []
+    for word in re.findall(r"[a-z]+|[^\W\d_a-z]+", text):  # Latin words, and runs of characters
+        if word.isascii():
+            found += pinyin_syllables(word) or list(word)
+        else:
+            said = lazy_pinyin("".join(characters(word, "zh")), style=Style.NORMAL,
+                               errors=lambda chunk: " ".join(chunk))
+            found += [syllable for item in said for syllable in item.split()]
+    return found
+
+
+_SYLLABLES: frozenset[str] = frozenset()
+
+
+def pinyin_syllables(word: str) -> list[str] | None:
+    """Returns ``word`` (lower-case Latin letters) cut into the fewest toneless pinyin syllables, or None when it is
+    not made of them.
+
+    >>> pinyin_syllables("shilifa"), pinyin_syllables("xian"), pinyin_syllables("kill")
+    (['shi', 'li', 'fa'], ['xian'], None)
+    """
+    global _SYLLABLES
+    if not _SYLLABLES:
+        from pypinyin.pinyin_dict import pinyin_dict
+
+        _SYLLABLES = frozenset("".join(c for c in unicodedata.normalize("NFD", said).replace("u\u0308", "v")
+                                       if not unicodedata.combining(c))
+                               for value in pinyin_dict.values() for said in value.split(","))
+    best: list[list[str] | None] = [[]] + [None] * len(word)  # best[i]: the fewest syllables that make word[:i]
+    for end in range(1, len(word) + 1):
+        for start in range(max(0, end - 6), end):
+            head = best[start]
+            if head is not None and word[start:end] in _SYLLABLES:
+                if best[end] is None or len(head) + 1 < len(best[end] or ()):
+                    best[end] = head + [word[start:end]]
+    return best[-1]
 
 
 @dataclass

@@ -97,6 +97,7 @@ def test_the_noisy_room_is_the_same_every_run_and_at_the_ratio_asked() -> None:
     ("fr", "Vingt et un ; la 2e nuit !", "vingt-et-un la deuxième nuit"),
     ("fr", "Quatre-vingt-onze, C’est Chloé.", "91 c'est chloé"),
     ("fr", "1 000 joueurs", "mille joueurs"),
+    ("fr", "Joueur douze : Sœur.", "Joueur 12, soeur"),
     ("zh", "七号出局了，身份是天使。", "7號出局了 身份是天使"),
     ("zh", "二十一号", "21号"),
     ("zh", "第二张牌", "第２张牌"),
@@ -126,6 +127,14 @@ def test_pinyin_syllables_forgive_the_judges_homophones_but_not_another_sound() 
     assert (misheard.syllable_errors, misheard.syllables) == (2, 5)  # qing -> qian, le -> ren
     assert bench.syllable_error_rate([homophone, misheard]) == pytest.approx(2 / 15)
     assert bench.pinyin("按T键") == ["an", "t", "jian"]
+
+
+def test_a_chinese_line_the_judge_wrote_in_pinyin_counts_by_its_syllables() -> None:
+    # Whisper, forced to Chinese, sometimes writes the sounds in Latin letters: they are the syllables it heard.
+    romanised = bench.score("九号被投票出局，身份是理发师。", "Jiu Hao bei tou piao chu ju, Shen Fen Shilifa shi.", "zh")
+    assert (romanised.syllable_errors, romanised.syllables) == (0, 13)
+    assert romanised.errors > romanised.characters  # not one character of the line, and the letters inserted
+    assert bench.pinyin("Kill Pao") == ["k", "i", "l", "l", "pao"]  # not pinyin: letter by letter
 
 
 def test_the_french_sample_is_the_same_every_run_half_calls_half_seats_names_and_characters() -> None:
