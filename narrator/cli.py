@@ -24,7 +24,7 @@ from .errors import GameStopped, RunFailed, UserError
 from .folders import settle_home
 
 # The speech backends (narrator.speak.BACKENDS), named here so that the supervisor need not import speech.
-SPEAKERS = ("auto", "piper", "pyttsx3", "console")
+SPEAKERS = ("auto", "kokoro", "piper", "pyttsx3", "console")
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -79,7 +79,7 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
         else:
             speakers.append(speaker)
             prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck,
-                          config.source)
+                          config.source, config.table)
 
     said = []
 
@@ -388,6 +388,7 @@ def _render_voices(args: argparse.Namespace) -> int:
     seats, voice_id, rate, backend = RENDER_SEATS, None, None, "auto"
     names: tuple[str | None, ...] = ()
     roles: tuple[str, ...] = ()
+    table = None
     if args.config:
         try:
             is_script = _is_script(load(args.config).data)
@@ -403,7 +404,7 @@ def _render_voices(args: argparse.Namespace) -> int:
         if config.language != language:
             raise UserError(f"{args.config}: the table speaks {config.language!r}, not {language!r}: "
                             f"voices render {config.language} --config {args.config}")
-        seats, names, roles = config.table.seats, config.names, config.table.deck
+        seats, names, roles, table = config.table.seats, config.names, config.table.deck, config.table
         voice_id, rate = config.voice, config.rate
         backend = "auto" if config.speaker == "console" else config.speaker
     speaker = rendering_speaker(backend, language, voice_id, rate, warn=_warn)
@@ -414,49 +415,49 @@ def _render_voices(args: argparse.Namespace) -> int:
         speaker.close()
         raise UserError(f"cannot write rendered lines to the voice cache {cache.folder} ({problem}): nothing was "
                         "rendered; make that folder writable, or set XDG_CACHE_HOME to one that is")
-    texts = list(lines_ahead(voice, seats, names, roles))
+    texts = list(lines_ahead(voice, seats, names, roles, table))
     builtin = ""
     if not args.config:
         from .play import STARTER
 
         if STARTER.language == language:  # `play` alone: its lines naming a character too, so none falls back
             starter = STARTER.table
-            texts = list(dict.fromkeys([*texts, *lines_ahead(voice, starter.seats, STARTER.names, starter.deck)]))
+            texts = list(dict.fromkeys([*texts, *lines_ahead(voice, starter.seats, STARTER.names, starter.deck,
+                                                             starter)]))
             builtin = f", the built-in table's {starter.seats}"
-    todo = [text for text in texts if not speaker.cached(text)]
-    rendered = failed = 0
-    reused = len(texts) - len(todo)
+    todo = speaker.todo(texts)  # a slow engine's lines are their clauses: each rendered once, for every line
+    reused = len(texts) - sum(1 for text in texts if not speaker.cached(text))
     start = time.monotonic()
+    done = [0]
     try:
-        with _render_progress(language, len(todo)) as advance:
-            for text in todo:
-                if not cache.writable:
-                    break  # the disk refused a line (full?): rendering the rest would keep nothing
-                try:
-                    speaker.sound(text)
-                    rendered += 1
-                except Exception as exc:  # one line the engine refuses does not stop the others
-                    failed += 1
-                    if failed == 1:
-                        _warn(f"a line could not be rendered ({exc or type(exc).__name__}): {text}")
-                advance((time.monotonic() - start) / (rendered + failed))
+        with _render_progress(language, len(todo), speaker.pieces_word) as advance:
+            def step() -> None:
+                done[0] += 1
+                advance((time.monotonic() - start) / done[0])
+
+            rendered, failed = speaker.render_all(todo, step, workers=render_workers())
     finally:
         speaker.close()
+    if failed:
+        _warn(f"{failed} of {len(todo)} {speaker.pieces_word} could not be rendered (they are rendered, and told, "
+              "when said)")
     if not cache.writable:
         raise UserError(f"the voice cache {cache.folder} stopped taking rendered lines partway (see the warning "
                         "above): free some space there and run the command again; the lines kept stay kept")
     where = f"{seats} seats" + (f", {len(set(roles))} characters" if roles else "") + builtin
-    rate_note = f" ({(time.monotonic() - start) / (rendered + failed):.2f} s a line)" if rendered + failed else ""
+    each = speaker.pieces_word.rstrip("s")
+    rate_note = f" ({(time.monotonic() - start) / (rendered + failed):.2f} s a {each})" if rendered + failed else ""
+    pieces = f" as {rendered + failed} {speaker.pieces_word}" if speaker.pieces_word != "lines" and todo else ""
     print(f"{language}: {len(texts)} lines ({where}) with {speaker.voice_name} [{speaker.voice_id}]: "
-          f"{rendered} rendered, {reused} already there" + (f", {failed} failed" if failed else "")
+          f"{len(texts) - reused} rendered{pieces}, {reused} already there" + (f", {failed} failed" if failed else "")
           + f", in {cache.folder}{rate_note}")
     return 1 if failed else 0
 
 
 @contextlib.contextmanager
-def _render_progress(language: str, total: int) -> Iterator[Callable[[float], None]]:
-    """Shows, on a terminal, a progress bar of ``total`` lines to render with the time left and the seconds a
-    line; yields the function that moves it on by one line, given the seconds a line so far."""
+def _render_progress(language: str, total: int, what: str = "lines") -> Iterator[Callable[[float], None]]:
+    """Shows, on a terminal, a progress bar of ``total`` lines (or clauses: ``what``) to render with the time left
+    and the seconds each; yields the function that moves it on by one, given the seconds each so far."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -470,13 +471,22 @@ def _render_progress(language: str, total: int) -> Iterator[Callable[[float], No
         task = progress.add_task("render", total=total, each="")
 
         def advance(seconds: float) -> None:
-            progress.update(task, advance=1, each=f"{seconds:.2f} s a line")
+            progress.update(task, advance=1, each=f"{seconds:.2f} s a {what.rstrip('s')}")
 
         yield advance
 
 
 # Seats whose lines `voices render` renders without a config: the classic preset's largest table.
 RENDER_SEATS = 18
+
+
+def render_workers() -> int:
+    """How many engines `voices render` runs side by side: one a core, at most four (each Kokoro engine loads its
+    own model, ~280 MB); WEREWOLF_NARRATOR_RENDER_WORKERS sets it (1 on a small machine)."""
+    given = os.environ.get("WEREWOLF_NARRATOR_RENDER_WORKERS", "")
+    if given.isdigit() and 0 < int(given) <= 16:
+        return int(given)
+    return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
 
 
 def cmd_understand(args: argparse.Namespace) -> int:

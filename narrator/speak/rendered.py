@@ -14,7 +14,7 @@ import sys
 import threading
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any, Callable, Iterable, TextIO, TypeVar
+from typing import Any, Callable, Iterable, Sequence, TextIO, TypeVar
 
 from .audio import Sound, play, tone
 from .cache import VoiceCache, line_key
@@ -151,6 +151,8 @@ class RenderedSpeaker:
     render_command = ""
     """The command that renders the table's lines ahead (prepare_table sets it), told to the host when a line is
     not ready; none: ``voices render LANG``."""
+    pieces_word = "lines"
+    """What the speaker renders a line as, for messages: "lines", or a slow engine's "clauses"."""
     render_lines: frozenset[str] | None = None
     """The lines `render_command` renders (None: any); a line outside them (one listing several seats) is
     rendered when said, and not being ready is no reason to run it."""
@@ -184,16 +186,51 @@ class RenderedSpeaker:
         engine = self._renderer.engine_version if self._renderer else ""
         return line_key(self.name, engine, self.voice_id, self.rate or DEFAULT_RATE, text)
 
+    def pieces(self, text: str) -> list[str]:
+        """Returns what ``text`` is rendered and kept as: the line itself, or (a slow engine's) its clauses."""
+        return [text]
+
+    def joined(self, text: str, sounds: Sequence[Sound]) -> Sound:
+        """Returns the line ``text`` from the sounds of its `pieces`, in order."""
+        return sounds[0]
+
     def cached(self, text: str) -> bool:
-        """Returns whether ``text`` is already rendered in the cache."""
-        return self.cache is not None and self.cache.has(self.key(text))
+        """Returns whether ``text`` is already rendered in the cache (every one of its pieces)."""
+        return self.cache is not None and all(self.cache.has(self.key(piece)) for piece in self.pieces(text))
+
+    def todo(self, texts: Iterable[str]) -> list[str]:
+        """Returns the pieces of ``texts`` not rendered in the cache yet, each once, in order."""
+        pieces = dict.fromkeys(piece for text in texts if text.strip() for piece in self.pieces(text))
+        return [piece for piece in pieces if self.cache is None or not self.cache.has(self.key(piece))]
+
+    def render_all(self, pieces: Iterable[str], advance: Callable[[], None], workers: int = 1) -> tuple[int, int]:
+        """Renders ``pieces`` into the cache one after another (``workers``: how many engines may render side by
+        side, where a backend can); calls ``advance`` after each; returns how many were rendered and failed."""
+        rendered = failed = 0
+        for piece in pieces:
+            if self.cache is not None and not self.cache.writable:
+                break  # the disk refused a line (full?): rendering the rest would keep nothing
+            try:
+                self._piece(piece)
+                rendered += 1
+            except Exception:  # one line the engine refuses does not stop the others
+                failed += 1
+            advance()
+        return rendered, failed
 
     def sound(self, text: str) -> Sound:
-        """Returns ``text`` rendered: from the cache, or by the engine (and then kept)."""
-        if self._renderer is None:
-            raise ValueError("the speaker is closed")
+        """Returns ``text`` rendered: from the cache, or by the engine (and then kept); piece by piece, joined."""
         if not text.strip():
             raise ValueError("an empty line has no sound")  # pyttsx3 would assert
+        pieces = self.pieces(text)
+        if len(pieces) == 1:
+            return self._piece(pieces[0])
+        return self.joined(text, [self._piece(piece) for piece in pieces])
+
+    def _piece(self, text: str) -> Sound:
+        """Returns one piece rendered: from the cache, or by the engine (and then kept)."""
+        if self._renderer is None:
+            raise ValueError("the speaker is closed")
         if self.cache is None:
             return self._renderer.render(text, self.voice_id, self.rate)
         key = self.key(text)
@@ -211,7 +248,7 @@ class RenderedSpeaker:
         Returns at once, with how many lines were handed over. Lines still waiting when the speaker closes
         are dropped.
         """
-        lines = collections.deque(dict.fromkeys(t for t in texts if t.strip()))
+        lines = collections.deque(dict.fromkeys(piece for t in texts if t.strip() for piece in self.pieces(t)))
         if self._renderer is None or self.cache is None or not lines:
             return 0
         self._want(lambda wanted: wanted.append(lines))
@@ -316,7 +353,7 @@ class RenderedSpeaker:
         if started is not None and started.done() and (started.cancelled() or started.exception() is not None):
             fallback.say(text)
             return
-        self._want(lambda wanted: wanted.append(collections.deque([text])))  # the next rendered
+        self._want(lambda wanted: wanted.append(collections.deque(self.pieces(text))))  # the next rendered
         if self.render_lines is not None and text not in self.render_lines:
             fallback.say(text)
             return

