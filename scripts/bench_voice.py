@@ -739,12 +739,14 @@ def hear_language(model: Any, audio: Any, language: str, text: str) -> tuple[str
     """Returns what the judge heard of the line ``text`` forced to ``language``, the probability it gives
     ``language`` when it detects the language itself, and the language it detects.
 
-    Greedy decoding at temperature 0 (no retries at random temperatures: the same figures every run), at most twice
-    the line's tokens and ten: on a voice it hardly understands, Whisper loops on a phrase, which costs seconds and
-    adds nothing once every character is wrong."""
+    Decoding at temperature 0 (no retries at random temperatures: the same figures every run), at most twice the
+    line's tokens and ten: on a voice it hardly understands, Whisper loops on a phrase, which costs seconds and adds
+    nothing once every character is wrong. With timestamps: without them, Whisper base often stopped after a line's
+    first sentence (Kokoro's "Le Bouc émissaire meurt à la place de son voisin : François, joueur six, quitte la
+    partie. Sa carte : Ancien." came back as its first clause alone), which blamed the voice for the judge."""
     most = 2 * len(model.hf_tokenizer.encode(text).ids) + 10
     segments, _ = model.transcribe(audio, language=language, beam_size=5, temperature=0.0,
-                                   condition_on_previous_text=False, without_timestamps=True, max_new_tokens=most)
+                                   condition_on_previous_text=False, max_new_tokens=most)
     heard = " ".join(segment.text.strip() for segment in segments)
     detected, _, probabilities = model.detect_language(audio)
     return heard, dict(probabilities).get(language, 0.0), detected
