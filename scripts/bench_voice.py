@@ -735,6 +735,17 @@ def multilingual_speakers(language: str, backends: Sequence[str]) -> dict[str, A
     return made
 
 
+def render(speaker: Any, text: str, tries: int = 3) -> Any:
+    """Returns ``text`` rendered by ``speaker``, tried again when its engine timed out (a busy machine: Kokoro's first
+    line waits for its model to load)."""
+    for _ in range(tries - 1):
+        try:
+            return speaker.sound(text)
+        except RuntimeError as exc:
+            print(f"  ({exc}: again)", flush=True)
+    return speaker.sound(text)
+
+
 def hear_language(model: Any, audio: Any, language: str, text: str) -> tuple[str, float, str]:
     """Returns what the judge heard of the line ``text`` forced to ``language``, the probability it gives
     ``language`` when it detects the language itself, and the language it detects.
@@ -770,7 +781,7 @@ def bench_language(args: argparse.Namespace, language: str, model: Any) -> None:
             results: list[Scored] = []
             try:
                 for text, said in lines:
-                    heard, probability, detected = hear_language(model, samples(speaker.sound(said)), language, text)
+                    heard, probability, detected = hear_language(model, samples(render(speaker, said)), language, text)
                     results.append(score(text, heard, language, probability, detected))
             except SpeechUnavailable as exc:  # a model that would not load (in the background)
                 print(f"{language} {backend}: not measured ({exc})", flush=True)
