@@ -387,7 +387,7 @@ def test_a_stuck_engine_does_not_stop_the_game_and_speaks_again_when_it_answers(
     out = io.StringIO()
     warnings: list[str] = []
     speaker = Pyttsx3Speaker("en", out=out, warn=warnings.append)
-    monkeypatch.setattr(rendered, "RENDER_TIMEOUT", 0.2)
+    monkeypatch.setattr(rendered.EngineThread, "render_timeout", 0.2)
     monkeypatch.setattr(pyttsx3.engine.Engine, "runAndWait", stuck)
     try:
         started = time.monotonic()

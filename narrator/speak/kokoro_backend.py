@@ -264,6 +264,9 @@ class _KokoroEngine(EngineThread):
     """
 
     starts_in_background = True
+    # A clause takes seconds here, three to four times that on a Pi, and the model's load (2 s here, more on a busy
+    # machine) comes before the first: 30 s was reached on a loaded machine.
+    render_timeout = 120.0
 
     def __init__(self, threads: int = 1, name: str = "kokoro") -> None:
         from importlib.metadata import version

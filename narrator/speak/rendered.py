@@ -49,6 +49,8 @@ class EngineThread:
 
     engine_version = ""
     """Names the engine and its version, for the cache key: a new engine renders lines anew."""
+    render_timeout = RENDER_TIMEOUT
+    """How long a render may take before the engine is taken for stuck (its start's wait included)."""
     starts_in_background = False
 
     def __init__(self, name: str) -> None:
@@ -110,13 +112,13 @@ class EngineThread:
         """Runs ``task`` in the engine's thread and returns its result."""
         # Until a late task ends, nothing else can run; once it does, even late, the engine speaks again.
         if self._late is not None and not self._late.done():
-            raise RuntimeError(f"the speech engine has not answered for {RENDER_TIMEOUT:.0f} s")
+            raise RuntimeError(f"the speech engine has not answered for {self.render_timeout:.0f} s")
         future = self.submit(task, NOW)
         try:
-            return future.result(RENDER_TIMEOUT)
+            return future.result(self.render_timeout)
         except TimeoutError:
             self._late = future
-            raise RuntimeError(f"the speech engine has not answered for {RENDER_TIMEOUT:.0f} s") from None
+            raise RuntimeError(f"the speech engine has not answered for {self.render_timeout:.0f} s") from None
 
     def render(self, text: str, voice: str, rate: int | None) -> Sound:
         """Returns ``text`` said by ``voice`` at ``rate`` words a minute (None: DEFAULT_RATE)."""
