@@ -369,6 +369,7 @@ def test_characters_in_the_centre_are_still_called_with_the_same_words(tmp_path:
         assert VOICE.text("identify.sleep", {"role": role}) in speaker.said
 
 
+@pytest.mark.terminal
 # -- a real terminal -------------------------------------------------------------------------------
 
 

@@ -156,6 +156,7 @@ def kill_and_resume(trial: int, practice: Practice, folder: Path, stops: Sequenc
     return "mid-game" if entries else "header only"
 
 
+@pytest.mark.slow
 def test_a_practice_game_killed_at_any_moment_resumes_to_the_same_end(tmp_path: Path) -> None:
     """Issue 5, done when: SIGKILL at random moments of practice games (64 trials); each resumed game
     ends exactly as the uninterrupted run (winner, eliminations, calls, lines)."""

@@ -228,6 +228,7 @@ def test_the_lines_left_out_of_a_tables_render_are_never_said_at_that_table(scri
     assert said and not missed
 
 
+@pytest.mark.slow
 @needs_engine
 def test_voices_render_renders_every_line_once_and_says_where(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
@@ -340,6 +341,7 @@ def test_the_cache_keeps_lines_on_the_disk_and_the_last_ones_said_in_memory(tmp_
     assert cache.get("missing") is None and not cache.has("missing")
 
 
+@pytest.mark.slow
 @needs_engine
 def test_voices_render_shows_a_progress_bar_with_the_time_left_and_the_seconds_a_line(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
