@@ -16,11 +16,10 @@ from typing import Any, Sequence
 
 import pytest
 
-from keystrokes import Recorder, plan_keys
+from keystrokes import Recorder, ScriptedKeys, plan_keys
 from narrator.config import TableConfig
 from narrator.errors import UserError
 from narrator.hearing import BackgroundListener, start_listener
-from narrator.keypad import ScriptedKeys
 from narrator.listen.audio_in import ListenerUnavailable
 from narrator.play import STARTER, NewGame, TableIO, Timing, play
 from narrator.screen import PlainScreen

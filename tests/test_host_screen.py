@@ -15,11 +15,10 @@ from engine import Call, Deal, Game, Phase, Rules, Table, deal_cards
 from engine.roles import cupid, raven
 from engine.types import Kind
 from helpers import Printed
-from keystrokes import Recorder, after, keys_for
+from keystrokes import Recorder, ScriptedKeys, after, keys_for
 from narrator.asking import KeypadAnswers
 from narrator.circle import SeatView, seating
 from narrator.config import TableConfig
-from narrator.keypad import ScriptedKeys
 from narrator.play import NewGame, TableIO, Timing, play
 from narrator.screen import PlainScreen, draw_circle
 from narrator.voices import load_voice

@@ -43,10 +43,9 @@ from engine.roles.witch import Potions
 from engine.roles.wolf_hound import Side
 from engine.variants import Box, Refused
 from engine.village import Ballot, Barred
-from keystrokes import Recorder
+from keystrokes import Recorder, ScriptedKeys
 from narrator.cli import main
 from narrator.journal import read_journal
-from narrator.keypad import ScriptedKeys
 from narrator.play import TableIO
 from narrator.screen import PlainScreen
 

@@ -8,13 +8,13 @@ import re
 from pathlib import Path
 
 from engine import Game, Rules, Table, deal_cards
-from keystrokes import Recorder, plan_keys
+from helpers import play_keys
+from keystrokes import Recorder, ScriptedKeys, plan_keys
 from narrator.asking import KeypadAnswers
 from narrator.config import TableConfig
 from narrator.identify import identification_order
 from narrator.journal import read_journal
-from narrator.keypad import ScriptedKeys
-from narrator.play import STARTER, NewGame, TableIO, Timing, play
+from narrator.play import STARTER, NewGame
 from narrator.screen import NOT_A_TERMINAL, PlainScreen
 from narrator.voices import load_voice
 
@@ -24,8 +24,7 @@ def test_a_whole_game_is_played_from_the_keypad(tmp_path: Path) -> None:
     config = TableConfig("en", STARTER.table, pause=(0.0, 0.0))
     keys, ahead = plan_keys(config, 3)
     out = io.StringIO()
-    game = play(config, TableIO(ScriptedKeys(keys), PlainScreen(out), Recorder()), seed=3,
-                start=NewGame(folder=tmp_path), timing=Timing(sleep=lambda s: None), out=io.StringIO())
+    game = play_keys(config, keys, seed=3, start=NewGame(folder=tmp_path), screen=PlainScreen(out))
     assert game.outcome == ahead.outcome
     assert game.eliminated == ahead.eliminated
 
@@ -125,8 +124,7 @@ def test_secrets_are_cleared_when_their_call_ends(tmp_path: Path) -> None:
         assert screen.state.secrets == []
 
     screen.clear = clear  # type: ignore[method-assign]
-    play(config, TableIO(ScriptedKeys(keys), screen, Recorder()), seed=2, start=NewGame(folder=tmp_path),
-         timing=Timing(sleep=lambda s: None), out=io.StringIO())
+    play_keys(config, keys, seed=2, start=NewGame(folder=tmp_path), screen=screen)
     assert any(any(LOOK.search(s) for s in secrets) for secrets in cleared)
 
 
@@ -153,8 +151,7 @@ def test_cards_deal_builds_the_game_from_the_seats_typed(tmp_path: Path) -> None
     out = io.StringIO()
     screen = PlainScreen(out)
     try:
-        play(config, TableIO(ScriptedKeys(keys), screen, Recorder()), seed=1, start=NewGame(folder=tmp_path),
-             timing=Timing(sleep=lambda s: None), out=io.StringIO())
+        play_keys(config, keys, seed=1, start=NewGame(folder=tmp_path), screen=screen)
     except EOFError:
         pass  # the keys end with the identification; the game itself is not played here
     journals = list(tmp_path.glob("*.jsonl"))
@@ -177,8 +174,7 @@ def seer_table_game(tmp_path: Path, screen: PlainScreen) -> Game:
     config = TableConfig("en", Table(6, ("werewolf", "werewolf", "seer", "witch", "villager", "villager"),
                                      Rules(sheriff=False)), pause=(0.0, 0.0))
     keys, _ = plan_keys(config, 2)
-    return play(config, TableIO(ScriptedKeys(keys), screen, Recorder()), seed=2, start=NewGame(folder=tmp_path),
-                timing=Timing(sleep=lambda s: None), out=io.StringIO())
+    return play_keys(config, keys, seed=2, start=NewGame(folder=tmp_path), screen=screen)
 
 
 def test_plain_screen_on_a_terminal_shows_a_secret_in_the_alternate_screen_gone_when_its_call_ends(
