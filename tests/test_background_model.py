@@ -1,4 +1,4 @@
-"""Issue 7: the speech model loads in the background, so the first line comes at once.
+"""The speech model loads in the background, so the first line comes at once.
 
 The listener factory here blocks until the test releases it, standing for a model that takes
 seconds to load: the game must not wait for it, the keypad answers meanwhile, its failure reaches

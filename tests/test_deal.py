@@ -1,4 +1,4 @@
-"""Issue 11: the deal is journaled before the first card is shown, goes on after a stop at the same seat with the
+"""The deal is journaled before the first card is shown, goes on after a stop at the same seat with the
 same cards, answers Ctrl-C and the host menu; real cards are identified eyes closed, and nobody learns whose a
 seat is."""
 

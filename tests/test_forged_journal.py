@@ -1,4 +1,4 @@
-"""Issue 24: a journal's header is a file like any other, and may have been changed: it is checked as a table config
+"""A journal's header is a file like any other, and may have been changed: it is checked as a table config
 is (every key's type and bounds, the language, the names), and its deal against its seed's shuffle, with a message
 that names the journal's line — never an internal error, a hang, an escape sequence on the table's terminal, nor a
 deal other than the one the seed gives."""

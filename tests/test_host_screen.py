@@ -1,4 +1,4 @@
-"""Issue 13: the seating circle (what the whole table may know of every seat, drawn to fit the terminal), the timers
+"""The seating circle (what the whole table may know of every seat, drawn to fit the terminal), the timers
 the host sees (the debate's countdown, last words), and the host's lines (a repeat, a key that does nothing, the keys
 that work now)."""
 

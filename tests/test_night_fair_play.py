@@ -1,4 +1,4 @@
-"""Issue 11, fair play at night: only the calls are said aloud; an answer is checked before it is read back;
+"""Fair play at night: only the calls are said aloud; an answer is checked before it is read back;
 no raw placeholder is ever said or shown; eyes are closed before a night call outside the normal flow."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 15, done when: journals from before the engine's refactoring resume.
+"""Journals from before the engine's refactoring resume.
 
 tests/journals/ holds games at the table that the version before it (commit a6603d3) stopped part-way — in
 the deal, at night with a secret look on the screen, by day in or after a vote — with a Witch, Cupid's lovers,

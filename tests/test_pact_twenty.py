@@ -1,6 +1,6 @@
-"""Issue 6, tried as a new table would: a 20-player game in the Chinese article's complete order (profile
-`pact`), with characters of the New Moon, Characters and Village expansions, played at the keypad to the end
-in each language (examples/pact-20-en.yaml)."""
+"""A 20-player game in the Chinese article's complete order (profile `pact`), with characters of the New Moon,
+Characters and Village expansions, played at the keypad to the end in each language as a new table would
+(examples/pact-20-en.yaml)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 13: the end's recap, on the terminal and in a Markdown file beside the journal: the deal (the Thief's card as
+"""The end's recap, on the terminal and in a Markdown file beside the journal: the deal (the Thief's card as
 taken), every call's answer and what it brought, the lovers, the potions, the Seer's looks, the Sheriff's history,
 every elimination with its cause; in the table's language; never before the game's end."""
 

@@ -1,4 +1,4 @@
-"""Issue 5: the write-ahead journal, `resume`, the host menu, and the faults a game survives."""
+"""The write-ahead journal, `resume`, the host menu, and the faults a game survives."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 13: `resume` with no journal lists the unfinished games and goes on with the one chosen; `resume --last`;
+"""`resume` with no journal lists the unfinished games and goes on with the one chosen; `resume --last`;
 every hint shows a command that works where the user is, on a line of its own."""
 
 from __future__ import annotations

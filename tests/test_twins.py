@@ -1,4 +1,4 @@
-"""Issue 11: twin games — pairs that differ only in a secret must sound the same and show the same while
+"""Twin games — pairs that differ only in a secret must sound the same and show the same while
 nobody who holds the secret is looking (the rule is tests/twins.py's). Every character with a night call
 gets its twins; a new one fails test_every_night_call_has_its_twins until it has them."""
 
