@@ -177,7 +177,8 @@ def play_keys(config: TableConfig, keys: Iterable[str], *, seed: int, start: New
               voice_log: TextIO | None = None) -> Game:
     """Plays ``config`` at a table whose keypad types ``keys`` in order (a `ScriptedKeys` is used as it is: a test
     that types stray keys) and whose calls never wait; the screen is plain and the speaker a `Recorder` unless
-    given, the recap goes to ``out`` or nowhere. Returns the game, as `narrator.play.play` does; EOFError if the keys run out."""
+    given, the recap goes to ``out`` or nowhere. Returns the game, as `narrator.play.play` does; EOFError if the
+    keys run out."""
     scripted = keys if isinstance(keys, ScriptedKeys) else ScriptedKeys(keys)
     table = TableIO(scripted, PlainScreen(io.StringIO()) if screen is None else screen,
                     Recorder() if speaker is None else speaker)
