@@ -39,6 +39,26 @@ def as_int(value: Answer) -> int | None:
     return None
 
 
+def named(game: Play, seat: int | None, by: str, *, secret: bool = False) -> int | None:
+    """Returns ``seat`` if ``by`` (the pack, the Big Bad Wolf, the vote) may name it; refuses it otherwise."""
+    if seat is not None:
+        for rule in game.hooked["named"]:
+            rule.named(game, seat, by, secret)
+    return seat
+
+
+def nameable(game: Play, seats: Iterable[int], by: str) -> tuple[int, ...]:
+    """Returns the seats of ``seats`` that ``by`` may name (see named)."""
+    found = []
+    for s in seats:
+        try:
+            named(game, s, by)
+        except IllegalAnswer:
+            continue
+        found.append(s)
+    return tuple(found)
+
+
 def seat(game: Play, value: Answer, *, optional: bool = False,
          among: Iterable[int] | None = None) -> int | None:
     """Returns the living seat named by ``value``; refuses what is illegal in public knowledge.

@@ -54,12 +54,16 @@ def dawn(game: Play) -> Flow:
     for role in game.hooked["before_dawn"]:
         news += role.before_dawn(game)
     causes: dict[int, str] = {}
+    also: dict[int, list[str]] = {}  # a player killed twice: the later causes, each counting for what it triggers
     for seat, cause in sorted(game.tonight.attacks, key=lambda a: rank.get(a[1], len(rank))):
-        if not game.alive(seat) or seat in causes:
-            continue  # killed twice: the first cause in night order is the one reported
+        if not game.alive(seat):
+            continue
         if any(role.survives(game, seat, cause) for role in game.hooked["survives"]):
             continue
-        causes[seat] = cause
+        if seat in causes:
+            also.setdefault(seat, []).append(cause)  # killed twice: the first cause in night order is reported
+        else:
+            causes[seat] = cause
     # Seat order, for the announcement, the record and the consequences alike: the order of the causes would
     # tell the table which death was the poison (docs/rules.md, "Deaths").
     victims = sorted(causes.items())
@@ -71,8 +75,9 @@ def dawn(game: Play) -> Flow:
         told += rule.death_news(game, [seat for seat, _ in victims], True)  # Moonlight's candles
     yield game.ask("dawn", Kind.NONE, facts=news + told)
     for seat, cause in victims:
-        for role in game.hooked["on_mark"]:
-            role.on_mark(game, seat, cause)
+        for each in (cause, *also.get(seat, ())):  # the Elder devoured and poisoned costs the powers (docs/rules.md)
+            for role in game.hooked["on_mark"]:
+                role.on_mark(game, seat, each)
     for seat, cause in victims:
         yield from consequences(game, seat, cause)
 

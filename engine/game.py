@@ -15,7 +15,7 @@ from typing import Iterable, Mapping
 from . import crier, deaths, sheriff, variants, victory, village, votes
 from .answers import kept_after_undo
 from .order import PROFILES, Entry, night_calls
-from .role import HOOKS, CallSpec, Flow, GameOver, Play, Role
+from .role import HOOKS, Anew, CallSpec, Flow, GameOver, Play, Role
 from .roles import CALLS, ROLES, check_deck, check_extras
 from .table import Deal, Table, check_groups
 from .types import Answer, Call, Fact, IllegalAnswer, Kind, Outcome, Phase, Step
@@ -127,7 +127,7 @@ class Game(Play):
         self.goals = tuple(sorted((r for r in (*in_order, *played) if r.win_name), key=lambda r: r.win_order))
         self.variant_rules = variant_rules
         self._checked = -1
-        self._orders: dict[int, tuple[CallSpec, ...]] = {}
+        self._orders: dict[tuple[int, bool], tuple[CallSpec, ...]] = {}
         self.calls: list[Call] = []
         self.journal: list[Answer] = []
         self._answered: list[bool] = []  # which journal entries were answers, not confirmations
@@ -262,6 +262,9 @@ class Game(Play):
                 yield from self._night()
                 yield from self._day(elect)
                 elect = False
+                ended = victory.stalemate(self)
+                if ended is not None:
+                    raise GameOver(ended)
         except GameOver as over:
             self.outcome = over.outcome
 
@@ -270,7 +273,7 @@ class Game(Play):
         yield self.ask("nightfall", Kind.NONE)
         for role in self.hooked["at_nightfall"]:
             role.at_nightfall(self)
-        self.step_done()  # a Wild Child who turns at nightfall may give the werewolves the game
+        self.step_done()  # what the day's end and nightfall changed is checked before anyone is called
         for spec in self._night_order(self.night):
             flow = spec.run(self)
             yield from self._skipping(flow) if self.rules.skip_idle_calls else flow
@@ -314,14 +317,16 @@ class Game(Play):
         return tuple(spec.id for spec in self._night_order(night))
 
     def _night_order(self, night: int) -> tuple[CallSpec, ...]:
-        """Returns the calls of ``night`` whose characters are in the deck, in the profile's order."""
-        if night not in self._orders:
+        """Returns the calls of ``night`` whose characters are in the deck, in the profile's order (with the
+        first-night choices made again after a Devoted Servant took a card: public, she showed hers)."""
+        again = self.kept(Anew).night == night
+        if (night, again) not in self._orders:
             rules = self.rules
-            calls = night_calls(rules.profile, night, rules.sisters_wake, rules.intervals())
+            calls = night_calls(rules.profile, night, rules.sisters_wake, rules.intervals(), again)
             if _SLOTTED:
                 calls = _slotted(rules.profile, calls, night, rules.sisters_wake, rules.intervals())
-            self._orders[night] = _order(calls, self._calling)
-        return self._orders[night]
+            self._orders[night, again] = _order(calls, self._calling)
+        return self._orders[night, again]
 
     def _day(self, elect: bool = False) -> Flow:
         self.begin(Phase.DAY)

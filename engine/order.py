@@ -24,7 +24,7 @@ class When(str, Enum):
     LATER_NTH = "later_nth"  # likewise, but never the first night (a first-night entry has it)
 
 
-INTERVALS = {"white_werewolf_interval": 2, "sisters_interval": 0}
+INTERVALS = {"white_werewolf_interval": 2, "sisters_interval": 0, "brothers_interval": 2}
 """The Rules fields that set an entry's interval (When.NTH, When.LATER_NTH), with the rulebook's values: the
 defaults of those fields (engine.table.Rules takes them from here)."""
 
@@ -79,10 +79,12 @@ def _profile(*rows: tuple[str, When] | tuple[str, When, str]) -> tuple[Entry, ..
 
 
 F, E, L = When.FIRST, When.EVERY, When.LATER
-# The White Werewolf every Rules.white_werewolf_interval nights (the rulebook: 2); the Sisters and the
-# Brothers again every Rules.sisters_interval nights (the rulebook: never; sisters_wake: every 2).
+# The White Werewolf every Rules.white_werewolf_interval nights (the rulebook: 2); the Sisters again every
+# Rules.sisters_interval nights (the Best Of makes it optional: never; sisters_wake: every 2); the Brothers every
+# Rules.brothers_interval nights (the Chinese article, their only source: 每两晚, every 2).
 WHITE = (When.NTH, "white_werewolf_interval")
 OPT = (When.LATER_NTH, "sisters_interval")
+BROTHERS = (When.LATER_NTH, "brothers_interval")
 
 # docs/rules.md, profile `bestof`: the Best Of order, expansion characters slotted
 # in where The Pact puts them. One list serves first and later nights: the
@@ -103,7 +105,7 @@ BESTOF: tuple[Entry, ...] = _profile(
     ("raven", E),
     ("pyromaniac", E),
     ("sisters", *OPT),
-    ("brothers", *OPT),
+    ("brothers", *BROTHERS),
     ("guard", E),
     ("werewolves", E),
     ("baker", E),  # the Village's Baker opens his eyes as the werewolves go back to sleep (the Chinese article: 面包师)
@@ -141,7 +143,7 @@ PACT: tuple[Entry, ...] = _profile(
     ("raven", E),  # 第一夜 12. / 夜晚 4. 叫醒乌鸦
     ("pyromaniac", E),  # 第一夜 13. / 夜晚 5. 叫醒纵火狂
     ("sisters", *OPT),  # 夜晚 6. （每偶数个夜晚，或适当时间）叫醒双胞胎姐妹
-    ("brothers", *OPT),  # 夜晚 7. （每偶数个夜晚，或适当时间）叫醒三兄弟
+    ("brothers", *BROTHERS),  # 夜晚 7. （每偶数个夜晚，或适当时间）叫醒三兄弟
     ("guard", E),  # 第一夜 14. / 夜晚 8. 叫醒守卫
     # 第一夜 15. 叫醒所有狼人，如果猎狼犬也选择睁眼则视为他选择加入狼人阵营: the
     # Wolf Hound's choice is made as the pack wakes, so his call comes just before.
@@ -160,22 +162,32 @@ PACT: tuple[Entry, ...] = _profile(
 PROFILES: dict[str, tuple[Entry, ...]] = {"bestof": BESTOF, "pact": PACT}
 """Call orders by name; the table's rules choose one."""
 
+AGAIN = frozenset({"cupid", "lovers", "wild_child", "wolf_hound"})
+"""The first-night calls made again, in their first-night places, on the night after a Devoted Servant took a card
+(the Chinese article: she makes Cupid's, the Wild Child's or the Wolf Hound's choice again). Made whatever card she
+took, live only for hers: which card she took is secret."""
+
 
 def night_calls(profile: str, night: int, sisters_wake: bool = False,
-                intervals: Mapping[str, int] | None = None) -> tuple[str, ...]:
+                intervals: Mapping[str, int] | None = None, again: bool = False) -> tuple[str, ...]:
     """Returns the call ids of a night in order, before the deck is taken into account.
 
     >>> night_calls("bestof", 1)[:4]
     ('thief', 'actor', 'cupid', 'lovers')
     >>> night_calls("bestof", 2)[:3]
     ('actor', 'seer', 'raven')
+    >>> night_calls("bestof", 2, again=True)[:5]
+    ('actor', 'cupid', 'lovers', 'seer', 'wild_child')
+
+    ``again``: a Devoted Servant took a card the day before (see AGAIN).
     """
-    return _night_calls(profile, night, sisters_wake, tuple(sorted((intervals or {}).items())))
+    return _night_calls(profile, night, sisters_wake, tuple(sorted((intervals or {}).items())), again)
 
 
 @lru_cache(maxsize=1024)
 def _night_calls(profile: str, night: int, sisters_wake: bool,
-                 intervals: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
+                 intervals: tuple[tuple[str, int], ...], again: bool = False) -> tuple[str, ...]:
     # Cached: every game asks for every night's order, and simulate plays thousands of games.
     known = dict(intervals)
-    return tuple(e.call for e in PROFILES[profile] if e.made_on(night, sisters_wake, known))
+    return tuple(e.call for e in PROFILES[profile] if e.made_on(night, sisters_wake, known)
+                 or (again and e.when is When.FIRST and e.call in AGAIN))

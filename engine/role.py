@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping, Sequence
 
 from .order import When
-from .state import Player, State
+from .state import Kept, Player, State
 from .table import Deal, Table
 from .types import Answer, Call, Fact, Kind, Outcome, Tally, Team
 
@@ -47,7 +47,7 @@ class CallSpec:
 HOOKS = ("at_nightfall", "survives", "on_mark", "on_death", "ballot", "on_vote", "after_dawn", "abandons_side",
          "may_lead", "at_start", "on_condemned", "after_vote", "before_dawn", "adds_votes", "before_vote",
          "condemned", "at_dawn", "death_news", "instead_of_vote", "vote_facts", "voted_out", "at_dusk",
-         "holds_victory")
+         "holds_victory", "named")
 """The methods through which a role (an office, a building, a variant) takes part in the game beyond its own
 calls."""
 
@@ -90,7 +90,7 @@ class Role:
         cls.overrides = frozenset(name for name in HOOKS if getattr(cls, name) is not getattr(Role, name))
 
     def at_nightfall(self, game: Play) -> None:
-        """Runs when night falls, before any call (the Knight's rust, the Wild Child turning)."""
+        """Runs when night falls, before any call (the Knight's rust, the Actor's loan ending)."""
 
     def survives(self, game: Play, seat: int, cause: str) -> bool:
         """Returns true when the player at ``seat`` is spared a death by ``cause`` (the Elder's first bite)."""
@@ -181,9 +181,22 @@ class Role:
         """Returns true when no side may win but by this rule's own ``victory`` (the Black Death)."""
         return False
 
+    def named(self, game: Play, seat: int, by: str, secret: bool) -> None:
+        """Raises IllegalAnswer when the player at ``seat`` may not be named by ``by`` (``werewolves``,
+        ``big_bad_wolf``, ``vote``): the Barkeeper keeping his token. ``secret``: refused on the screen only."""
+
     def victory(self, game: Play) -> tuple[int, ...] | None:
         """Returns the winning seats when this role's own goal is reached, else None (loners, lovers)."""
         return None
+
+
+@dataclass(frozen=True)
+class Anew(Kept):
+    """The card a Devoted Servant took by day (``taken``), whose first-night choice she makes again on ``night``
+    (engine.order.AGAIN: Cupid's lovers, the Wild Child's model, the Wolf Hound's side)."""
+
+    taken: str = ""
+    night: int = 0
 
 
 class GameOver(Exception):
@@ -276,6 +289,17 @@ class Play(State):
                 found += (lent,)
         return found
 
+    def anew(self, card: str) -> int | None:
+        """Returns the seat of the Devoted Servant who makes ``card``'s first-night choice again tonight (she took it
+        yesterday, lives and has her power), or None."""
+        again = self.kept(Anew)
+        return self.actor(card) if again.night == self.night and again.taken == card else None
+
+    def chooser(self, card: str) -> int | None:
+        """Returns who makes ``card``'s first-night choice tonight: its holder on the first night, a Devoted Servant
+        who took it yesterday on a later one (see anew); None when nobody may."""
+        return self.actor(card) if self.night == 1 else self.anew(card)
+
     def plays(self, seat: int, card: str) -> bool:
         """Returns whether the player at ``seat`` has the power of ``card``: holds it, or the Actor has it now."""
         return self.players[seat - 1].card == card or self.lent.get(card) == seat
@@ -317,4 +341,4 @@ class Play(State):
         return tuple(found)
 
 
-__all__ = ["CallSpec", "Flow", "GameOver", "HOOKS", "Play", "Player", "Role", "nothing"]
+__all__ = ["Anew", "CallSpec", "Flow", "GameOver", "HOOKS", "Play", "Player", "Role", "nothing"]

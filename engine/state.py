@@ -27,7 +27,9 @@ class Kept:
     new Elder's lives), and keeps it otherwise. ``nightly``: forgotten when night falls (a choice made for one
     night). ``sided``: changes a player's side (the Wolf Hound's choice), so the sides are worked out again.
     ``decides``: may change who has won (the lovers, the Black Death's refusal), so victory is checked again; what
-    neither changes a side nor decides leaves victory's check alone (most of what a game keeps).
+    neither changes a side nor decides leaves victory's check alone (most of what a game keeps). ``again``: a
+    first-night choice a Devoted Servant who takes the card makes again (the Wild Child's model, the Wolf Hound's
+    side), forgotten when she takes it if the table's rules say so (Rules.servant_chooses_again).
     """
 
     card: ClassVar[str] = ""
@@ -35,6 +37,7 @@ class Kept:
     nightly: ClassVar[bool] = False
     sided: ClassVar[bool] = False
     decides: ClassVar[bool] = False
+    again: ClassVar[bool] = False
 
 
 K = TypeVar("K", bound=Kept)
@@ -228,9 +231,10 @@ class State:
         if self._kept.pop(kind, None) is not None and (kind.decides or kind.sided):
             self._changed(sides=kind.sided)
 
-    def renew(self, card: str) -> None:
-        """A Devoted Servant takes ``card``: what the card renews (``Kept.renewed``) starts afresh."""
-        for kind in [k for k in self._kept if k.card == card and k.renewed]:
+    def renew(self, card: str, again: bool = False) -> None:
+        """A Devoted Servant takes ``card``: what the card renews (``Kept.renewed``) starts afresh, and with ``again``
+        its first-night choice too (``Kept.again``)."""
+        for kind in [k for k in self._kept if k.card == card and (k.renewed or (again and k.again))]:
             self.forget(kind)
 
     # -- reading -----------------------------------------------------------

@@ -5,8 +5,8 @@ engine checks every answer (one it refuses gives way to a uniform legal answer; 
 only legal ones). Three models, after the French rules' win-probability table:
 
 - ``random``: every choice is uniform among the legal answers; in a vote every living player names a
-  uniformly random other player, and the engine counts the ballots (the Sheriff's double, the Idiot's
-  none).
+  uniformly random other player who may be voted for, and the engine counts the ballots (the Sheriff's double;
+  a revealed Idiot casts none).
 - ``seer``: the French table's first model, the Seer "gives her findings to the village and the
   werewolves do not know who she is". She looks at a player she has not looked at yet, each night; what
   she sees is public from the next day (anonymously): the village votes out a werewolf she found and never votes a
@@ -39,7 +39,8 @@ MODELS = ("random", "seer", "hunt")
 """The strategies, by name (see the module's docstring)."""
 
 MAX_CALLS = 5000
-"""A game still running after this many calls is counted as unfinished (none has been seen to)."""
+"""A game still running after this many calls is counted as unfinished: ``simulate`` reports their share and
+``check`` warns about a deck that leaves any (none has, since the stalemate ends a game: docs/rules.md)."""
 
 UNFINISHED = "unfinished"
 """The outcome counted for a game stopped at MAX_CALLS."""
@@ -198,7 +199,8 @@ class Player:
 
     def _vote(self, call: Call) -> Answer:
         """Returns the vote's result: every living player's ballot, counted by the engine's own rules (the
-        Sheriff's double, the revealed Idiot's none), given as the seat, the tie, or nobody."""
+        Sheriff's double; the ballots the engine refuses, a revealed Idiot's, left out), given as the seat, the tie,
+        or nobody."""
         game = self.game
         ballots: dict[int, int | None] = {v: self.ballot(v, call.seats) for v in game.living()}
         while True:
@@ -206,8 +208,8 @@ class Player:
                 tally = votes.count(game, ballots)
             except IllegalAnswer as refusal:
                 voter = refusal.values.get("seat")
-                if refusal.key == "refusal.not_a_voter" and voter in ballots:
-                    del ballots[voter]  # the Scapegoat did not name this voter: he stays silent
+                if refusal.key in ("refusal.not_a_voter", "refusal.idiot_ballot") and voter in ballots:
+                    del ballots[voter]  # the Scapegoat did not name this voter, or the Idiot is revealed: silent
                     continue
                 raise
             break

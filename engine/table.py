@@ -84,8 +84,7 @@ class Rules:
     call_dead: bool = _rule(True, "call eliminated or powerless characters anyway, with the same words, their "
                                   "answer ignored")
     reveal_roles: bool = _rule(True, "reveal an eliminated player's card")
-    sisters_wake: bool = _rule(False, "the Two Sisters (and the Three Brothers) wake again on even nights (as "
-                                      "`sisters_interval: 2`)")
+    sisters_wake: bool = _rule(False, "the Two Sisters wake again on even nights (as `sisters_interval: 2`)")
     profile: str = _rule("bestof", "the call order: `bestof` (the Best Of rulebook's) or `pact` (the Chinese "
                                    "article's complete order, with every expansion: the Fox follows the Seer, the "
                                    "lovers wake after the Fox)", choices=tuple(PROFILES))
@@ -117,8 +116,14 @@ class Rules:
     white_werewolf_interval: int = _rule(INTERVALS["white_werewolf_interval"],
                                          "the White Werewolf wakes every N nights; 1: every night", bounds=(1, 10))
     sisters_interval: int = _rule(INTERVALS["sisters_interval"],
-                                  "the Two Sisters and the Three Brothers wake again every N nights; 0: never, or "
-                                  "every 2 with `sisters_wake`", bounds=(0, 10))
+                                  "the Two Sisters wake again every N nights; 0: never, or every 2 with "
+                                  "`sisters_wake`", bounds=(0, 10))
+    brothers_interval: int = _rule(INTERVALS["brothers_interval"],
+                                   "the Three Brothers wake again every N nights (the Chinese article: every other "
+                                   "night); 0: never", bounds=(0, 10))
+    servant_chooses_again: bool = _rule(True, "a Devoted Servant who takes Cupido's, the Wild Child's or the Wolf "
+                                              "Hound's card makes that first-night choice again the next night (the "
+                                              "Chinese article); `false`: she keeps the choice the card made")
     elder_lives: int = _rule(2, "the werewolf attacks it takes to kill the Elder", bounds=(1, 5))
     elder_revenge: bool = _rule(True, "killed by the village, the Elder takes the villagers' special powers")
     idiot_dies_with_elder: bool = _rule(False, "a revealed Village Idiot dies when the Elder's penalty strikes (the "

@@ -120,10 +120,12 @@ class Elimination:
 
 @dataclass(frozen=True)
 class Outcome:
-    """The end of the game: the winning side and the seats that win with it."""
+    """The end of the game: the winning side and the seats that win with it; when nobody wins, why
+    (``reason``: ``no_survivors``, or ``stalemate``: two players left whom nothing can eliminate)."""
 
     winner: str
     winners: tuple[int, ...]
+    reason: str = ""
 
 
 class Step(NamedTuple):

@@ -80,14 +80,19 @@ def by_candlelight(game: Play) -> bool:
     return game.variant("moonlight") or game.variant("moonlight_wolves")
 
 
+WOLVES_KILLS = frozenset({"werewolves", "big_bad_wolf", "white_werewolf"})
+"""The night's kills that fail when more than one candle went out (Moonlight's option)."""
+
+
 def candles_out(game: Play) -> Flow:
     """Moonlight's option, at dawn before the news: the table says whether more than one candle went out in
-    the night (besides those of players already out of the game); if so, the pack's victim is spared.
-    Asked every dawn, whatever the pack did, so that asking tells nothing. The Big Bad Wolf's and the White
-    Werewolf's victims are not the pack's: the narrator has their candles blown out at dawn (ruling taken)."""
+    the night (besides those of players already out of the game); if so, there is no victim at all that night
+    (the Chinese article: 当晚没有受害者): the pack's, the Big Bad Wolf's and the White Werewolf's kills fail, and
+    the poison, the Witch's own, still works. Asked every dawn, whatever the pack did, so that asking tells
+    nothing."""
     many = yield game.ask("candles", Kind.YES_NO, check=answers.yes_no)
     if many:
-        game.record(attacks=tuple(attack for attack in game.tonight.attacks if attack[1] != "werewolves"))
+        game.record(attacks=tuple(attack for attack in game.tonight.attacks if attack[1] not in WOLVES_KILLS))
 
 
 # -- not_him: the chain of innocence ----------------------------------------------------------------

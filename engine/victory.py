@@ -2,8 +2,38 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .role import Play
+from .state import Kept
 from .types import Outcome, Team
+
+STALEMATE_PLAYERS = 2
+"""With this many players left, quiet rounds are a stalemate (docs/rules.md, "A game that cannot end")."""
+
+STALEMATE_ROUNDS = 2
+"""The rounds in a row with nobody eliminated, at STALEMATE_PLAYERS left, that end the game with no winner."""
+
+
+@dataclass(frozen=True)
+class Quiet(Kept):
+    """The rounds (a night and its day) in a row that ended with STALEMATE_PLAYERS alive and nobody eliminated,
+    and how many eliminations there had been when the last round ended."""
+
+    rounds: int = 0
+    seen: int = 0
+
+
+def stalemate(game: Play) -> Outcome | None:
+    """Counts the round that ends now; returns the end with no winner once two players are left and two rounds in a
+    row have passed with nobody eliminated. With two players left a vote without a Sheriff always ties, and every
+    protection a lone player can have (the Guard's, the Witch's heal, the Elder's second life) lasts one night: two
+    quiet rounds mean nobody can ever be eliminated (the Best Of gives 'victory to neither side' when nobody can
+    win). Quiet rounds with more players are play, never a stalemate."""
+    quiet, seen = game.kept(Quiet), len(game.eliminated)
+    rounds = quiet.rounds + 1 if seen == quiet.seen and len(game.living()) == STALEMATE_PLAYERS else 0
+    game.keep(Quiet(rounds, seen))
+    return Outcome("nobody", (), "stalemate") if rounds >= STALEMATE_ROUNDS else None
 
 
 def side_winners(game: Play, team: Team) -> tuple[int, ...]:
@@ -21,7 +51,7 @@ def check(game: Play) -> Outcome | None:
     """
     living = game.living()
     if not living:
-        return Outcome("nobody", ())
+        return Outcome("nobody", (), "no_survivors")
     for rule in game.hooked["holds_victory"]:  # the Black Death: only its own end, or everyone dead
         if rule.holds_victory(game):
             seats = rule.victory(game)

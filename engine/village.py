@@ -15,7 +15,9 @@ Rulings taken where the rulebooks (the Chinese article's 角色标记与建筑�
   each day, after the dawn and before the debate, in that order, and only while the token can act:
   tokens are public, so asking a spent or lost one for fair play would hide nothing.
 - The Barkeeper votes first and alone (call ``barkeeper``, his ballot) before each vote while he keeps
-  his token; a pack's bite or a vote on him fails while he keeps it (like the Elder's first life).
+  his token; while he keeps it he cannot be named by the pack, the Big Bad Wolf or the vote (BGA: 人狼の襲撃対象として
+  選ばれず、また、投票の対象にもならない), refused on the screen at night and aloud by day; every other power still works
+  on him (所有的特殊能力仍然对他有效): the White Werewolf, the poison, the Hunter, the Barber.
 - The Noble is asked, after the vote and its tie-break, whether he pardons the condemned.
 """
 
@@ -46,12 +48,12 @@ VAGABOND = "vagabond"
 ASKS: dict[str, Kind] = {
     "buildings": Kind.NONE, "confessor": Kind.SEAT, "bone_setter": Kind.SEAT, "barber": Kind.SEAT,
     "schoolteacher": Kind.SEATS, "barkeeper": Kind.SEAT, "noble": Kind.YES_NO, "bailiff": Kind.SEAT,
-    "farmers": Kind.SEAT,
+    "farmers": Kind.SEAT, "vagabond": Kind.YES_NO,
 }
 """The calls the buildings make outside the night order, with the shape of their answers."""
 
-BITE_OR_VOTE = frozenset({"werewolves", "big_bad_wolf", "white_werewolf", "vote"})
-"""What the Barkeeper is safe from while he keeps his token (酒保既不会被狼人消灭，也不会被投票处决)."""
+SHELTERED_FROM = frozenset({"werewolves", "big_bad_wolf", "vote"})
+"""Who cannot name the Barkeeper while he keeps his token (酒保既不会被狼人消灭，也不会被投票处决)."""
 
 
 def check_buildings(seats: int, tokens: tuple[str, ...] | list[str]) -> list[str]:
@@ -157,12 +159,10 @@ class Holdings(Role):
     id = "buildings"
     death_order = 40  # after the Sheriff's successor: the Bailiff fills the houses last
 
-    def survives(self, game: Play, seat: int, cause: str) -> bool:
-        if cause in BITE_OR_VOTE and game.tokens.get(seat) == "barkeeper" and seat not in game.spent:
-            if cause == "vote":
-                game.fact("barkeeper.spared", seat=seat)
-            return True
-        return False
+    def named(self, game: Play, seat: int, by: str, secret: bool) -> None:
+        if by in SHELTERED_FROM and game.tokens.get(seat) == "barkeeper" and seat not in game.spent:
+            raise IllegalAnswer(f"seat {seat} keeps the Barkeeper's token: nobody may name them", secret=secret,
+                                key="refusal.barkeeper", seat=seat)
 
     def on_death(self, game: Play, seat: int, cause: str) -> Flow:
         held = game.tokens.get(seat)
@@ -176,9 +176,16 @@ class Holdings(Role):
         game.fact("bailiff.house", role=held)
         chosen = yield game.ask("bailiff", Kind.SEAT, actors=(bailiff,), seats=vagabonds, optional=True,
                                 check=lambda v: answers.seat(game, v, optional=True, among=vagabonds))
-        if chosen is not None:
+        if chosen is None:
+            return
+        # The Chinese article: '流浪汉可以拒绝执行官的分配' — the Vagabond is asked, aloud (the tokens are public).
+        accepts = yield game.ask("vagabond", Kind.YES_NO, actors=(chosen,), seats=(chosen,),
+                                 check=lambda v: answers.yes_no(v))
+        if accepts:
             game.hand_token(chosen, held)  # a once-only power comes with the house afresh
             game.fact("bailiff.moves", seat=chosen, role=held)
+        else:
+            game.fact("vagabond.refuses", seat=chosen)
 
     def after_dawn(self, game: Play) -> Flow:
         farmers = tuple(s for s in game.living() if game.tokens.get(s) == "farmer")
@@ -273,8 +280,8 @@ class Holdings(Role):
             game.spend(keeper)  # the one he voted for is condemned: he loses token and protection
             game.fact("barkeeper.loses", seat=keeper)
         noble = holder(game, "noble")
-        if noble is None or holder(game, "barkeeper") == seat:
-            return False  # no Noble, or a Barkeeper the vote cannot kill: nothing to pardon
+        if noble is None:
+            return False
         pardon = yield game.ask("noble", Kind.YES_NO, actors=(noble,), seats=(seat,),
                                 check=lambda v: answers.yes_no(v))
         if pardon:
@@ -311,12 +318,14 @@ class Ballot(Kept):
     seat: int | None = None
 
 
-FACTS = (FactSpec("building.dealt", {"seat": Value.SEAT, "role": Value.ROLE}),
-         FactSpec("barkeeper.spared", {"seat": Value.SEAT}), FactSpec("barkeeper.loses", {"seat": Value.SEAT}),
+FACTS = (FactSpec("building.dealt", {"seat": Value.SEAT, "role": Value.ROLE},
+                  lines=("building.dealt", *(f"building.does.{token}" for token in TOKENS))),
+         FactSpec("barkeeper.loses", {"seat": Value.SEAT}),
          FactSpec("bailiff.house", {"role": Value.ROLE}),
          FactSpec("bailiff.moves", {"seat": Value.SEAT, "role": Value.ROLE}),
+         FactSpec("vagabond.refuses", {"seat": Value.SEAT}),
          FactSpec("confessor.confesses", {"seat": Value.SEAT}), FactSpec("bone_setter.restores", {"seat": Value.SEAT}),
          FactSpec("schoolteacher.bars", {"seats": Value.SEATS}), FactSpec("noble.pardons", {"seat": Value.SEAT}))
 """The buildings are public, and so is all they do: every fact of theirs is said aloud."""
-TRAITS = {"noble": CallTraits(yes_means="pardon")}
-"""The Noble's yes pardons the condemned."""
+TRAITS = {"noble": CallTraits(yes_means="pardon"), "vagabond": CallTraits(yes_means="move_in")}
+"""The Noble's yes pardons the condemned; the Vagabond's moves them into the house the Bailiff offers."""

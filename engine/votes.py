@@ -41,9 +41,11 @@ def totals(game: Play, ballots: dict[int, int | None]) -> Counter[int]:
     for role in game.hooked["adds_votes"]:
         role.adds_votes(game, votes)
     for voter, target in ballots.items():
-        # A ballot that weighs nothing (a revealed Idiot's) counts for no one, not even as a lone vote.
+        # A ballot that weighs nothing (a voter the Scapegoat left out) counts for no one, not even as a lone vote.
         if target is not None and (w := weight(game, voter)) > 0:
             votes[target] += w
+    for seat in [s for s in votes if s not in answers.nameable(game, (s,), "vote")]:
+        del votes[seat]  # the Raven's mark on the Barkeeper: he cannot be the vote's choice
     return votes
 
 
@@ -65,7 +67,7 @@ def read(game: Play, value: Answer, among: Sequence[int], nobody: bool = True) -
             tied = value["tie"]
             if not isinstance(tied, (list, tuple)) or len(tied) < 2:
                 raise IllegalAnswer("a tie names two seats or more: {tie: [a, b]}", key="refusal.shape")
-            seats = tuple(answers.seat(game, s, among=among) or 0 for s in tied)
+            seats = tuple(answers.named(game, answers.seat(game, s, among=among), "vote") or 0 for s in tied)
             if len(set(seats)) != len(seats):
                 raise IllegalAnswer("the same seat is named twice", key="refusal.twice")
             return Tally(None, tuple(sorted(seats)))
@@ -75,7 +77,7 @@ def read(game: Play, value: Answer, among: Sequence[int], nobody: bool = True) -
                             key="refusal.shape")
     if value is None and not nobody:
         raise IllegalAnswer("a seat is needed here", key="refusal.need_seat")
-    return Tally(answers.seat(game, value, optional=True, among=among))
+    return Tally(answers.named(game, answers.seat(game, value, optional=True, among=among), "vote"))
 
 
 def _ballots(game: Play, value: object, among: Sequence[int]) -> dict[int, int | None]:
@@ -87,7 +89,7 @@ def _ballots(game: Play, value: object, among: Sequence[int]) -> dict[int, int |
         assert who is not None
         if who in ballots:
             raise IllegalAnswer(f"seat {who} votes twice", key="refusal.twice", seat=who)
-        ballots[who] = answers.seat(game, target, optional=True, among=among)
+        ballots[who] = answers.named(game, answers.seat(game, target, optional=True, among=among), "vote")
     return ballots
 
 
@@ -111,8 +113,8 @@ def village_vote(game: Play) -> Flow:
     facts: tuple[Fact, ...] = ()
     for rule in game.hooked["vote_facts"]:
         facts += rule.vote_facts(game)
-    tally: Tally = yield game.ask("vote", Kind.VOTE, seats=living, optional=skip, facts=facts,
-                                  check=lambda v: _cast(game, v, living))
+    tally: Tally = yield game.ask("vote", Kind.VOTE, seats=answers.nameable(game, living, "vote"), optional=skip,
+                                  facts=facts, check=lambda v: _cast(game, v, living))
     yield from settle(game, tally)
 
 

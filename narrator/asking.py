@@ -90,6 +90,9 @@ class KeypadAnswers:
         # The host menu's "show a seat its card": the narrator's, True once shown (False: no card known there).
         self.card_again: Callable[[int], bool] = lambda seat: False
         self.asking: Call | None = None  # the call last asked: asked again after a refusal, it is not a new one
+        # Whether the table's eyes are open (the narrator's, by the lines said): with them closed, nothing the keypad or
+        # the host menu does is heard, since only someone awake could have done it.
+        self.eyes_open: Callable[[], bool] = lambda: self.asking is None or not in_the_dark(self.asking)
 
     # -- the Answers protocol ---------------------------------------------
 
@@ -191,7 +194,9 @@ class KeypadAnswers:
 
     def enter(self) -> None:
         """Waits for Enter outside the engine's calls (the deal's screens); Ctrl-C, the host menu and repeat
-        work as in any call."""
+        work as in any call. Only a key pressed once it asks counts: an Enter typed ahead (the last player's
+        fourth, two during the announcement) would show or hide a card with nobody at the screen."""
+        self.keys.drain()
         self.screen.keys(self.text("screen.keys_wait"))
         while True:
             try:
@@ -257,32 +262,43 @@ class KeypadAnswers:
         elif key == "2":
             raise Repeat()
         elif key == "3":
-            self.say("notice.paused", {})
+            heard = self.eyes_open()  # with eyes closed, a pause said aloud would tell that someone is awake
+            if heard:
+                self.say("notice.paused", {})
             self.screen.prompt("")  # the banner says how to go on
             self.screen.keys(self.text("screen.keys_paused"))
             self.screen.paused(self.text("screen.paused"))
             while self.keys.read() != "enter":
                 pass
             self.screen.paused("")
-            self.say("notice.resumed", {})
+            if heard:
+                self.say("notice.resumed", {})
         elif key == "4":
-            self.screen.entry(self.public_state())
-            while self.keys.read() != "enter":
-                pass
+            self._until_enter(self.public_state())
         elif key == "5" and self._yes("menu.end_confirm", command=command()):
             raise HostStop()
+        elif key == "6" and not self.eyes_open():
+            # Said aloud, "Everyone close your eyes, seat five come to the screen" in the middle of a call tells
+            # that someone is awake at it: a card is shown again with eyes open (the deal, the day).
+            self._until_enter(self.text("menu.card_not_now"))
         elif key == "6":
             seat = self._menu_seat()
             if seat is not None and self.card_again(seat):
                 raise Repeat()  # the running call again: its screen, its prompt, those awake woken again
             if seat is not None:
-                self.screen.entry(self.text("menu.no_card"))
-                while self.keys.read() != "enter":
-                    pass
+                self._until_enter(self.text("menu.no_card"))
         elif key == "interrupt":
             raise HostStop()
         self.screen.entry(entry)
         self.screen.prompt(prompt)
+
+    def _until_enter(self, shown: str) -> None:
+        """Shows what a menu's entry answers until Enter, under a prompt that says so: under the menu's title, its other
+        entries seemed to work, and did nothing."""
+        self.screen.entry(shown)
+        self.screen.prompt(self.text("menu.back"))
+        while self.keys.read() != "enter":
+            pass
 
     def _menu_seat(self) -> int | None:
         """Reads the seat the host menu shows its card: digits, then Enter; Backspace with nothing typed goes back."""
@@ -302,9 +318,11 @@ class KeypadAnswers:
             elif key == "enter":
                 return int(typed)
 
-    def _number(self, prompt: str, allow_zero: bool, tie: bool = False, roll_call: bool = False) -> int | str:
+    def _number(self, prompt: str, allow_zero: bool, tie: bool = False, roll_call: bool = False,
+                largest: int | None = None) -> int | str:
         """Reads a number typed digit by digit and closed with Enter ("tie" or "rollcall" if that key is pressed
-        where it may be)."""
+        where it may be). A seat beyond the table (over ``largest``) is refused as its digit is typed, and typed
+        again."""
         self.screen.prompt(prompt)
         # The footer: the vote's keys (with V where the roll call may be entered), else a number's.
         footer = "screen.keys_roll_call" if roll_call else "screen.keys_vote" if tie else "screen.keys_number"
@@ -313,7 +331,10 @@ class KeypadAnswers:
         while True:
             self.screen.entry(typed)
             key = self._key()
-            if key.isdigit() and len(typed) < 2:
+            if key.isdigit() and len(typed) < 2 and largest is not None and int(typed + key) > largest:
+                self._no_such_seat(int(typed + key))
+                typed = ""
+            elif key.isdigit() and len(typed) < 2:
                 typed += key
             elif key == "back":
                 typed = typed[:-1]
@@ -355,6 +376,9 @@ class KeypadAnswers:
         while True:
             key = self._key()
             if key == "enter":
+                # Confirmed: the read-back's keys no longer work (the call may wait out its floor), and say so no more.
+                self.screen.prompt(self.text("answer.confirmed"))
+                self.screen.keys("")
                 return True
             if key == "back":
                 return False
@@ -368,7 +392,7 @@ class KeypadAnswers:
         Witch's ``poison`` is read back as such ("Poison seat five?", "No poison?")."""
         while True:
             prompt = self.text(prompt_key or ("prompt.seat_or_none" if optional else "prompt.seat"))
-            number = self._number(prompt, allow_zero=optional)
+            number = self._number(prompt, allow_zero=optional, largest=self._largest())
             assert isinstance(number, int)
             if poison:
                 said = self.text("answer.poison", seat=number) if number else self.text("answer.no_poison")
@@ -376,6 +400,10 @@ class KeypadAnswers:
                 said = self.text("answer.none") if number == 0 else self.voice.seat(number, self.names)
             if self._confirm(said, whole(number or None)):
                 return number or None
+
+    def _largest(self) -> int | None:
+        """Returns the table's last seat, over which a seat typed is refused as it is typed (None: no game yet)."""
+        return self.game.table.seats if self.game is not None else None
 
     def _seats(self, count: int) -> list[int]:
         """Reads ``count`` seats (Cupido's lovers, the Piper's charmed) and confirms them together."""
@@ -389,7 +417,8 @@ class KeypadAnswers:
             chosen: list[int] = []
             while True:
                 try:
-                    number = self._number(self.text(prompt) + self._so_far(chosen), allow_zero=True)
+                    number = self._number(self.text(prompt) + self._so_far(chosen), allow_zero=True,
+                                          largest=self._largest())
                 except Undo:
                     if chosen:
                         chosen.pop()
@@ -422,7 +451,7 @@ class KeypadAnswers:
             while len(chosen) < count:
                 try:
                     number = self._number(self.text("prompt.seats", count=count) + self._so_far(chosen),
-                                          allow_zero=False)
+                                          allow_zero=False, largest=largest)
                 except Undo:
                     if not chosen and undo_out:
                         raise
@@ -430,10 +459,7 @@ class KeypadAnswers:
                         chosen.pop()
                     continue
                 assert isinstance(number, int)
-                if number <= largest:
-                    chosen.append(number)
-                else:  # refused as it is typed, not with the seats after it: those the table types next count
-                    self._no_such_seat(number)
+                chosen.append(number)  # one beyond ``largest`` was refused as it was typed
             if self._confirm(said(chosen) if said else ", ".join(map(str, chosen)), chosen):
                 return chosen
 
@@ -507,7 +533,8 @@ class KeypadAnswers:
         is elected."""
         roll_call = self.game is not None
         while True:
-            key = self._number(self.text(prompt), allow_zero=optional, tie=True, roll_call=roll_call)
+            key = self._number(self.text(prompt), allow_zero=optional, tie=True, roll_call=roll_call,
+                               largest=self._largest())
             if key == "rollcall":
                 ballots = self._roll_call("tally.elected" if prompt == "prompt.election" else "tally.out")
                 if ballots is not None:
@@ -516,7 +543,8 @@ class KeypadAnswers:
             if key == "tie":
                 tied: list[int] = []
                 while True:
-                    number = self._number(self.text("prompt.tie") + self._so_far(tied), allow_zero=True)
+                    number = self._number(self.text("prompt.tie") + self._so_far(tied), allow_zero=True,
+                                          largest=self._largest())
                     if number == 0:
                         break
                     assert isinstance(number, int)
@@ -567,7 +595,7 @@ class KeypadAnswers:
         done = "  ".join(f"{v}→{b or 0}" for v, b in zip(voters, ballots))
         try:
             number = self._number(self.text("prompt.roll_call", seat=voter) + (f"  ({done})" if done else ""),
-                                  allow_zero=True)
+                                  allow_zero=True, largest=self._largest())
         except Repeat:
             return AGAIN
         assert isinstance(number, int)
@@ -628,14 +656,23 @@ class KeypadAnswers:
         if heal and shown.one_in_all:
             return {"heal": True, "poison": None}  # the one-potion Witch has used hers
         if "poison" in potions:
+            if heal:  # what is left once the heal is given (the list shown with her call had it still)
+                self._potions_left([p for p in potions if p != "heal"])
             try:
                 poison = self._seat(optional=True, prompt_key="prompt.poison",
                                     whole=lambda seat: {"heal": heal, "poison": seat}, poison=True)
             except Undo:
                 if "heal" in potions and victim is not None:
+                    if heal:
+                        self._potions_left(list(potions))  # the heal taken back: hers again
                     return self._witch(call)
                 raise
         return {"heal": heal, "poison": poison}
+
+    def _potions_left(self, potions: Sequence[str]) -> None:
+        """Shows the Witch the potions she has left now, under those her call showed."""
+        names = [self.voice.lines[f"screen.potion.{potion}"] for potion in potions]
+        self.screen.secret(self.text("screen.potions", potions=self.voice.join(names)))
 
     def _ask(self, call: Call) -> Answer:
         if call.kind is Kind.NONE:

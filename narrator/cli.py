@@ -750,7 +750,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", type=_file_name, metavar="FILE")
     p.add_argument("--no-simulate", action="store_true",
                    help="do not simulate a table config's deck to warn when it is lopsided (a side winning "
-                        "under 25%% or over 75%% of up to 2,000 games played with the hunt model)")
+                        "under 25%% or over 75%% of up to 2,000 games played with the hunt model) or can deadlock "
+                        "(a game that never ends)")
     p.set_defaults(func=cmd_check)
     p = sub.add_parser("simulate", parents=[yaml_size],
                        help="play many games of a deck with simple strategies: who wins, how often",

@@ -20,6 +20,7 @@ from engine import (
     preset,
 )
 from engine.answers import shown
+from engine.order import interval
 from engine.roles.actor import LENDABLE
 from engine import check_extras
 from engine.table import HouseRule, house_rules
@@ -212,6 +213,21 @@ def look(name: str) -> str:
     return plain.translate(LOOK_ALIKES)
 
 
+def named_role(word: str) -> str | None:
+    """Returns the character a table's language calls ``word`` (the French 'salvateur', 'Voyante', the Chinese 女巫), or
+    None: a deck names characters by their ids, and a host writes the names the docs and the cards use."""
+    from .voices import load_voice
+
+    wanted = unicodedata.normalize("NFC", word).casefold().strip()
+    for language in languages():
+        voice = load_voice(language)
+        for role in ROLES:
+            name = voice.role(role).casefold()
+            if wanted in (name, *name.split(" ", 1)[1:]) and wanted:  # "Salvateur", "la Voyante" as "voyante"
+                return role
+    return None
+
+
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """The characters that reorder the text around them (bidi overrides, embeddings, isolates and marks)."""
 
@@ -387,8 +403,10 @@ class _Reader:
                 return None, seats
             for i, card in enumerate(raw):
                 if card not in ROLES:
+                    named = named_role(card)
+                    hint = f"; write {shown(named)} for it" if named else closest(card, sorted(ROLES))
                     found.errors.append(f"{self.at('deck', i)}: deck: unknown character {shown(card)}"
-                                        f"{closest(card, sorted(ROLES))} (`check --help` lists all {len(ROLES)})")
+                                        f"{hint} (`check --help` lists all {len(ROLES)})")
             deck = tuple(raw)
             if seats is None:
                 seats = len(deck) - (2 if "thief" in deck else 0)
@@ -628,6 +646,18 @@ def config_to_dict(config: TableConfig) -> dict[str, Any]:
             "buildings_dealt": [list(pair) for pair in config.buildings_dealt]}
 
 
+def ruled_before(rules: dict[str, Any]) -> dict[str, Any]:
+    """Returns a journal's house rules with what a journal from before a ruling played by (docs/rules.md): the
+    Three Brothers woke with the Sisters, and the Devoted Servant kept the card's first-night choice."""
+    rules = dict(rules)
+    sisters = rules.get("sisters_interval", 0)
+    if "brothers_interval" not in rules and type(sisters) is int:  # else the reader names the bad value
+        rules["brothers_interval"] = interval("sisters_interval", rules.get("sisters_wake") is True,
+                                              {"sisters_interval": sisters})
+    rules.setdefault("servant_chooses_again", False)
+    return rules
+
+
 def config_from_dict(data: Any, where: str) -> TableConfig:
     """Returns the config a journal saved, checked as a table config file is (every key's type and bounds, the
     language, the players' names, the deck): a journal is a file like any other, and may have been changed. A
@@ -656,7 +686,7 @@ def _as_written(data: Any) -> dict[str, Any]:
         raise ValueError(f"{seats} seats but {len(names)} names")
     written: dict[str, Any] = {
         "language": data["language"], "seats": names or seats, "deck": data["deck"],
-        **data["rules"], "deal": data["deal_mode"], "actor_cards": data.get("actor_cards", []),
+        **ruled_before(data["rules"]), "deal": data["deal_mode"], "actor_cards": data.get("actor_cards", []),
         "seance_cards": data.get("seance_cards", []), "ambience": data.get("ambience", False),
         "pause": data["pause"], "call_floor": data.get("call_floor", TableConfig.call_floor),
         "debate_timer": data["debate_timer"], "last_words": data.get("last_words", 0), "inputs": data["inputs"],

@@ -22,6 +22,9 @@ newline (a carriage return before it, as a Windows editor saves, is ignored):
 
 - Then the answers: ``{"call": "seer", "phase": "night", "number": 1, "needs": true, "answer": 4}``, and
   ``{"undo": 1}`` when the host took back the last one.
+- ``{"pace": "seer", "took": 12.5}``: a call made with eyes closed and answered by someone lasted 12.5 s
+  (narrator.pacing's sample), so that a game resumed paces its empty calls as before; anywhere after the header, the
+  deal's lines too.
 - Last, once the game is over: ``{"over": "village"}`` (the winner), so that `resume` lists only unfinished games.
 """
 
@@ -164,6 +167,10 @@ class Journal:
     def record_dealt(self, deal: Deal) -> None:
         """Appends the end of the deal: its cards, seat by seat, and the centre's."""
         self._write({"deal": list(deal.roles), "centre": list(deal.centre)})
+
+    def record_pace(self, key: str, took: float) -> None:
+        """Appends how long a living call ``key`` made with eyes closed lasted (narrator.pacing's sample)."""
+        self._write({"pace": key, "took": round(took, 3)})
 
     def record_over(self, winner: str) -> None:
         """Appends the end of the game: its winner."""
@@ -352,7 +359,7 @@ def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
 
     The header comes back with the deal's last line merged in ("deal" and "centre"); while the deal is not
     over, with "progress" too: its lines so far ("seen", "identified", "again"), in order; once the game is over,
-    with "over", its winner.
+    with "over", its winner; with "pace", the calls' samples ({"seer": [12.5, ...]}), when there are any.
     """
     try:
         with open_regular(path) as file:
@@ -376,6 +383,8 @@ def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
     if not isinstance(header, dict) or header.get("werewolf-narrator") != VERSION:
         raise UserError(f"{path}:1: not a werewolf-narrator journal (version {VERSION})")
     header.pop("over", None)  # only the game's last line says it is over
+    header.pop("pace", None)  # the samples are read from their lines
+    pace: dict[str, list[float]] = {}
     entries: list[Entry] = []
     progress: list[dict[str, Any]] | None = [] if header.get("dealing") is True else None
     for number, line in enumerate(lines[1:], start=2):
@@ -384,6 +393,9 @@ def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
             data = parse_line(line)
         except ValueError as exc:
             raise UserError(f"{where}: damaged journal line ({exc}); {_go_on_before(path, number)}") from None
+        if _pace_sample(data):
+            pace.setdefault(data["pace"], []).append(float(data["took"]))
+            continue
         if progress is not None:
             if not _deal_step(data):
                 raise UserError(f"{where}: damaged journal line (expected a step of the deal); "
@@ -409,7 +421,15 @@ def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
     header.pop("progress", None)  # where the deal stands is read from its lines, never taken from the header
     if progress is not None:
         header["progress"] = progress
+    if pace:
+        header["pace"] = pace
     return header, entries
+
+
+def _pace_sample(data: object) -> bool:
+    """Returns whether a line is a call's length (narrator.pacing's sample): a call's key and a length in seconds."""
+    return (isinstance(data, dict) and isinstance(data.get("pace"), str) and type(data.get("took")) in (int, float)
+            and 0 <= data["took"] < 1e9)
 
 
 def _go_on_before(path: str, number: int) -> str:

@@ -17,7 +17,8 @@ import os
 import select
 import signal
 import sys
-from typing import Any, Protocol
+import time
+from typing import Any, Callable, Protocol
 
 from .hint import command
 
@@ -89,6 +90,12 @@ class TerminalKeys:
         # never in the middle of a journal line or a screen being drawn, unless that takes longer than STOP_GRACE.
         self._old_stops = {s: signal.signal(s, self._stop) for s in STOPS}
         self._old_stops[signal.SIGALRM] = signal.signal(signal.SIGALRM, self._stop_now)
+        # A terminal resized: the screen is drawn again (``on_resize``) while a key is awaited, not in the handler (it
+        # may come in the middle of a screen being drawn), and without a key: the key pressed to see the screen again
+        # was an answer (Enter showed the next seat's card).
+        self.on_resize: Callable[[], None] = lambda: None
+        self._old_winch = signal.signal(signal.SIGWINCH, lambda signum, frame: os.write(self._wake_w, b"W")) \
+            if hasattr(signal, "SIGWINCH") else None
 
     def _interrupt(self, signum: int, frame: Any) -> None:
         os.write(self._wake_w, b"!")
@@ -104,17 +111,24 @@ class TerminalKeys:
         raise HostStop()
 
     def _char(self, timeout: float | None) -> str | None:
-        ready, _, _ = select.select([self.fd, self._wake_r], [], [], timeout)
-        if not ready:
-            return None
-        if self._wake_r in ready:
+        end = None if timeout is None else time.monotonic() + timeout
+        while True:
+            ready, _, _ = select.select([self.fd, self._wake_r], [], [],
+                                        None if end is None else max(0.0, end - time.monotonic()))
+            if not ready:
+                return None
+            if self._wake_r not in ready:
+                break
             woken = os.read(self._wake_r, 64)
             if b"S" in woken:
                 from .asking import HostStop  # asking needs the keypad: imported when the game runs
 
                 signal.setitimer(signal.ITIMER_REAL, 0)  # stopped here, between two steps: no need to force it
                 raise HostStop()
-            return "\x03"
+            if b"W" in woken:
+                self.on_resize()
+            if b"!" in woken:
+                return "\x03"
         try:
             data = os.read(self.fd, 1)
         except OSError as exc:
@@ -172,5 +186,7 @@ class TerminalKeys:
             signal.signal(signal.SIGINT, self._old_sigint)
             for number, handler in {**self._old_others, **self._old_stops}.items():
                 signal.signal(number, handler)
+            if self._old_winch is not None:
+                signal.signal(signal.SIGWINCH, self._old_winch)
             os.close(self._wake_r)
             os.close(self._wake_w)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
-from engine import Answer, Call, Elimination, Fact, Game, IllegalAnswer, Phase, Rules, Step
+from engine import Answer, Call, Elimination, Fact, Game, IllegalAnswer, Outcome, Phase, Rules, Step
 from engine.calls import declared_calls, declared_facts
 from engine.contract import Value
 
@@ -63,16 +63,23 @@ def in_the_dark(call: Call) -> bool:
     return call.phase is Phase.NIGHT or eyes_closed(call)
 
 
-CLOSE_EYES = frozenset({"nightfall.call", "notice.close_eyes", "card_again.call",
+CLOSE_EYES = frozenset({"nightfall.call", "notice.close_eyes", "card_again.call", "confessor.to_screen",
                         *(f"{c.id}.call" for c in CALLS.values() if c.traits.eyes_closed)})
-"""The lines that close the table's eyes: the nightfall, the host's, and the calls made by day with eyes closed."""
-OPEN_EYES = frozenset({"dawn.call", "notice.open_eyes", *(f"{c.id}.open" for c in CALLS.values() if c.traits.eyes_closed)})
+"""The lines that close the table's eyes: the nightfall, the host's, the calls made by day with eyes closed, and the
+Confessor's to the screen (deal: app)."""
+OPEN_EYES = frozenset({"dawn.call", "notice.open_eyes", "confessor.from_screen",
+                       *(f"{c.id}.open" for c in CALLS.values() if c.traits.eyes_closed)})
 """The lines that open them."""
 
 
 def wakes(call: Call) -> bool:
     """Returns whether ``call`` wakes characters at night (said with a wake and a sleep line; not the nightfall)."""
     return call.phase is Phase.NIGHT and CALLS[call.id].night
+
+
+def end_key(outcome: Outcome) -> str:
+    """Returns the key of the line that says who won (a stalemate says why nobody did)."""
+    return "end.stalemate" if outcome.reason == "stalemate" else f"end.{outcome.winner}"
 
 
 class Narrator:
@@ -151,6 +158,10 @@ class Narrator:
             shown = [self.voice.text("screen.actor_card" if c else "screen.actor_gone", {"number": n, "role": c})
                      for n, c in enumerate(cards, start=1)]
             self.line(fact_line(spec), SCREEN, cards=self.voice.join(shown))
+        elif key == "building.dealt":  # with what the building does: a token's name alone told a newcomer nothing
+            role = values["role"]
+            self.line(key, VOICE, seat=values["seat"], role=role,
+                      text=self.voice.text(f"building.does.{role}", {}, fragment=True))
         elif key == "victim":
             self.line("dawn.victim" if values.get("role") else "dawn.victim_hidden", VOICE, **values)
         elif key == "death":
@@ -184,7 +195,7 @@ class Narrator:
         if outcome.winner == "village" and game.variant("black_death"):
             self.line("end.black_death", VOICE)  # the game is over: now the variant may be named
         else:
-            self.line(f"end.{outcome.winner}", VOICE)
+            self.line(end_key(outcome), VOICE)
         if outcome.winners:
             self.line("end.winners", VOICE, seats=list(outcome.winners))
         for seat, role in enumerate(game.deal.roles, start=1):

@@ -17,19 +17,23 @@ identification) is paced here:
   every call of its kind (the night's calls, or the identifications) if they are MIN_SAMPLES at least,
   or else (the first calls of a game, a game just resumed) from the configured ``fallback`` range. The
   draw is a sample taken at random and stretched by a small random factor (JITTER), so that an empty
-  call does not repeat a living one's length to the tenth of a second. Stretched past the longest
-  living call, or under the floor, it is reflected back (an empty call is never longer than the longest
-  living one, and no lengths heap up at either end); a quick answer's sample gives the floor itself, as
-  quick answers do.
-- **Outliers are left out of the draw**: samples over OUTLIER times the median of their kind (a player
-  who fetched a drink without pausing the game) would make empty calls drag on; such a call does stand
-  out, but it would stand out whatever an empty call did.
+  call does not repeat a living one's length to the tenth of a second. Stretched past the longest call
+  of its pool, or under the floor, it is reflected back (an empty call is never longer than the longest
+  living one it is drawn from, and no lengths heap up at either end); a quick answer's sample gives the
+  floor itself, as quick answers do.
+- **No sample is left out**, however long: a slow character (the Witch weighing her potions, the pack
+  deliberating) is slow when empty too. Leaving out the samples far over the night's median made such a
+  character's empty calls as short as the quick ones', which a table heard the night her potions were spent.
+  A player who fetches a drink without pausing the game (the host menu's pause is not counted) makes that
+  character's empty calls longer: they stand out no more than the living call did.
+- **The samples are journaled** (narrator.journal's ``{"pace": ..., "took": ...}``): a game resumed keeps its pace,
+  a dead Seer's calls as long after a resume as her living calls were before it.
 
-What a listener could still notice: a living call far longer than the others (above); the first calls of
-a game, paced by the fallback range (the host can tune it to the table: ``pause`` in the config); a
-character dead after one or two living calls, whose empty calls then stay close to those (the same
-spread as the living's over many games, a narrower one within a game); a call never answered by anyone
-yet (a card in the centre from the first night), paced by the other calls of its kind.
+What a listener could still notice: the first calls of a game, paced by the fallback range (the host can
+tune it to the table: ``pause`` in the config); a character dead after one or two living calls, whose empty
+calls then stay close to those (the same spread as the living's over many games, a narrower one within a
+game); a call never answered by anyone yet (a card in the centre from the first night), paced by the other
+calls of its kind.
 
 Draws use their own random generator (the system's), never the game's, whose draws the journal keeps:
 a resumed game draws the same cards whatever the pacing did.
@@ -40,18 +44,16 @@ from __future__ import annotations
 import contextlib
 import math
 import random
-import statistics
 import time
 from typing import Callable, Iterator
 
 MIN_SAMPLES = 3
 """The samples of its kind a call with none of its own needs before its empty calls are drawn from them."""
 
-JITTER = 0.1
-"""The spread (log-normal sigma) of the factor a drawn sample is stretched by."""
-
-OUTLIER = 3.0
-"""Samples longer than this many times the median of their kind are left out of the draw."""
+JITTER = 0.07
+"""The spread (log-normal sigma) of the factor a drawn sample is stretched by: wide enough that no living length is
+found again to the tenth of a second, narrow enough that an empty call stays within a fifth of the length it is drawn
+from (its tails beyond three sigmas cut)."""
 
 IDENTIFY = "identify"
 """The pool of the cards' identification (deal: cards), apart from the night's calls."""
@@ -69,6 +71,7 @@ class Pacing:
         self.sleep = sleep
         self.rng = rng or random.SystemRandom()
         self.samples: dict[str, list[float]] = {}
+        self.on_sample: Callable[[str, float], None] = lambda key, took: None  # journals each sample as it is taken
         self._key: str | None = None  # the open call's pool
         self._token: object = None  # what tells the same call asked again (after a refusal) from the next
         self._opened = 0.0
@@ -107,7 +110,9 @@ class Pacing:
         if took < self.floor:
             self.sleep(self.floor - took)
         if self._living:
-            self.samples.setdefault(self._key, []).append(max(took - self._held, self.floor))
+            sample = max(took - self._held, self.floor)
+            self.samples.setdefault(self._key, []).append(sample)
+            self.on_sample(self._key, sample)
         self._key = self._token = None
 
     @contextlib.contextmanager
@@ -135,14 +140,15 @@ class Pacing:
         pool = self.pool(key)
         if not pool:
             return max(self.floor, self.rng.uniform(*self.fallback))
-        kin = self.kin(key)
-        limit = OUTLIER * statistics.median(kin)  # the kind's median: a call's own few samples may be quick ones
-        longest = max(s for s in kin if s <= limit)
-        base = self.rng.choice([s for s in pool if s <= limit] or [longest])
+        longest = max(pool)
+        base = self.rng.choice(pool)
         if base <= self.floor:
             return self.floor  # a quick answer: the call lasted the floor, and so does this one
-        stretched = base * math.exp(self.rng.gauss(0.0, JITTER))
-        # Stretched past the longest living call or under the floor, reflected back (in log scale): no
+        stretch = self.rng.gauss(0.0, JITTER)
+        while abs(stretch) > 3 * JITTER:  # tails cut (drawn again, not heaped at the cut): within a fifth of the base
+            stretch = self.rng.gauss(0.0, JITTER)
+        stretched = base * math.exp(stretch)
+        # Stretched past the pool's longest living call or under the floor, reflected back (in log scale): no
         # lengths heap up at either end, beyond the quick answers' own heap at the floor.
         if stretched > longest:
             stretched = longest * longest / stretched

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
-from engine import Answer, Call, Deal, Game, IllegalAnswer, Phase, Rules, Step, Table, deal_cards
+from engine import Answer, Call, Deal, Fact, Game, IllegalAnswer, Phase, Rules, Step, Table, deal_cards
 from engine.answers import shown
 from engine.crier import crier as town_crier
 from engine.table import deal_buildings
@@ -121,6 +121,8 @@ class TableNarrator(Narrator):
         self.priorities: Priorities | None = None  # the table's lines, built by `plan_ahead` (or at the first call)
         self.ahead_phase: tuple[Phase, int] | None = None
         self._planning: threading.Thread | None = None
+        # With deal: app, who confesses has no card to show: the session's screen shows it to the Confessor.
+        self.confession: Callable[[int], None] | None = None
 
     def show_eyes(self) -> None:
         """Shows the eyes banner as the narrator last asked."""
@@ -149,10 +151,20 @@ class TableNarrator(Narrator):
                     self.ambience.stop()
             if not line.key.startswith(NOT_REPEATED):
                 self.opening.append(line)
+            if line.key.endswith(".sleep"):
+                self.screen.clear()  # a call's secrets go as its sleep line starts, not once it is said
             self.screen.public(line.text)
             self._say(line)
         else:
             self.screen.secret(line.text)
+
+    def fact(self, fact: Fact) -> None:
+        seat = fact.values.get("seat")
+        if fact.key == "confessor.confesses" and self.confession is not None and not self.replaying \
+                and isinstance(seat, int):
+            self.confession(seat)
+            return
+        super().fact(fact)
 
     def title(self, call: Call) -> str:
         """Returns "Night 2" or "Day 1" in the table's language ("Before the first night" for day 0)."""
@@ -179,7 +191,12 @@ class TableNarrator(Narrator):
         self.replaying = False
         opening = self.transcript[self.call_start:]
         self.line("notice.resumed", VOICE)
+        closing = wakes(call) and self.eyes_open
         self.close_or_open_eyes(call)
+        if closing:
+            # The table sat down with its eyes open: it is given the call floor to close them before the call is
+            # said and its secrets shown (a call said at once, its secret on the screen with it, met open eyes).
+            self.pacing.sleep(self.pacing.floor)
         self.show_eyes()  # the silent part changed nothing on the screen
         self.screen.status(self.status(call))
         self.screen.seating(seating(self.voice, self.seats, self.names, self.game))
@@ -317,7 +334,15 @@ class TableNarrator(Narrator):
         self.shown_title, self.opening, self.call_start = title, opening, start
 
     def repeat(self) -> None:
-        """Says the running call's opening lines again, and shows that it did (a table without sound sees it)."""
+        """Says the running call's opening lines again, and shows that it did (a table without sound sees it).
+
+        With the table's eyes closed it says nothing, only shows the call: only someone awake at the keypad could
+        ask, so a wake line heard twice would tell that the character called is alive."""
+        if not self.eyes_open:
+            if self.opening:
+                self.screen.notice(self.voice.text("screen.repeated_silent", {"text": self.opening[-1].text}),
+                                   flash=True)
+            return
         if self.opening:
             self.screen.notice(self.voice.text("screen.repeated", {"text": self.opening[-1].text}), flash=True)
         for line in list(self.opening):
@@ -409,7 +434,8 @@ class Resumed:
     """What a journaled game brings to go on: its ``journal`` (open to append), its ``deal``, and its answers to
     ``replay`` (read from ``replay_from``), narrated silently before the table goes on from the call where the
     game stopped. Stopped during the deal, its deal's steps so far are the ``progress`` (with deal: app, the cards
-    drawn are the ``deal``; with deal: cards, there is none yet): the deal goes on.
+    drawn are the ``deal``; with deal: cards, there is none yet): the deal goes on. The ``pace`` is the living calls'
+    lengths journaled (narrator.pacing's samples): the empty calls go on at the same pace.
 
     A new game, once its journal is begun, is a game resumed with nothing to replay (`begin_journal`).
     """
@@ -419,6 +445,7 @@ class Resumed:
     replay: Sequence[Entry] = ()
     replay_from: str = ""
     progress: Sequence[dict[str, Any]] | None = None
+    pace: dict[str, list[float]] = dataclasses.field(default_factory=dict)
 
 
 class TableSession:
@@ -444,6 +471,7 @@ class TableSession:
         self.told_failure = False
         hears = table.listener is not None and table.vocabulary is not None and bool(config.voice_phases())
         pacing = Pacing(config.call_floor, config.pause, clock=timing.clock, sleep=timing.sleep)
+        pacing.on_sample = self.record_pace
         settings = TableSettings(rules=config.table.rules, seats=config.table.seats, voice_log=voice_log,
                                  ambience=table.ambience, pacing=pacing, listener=table.listener if hears else None)
         hooks = TableHooks(acknowledge=self.acknowledge, safe_point=self.settle,
@@ -455,6 +483,9 @@ class TableSession:
         self.answers.card_again = self.card_again
         self.answers.last_answered = self.last_answered
         self.answers.public_state = self.public_state
+        self.answers.eyes_open = lambda: self.narrator.eyes_open
+        if config.deal == "app":
+            self.narrator.confession = self.confession
         if hears:
             self.hear()
 
@@ -471,6 +502,11 @@ class TableSession:
             show_awake=lambda key, values: screen.entry(voice.text(key, values, config.names)))
         self.answers.voice_phases = config.voice_phases()
         self.answers.on_microphone_lost = self.microphone_lost
+
+    def record_pace(self, key: str, took: float) -> None:
+        """Journals a living call's length, so that a resumed game keeps the pace of its empty calls."""
+        if self.journal is not None:
+            self.journal.record_pace(key, took)
 
     def say(self, key: str, values: dict[str, object]) -> None:
         """Says the line ``key`` aloud (what the keypad and the hearing say: read-backs, refusals)."""
@@ -508,9 +544,26 @@ class TableSession:
         self.say("voice.mic_lost", {})
 
     def last_words(self, seat: int) -> None:
-        """Gives ``seat``, voted out, its last words: the table's seconds, counted down on the screen."""
+        """Gives ``seat``, voted out, its last words: the table's seconds, counted down on the screen, in a panel of
+        their own (under the vote's question, it seemed the vote's countdown)."""
+        self.narrator.moment(self.narrator.shown_title)
         self.narrator.line("last_words.call", VOICE, seat=seat)
         self.answers.countdown(self.config.last_words, "screen.last_words_left")
+
+    def confession(self, seat: int) -> None:
+        """The Confessor hears ``seat`` (deal: app): nobody holds a card to show him, so the table closes its eyes and
+        the screen shows him that seat's card as the game has it now, until Enter; then the eyes open again."""
+        game, screen, narrator = self.narrator.game, self.table.screen, self.narrator
+        assert game is not None
+        narrator.line("confessor.to_screen", VOICE, seat=seat)
+        screen.prompt(self.voice.text("prompt.see_card", {}))
+        self.answers.enter()
+        screen.prompt("")
+        narrator.line("confessor.sees", SCREEN, seat=seat, role=game.card(seat))
+        screen.prompt(self.voice.text("prompt.hide_card", {}))
+        self.answers.enter()
+        screen.clear()
+        narrator.line("confessor.from_screen", VOICE)
 
     def card_again(self, seat: int) -> bool:
         """The host menu shows ``seat`` its card: as the game has it now (the Thief's as taken), or as drawn while
@@ -585,6 +638,7 @@ def deal_at_table(session: TableSession, game: Resumed, seed: int, buildings: tu
     then the whole deal, with the public ``buildings``. Returns the deal."""
     config, narrator, journal = session.config, session.narrator, game.journal
     progress = game.progress or []
+    narrator.moment(session.voice.text("recap.deal_title", {}))  # a title in the table's language from the start
     if progress:
         narrator.line("notice.resumed", VOICE)
     if config.deal == "cards":
@@ -667,6 +721,8 @@ def play(config: TableConfig, table: TableIO, *, seed: int | None = None, start:
     session.narrator.show_table()  # the seats and their names, from the deal on
     session.narrator.plan_ahead(config.table.seats, config.table.deck)
     session.journal = start.journal if isinstance(start, Resumed) else None
+    if isinstance(start, Resumed):
+        session.narrator.pacing.samples = {key: list(pool) for key, pool in start.pace.items()}
     try:
         # The building tokens are public: dealt by the program (or as the host gave them), then announced.
         buildings = config.buildings_dealt or deal_buildings(config.table, seed)
@@ -772,9 +828,11 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
     if ambience is not None and speaker.name == "console":
         ambience.close()  # the lines are printed: no loudspeaker to play it on
         ambience = None
-    if full_screen and speaker.name == "console":
+    if speaker.name == "console":
         speaker.close()
-        speaker = QuietSpeaker()  # the full screen already shows every line said; printing would tear it
+        # The screen already shows every line said (the full screen, or --plain's one a line): printing it would tear
+        # the full screen, and print each line twice with --plain.
+        speaker = QuietSpeaker()
     listener, vocabulary = None, None
     if config.voice_phases():
         try:  # before the lines are rendered ahead: the model loads meanwhile, and while the first are said
@@ -793,6 +851,8 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
     if full_screen:
         screen.notice(" · ".join(told_before))
         opened.append(screen)
+    if isinstance(screen, RichScreen):
+        keys.on_resize = screen.redraw
     return TableIO(keys, screen, speaker, listener, vocabulary, ambience)
 
 
@@ -821,7 +881,8 @@ def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], war
         journal.close()
         raise
     return play(config, io, seed=seed, voice_log=voice_log,
-                start=Resumed(journal, deal, entries, replay_from=str(args.journal), progress=progress))
+                start=Resumed(journal, deal, entries, replay_from=str(args.journal), progress=progress,
+                              pace=header.get("pace") or {}))
 
 
 def journaled_deal(config: TableConfig, header: dict[str, Any]) -> tuple[Deal | None, list[dict[str, Any]] | None]:

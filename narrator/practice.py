@@ -72,6 +72,7 @@ def report(game: Game, lines: list[Line], language: str) -> dict[str, Any]:
     assert outcome is not None
     return {
         "winner": outcome.winner,
+        **({"reason": outcome.reason} if outcome.reason else {}),
         "winners": list(outcome.winners),
         "calls": game.report_calls(),
         "eliminated": [{"seat": e.seat, "role": e.role, "phase": e.phase.value, "number": e.number,
@@ -87,6 +88,9 @@ def check_expectations(script: Script, game: Game) -> None:
     if script.expect_winner is not None and outcome.winner != script.expect_winner:
         raise RunFailed(f"{script.path}: expected the winner {script.expect_winner!r}; "
                         f"the game ended with {outcome.winner!r}")
+    if script.expect_reason is not None and outcome.reason != script.expect_reason:
+        raise RunFailed(f"{script.path}: expected the game to end by {script.expect_reason!r}; "
+                        f"it ended by {outcome.reason or outcome.winner!r}")
     if script.expect_eliminated is not None:
         got = tuple(e.seat for e in game.eliminated)
         want = script.expect_eliminated

@@ -17,11 +17,11 @@ from engine.roles import cupid
 
 from .errors import UserError
 from .journal import PRIVATE_FILE
-from .narration import Line, Narrator
+from .narration import Line, Narrator, end_key
 from .voices import Voice
 
 WHO = {"vote": "recap.vote", "revote": "recap.vote", "sheriff_election": "recap.election",
-       "sheriff_runoff": "recap.election", "sheriff_tiebreak": "recap.election"}
+       "sheriff_runoff": "recap.election", "sheriff_tiebreak": "recap.tiebreak"}
 """The recap's name of a call that wakes no character (a character's call is named by the character)."""
 
 LEFT_OUT = frozenset({"screen.thief_takes", "screen.potions"})
@@ -51,6 +51,7 @@ class Recap:
     sheriff: list[str]
     eliminated: list[str]
     headings: dict[str, str]
+    looks: dict[str, list[str]] = field(default_factory=dict)  # the Seer's looks, the Witch's potions: night by night
 
 
 def build_recap(game: Game, voice: Voice, names: Sequence[str | None] = ()) -> Recap:
@@ -81,7 +82,7 @@ def build_recap(game: Game, voice: Voice, names: Sequence[str | None] = ()) -> R
         answered = _answer(voice, names, call, value) if call.needs_answer else ""
         if answered or brought:
             turns.append(Turn(call, when, who(voice, call), answered, brought))
-    narrator.line(f"end.{game.outcome.winner}", "voice")
+    narrator.line(end_key(game.outcome), "voice")
     if game.outcome.winners:
         narrator.line("end.winners", "voice", seats=list(game.outcome.winners))
     deal = []
@@ -92,6 +93,9 @@ def build_recap(game: Game, voice: Voice, names: Sequence[str | None] = ()) -> R
     if game.deal.centre:
         deal.append(voice.text("recap.centre", {"cards": voice.join([voice.role(c) for c in game.deal.centre])}))
     lovers = cupid.lovers(game)
+    looks = {key: [voice.text("recap.at", {"when": turn.when, "text": " · ".join([turn.answer, *turn.brought])})
+                   for turn in turns if turn.call.id == call_id and turn.answer]
+             for key, call_id in (("seer_title", "seer"), ("witch_title", "witch"))}
     return Recap(
         title=voice.text("recap.title", {}),
         result=[line.text for line in lines[-2 if game.outcome.winners else -1:]],
@@ -104,7 +108,8 @@ def build_recap(game: Game, voice: Voice, names: Sequence[str | None] = ()) -> R
                                                       "role": e.role, "cause": e.cause}, names)
                     for e in game.eliminated],
         headings={key: voice.text(f"recap.{key}", {}) for key in
-                  ("deal_title", "turns_title", "seer_title", "witch_title", "sheriff_title", "eliminated_title")})
+                  ("deal_title", "turns_title", "seer_title", "witch_title", "sheriff_title", "eliminated_title")},
+        looks=looks)
 
 
 def who(voice: Voice, call: Call) -> str:
@@ -170,13 +175,13 @@ def markdown(recap: Recap) -> str:
             when = turn.when
             out += ["", f"### {when[:1].upper()}{when[1:]}", ""]
         head = " · ".join(part for part in (turn.who, turn.answer) if part)
-        out += [f"- {head}" if head else f"- {turn.brought[0]}"]
-        out += [f"  - {line}" for line in (turn.brought if head else turn.brought[1:])]
-    for key, call_id in (("seer_title", "seer"), ("witch_title", "witch")):
-        mine = [turn for turn in recap.turns if turn.call.id == call_id and turn.answer]
-        if mine:
-            out += ["", f"## {h[key]}", ""]
-            out += [f"- {turn.when}: {' · '.join([turn.answer, *turn.brought])}" for turn in mine]
+        if head:
+            out += [f"- {head}", *[f"  - {line}" for line in turn.brought]]
+        else:  # what nobody answered (the dawn's victims): each on its own, none under another
+            out += [f"- {line}" for line in turn.brought]
+    for key, lines in recap.looks.items():
+        if lines:
+            out += ["", f"## {h[key]}", "", *[f"- {line}" for line in lines]]
     if recap.sheriff:
         out += ["", f"## {h['sheriff_title']}", "", *[f"- {line}" for line in recap.sheriff]]
     out += ["", f"## {h['eliminated_title']}", "", *[f"- {line}" for line in recap.eliminated]]

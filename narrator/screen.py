@@ -198,7 +198,11 @@ class PlainScreen:
             self._tell(text)
 
     def notice(self, text: str, flash: bool = False) -> None:
-        if text:
+        if text and flash:
+            # A hint to a key pressed (a key that does nothing, the call shown again) is for whoever is at the keypad:
+            # left under a night call in the scrollback, it would tell that someone was awake there.
+            self._private(f"  {text}")
+        elif text:
             self._tell(text)
 
     def keys(self, text: str) -> None:
@@ -380,6 +384,10 @@ class RichScreen:
 
     def _refresh(self) -> None:
         self.live.update(self._render(), refresh=True)
+
+    def redraw(self) -> None:
+        """Draws the screen again at the terminal's size (it was resized)."""
+        self._refresh()
 
     def show_call(self, title: str, spoken: str) -> None:
         self.state = ScreenState(title=title, spoken=spoken, status=self.state.status, log=self.state.log)

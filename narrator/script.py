@@ -19,6 +19,8 @@ from .yamlfile import Document, YamlError, load
 TOP_KEYS = ("table", "config", "deal", "answers", "expect")
 WINNERS = ("village", "werewolves", "lovers", "white_werewolf", "piper", "angel", "prejudiced_manipulator",
            "nobody")
+REASONS = ("no_survivors", "stalemate")
+"""Why nobody won (engine.Outcome.reason): nobody left alive, or two players left whom nothing can eliminate."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class Script:
     answers: tuple[ScriptAnswer, ...]
     expect_winner: str | None = None
     expect_eliminated: tuple[int, ...] | None = None
+    expect_reason: str | None = None
 
 
 def _table(doc: Document, found: Findings, seats: int | None) -> TableConfig | None:
@@ -164,21 +167,24 @@ def _answers(doc: Document, found: Findings) -> list[ScriptAnswer]:
     return items
 
 
-def _expect(doc: Document, found: Findings) -> tuple[str | None, tuple[int, ...] | None]:
+def _expect(doc: Document, found: Findings) -> tuple[str | None, tuple[int, ...] | None, str | None]:
     raw = doc.data.get("expect")
     if raw is None:
-        return None, None
+        return None, None, None
     if not isinstance(raw, dict):
         found.errors.append(f"{doc.where('expect')}: expect: expected a mapping with winner and/or eliminated")
-        return None, None
-    winner, eliminated = raw.get("winner"), raw.get("eliminated")
+        return None, None, None
+    winner, eliminated, reason = raw.get("winner"), raw.get("eliminated"), raw.get("reason")
     for key in raw:
-        if key not in ("winner", "eliminated"):
+        if key not in ("winner", "eliminated", "reason"):
             found.errors.append(f"{doc.where('expect', key)}: expect: unknown key {shown(key)}; "
-                                "expected winner and/or eliminated")
+                                "expected winner and/or eliminated (and, when nobody wins, reason)")
     if winner is not None and winner not in WINNERS:
         found.errors.append(f"{doc.where('expect', 'winner')}: expect: winner: expected one of "
                             f"{', '.join(WINNERS)}; got {shown(winner)}")
+    if reason is not None and (winner != "nobody" or reason not in REASONS):
+        found.errors.append(f"{doc.where('expect', 'reason')}: expect: reason: goes with winner: nobody, and is one "
+                            f"of {', '.join(REASONS)}; got {shown(reason)}")
     seats: tuple[int, ...] | None = None
     if eliminated is not None:
         if isinstance(eliminated, list) and all(isinstance(s, int) and not isinstance(s, bool)
@@ -187,7 +193,7 @@ def _expect(doc: Document, found: Findings) -> tuple[str | None, tuple[int, ...]
         else:
             found.errors.append(f"{doc.where('expect', 'eliminated')}: expect: eliminated: expected a list "
                                 "of seat numbers, in order of elimination")
-    return winner, seats
+    return winner, seats, reason
 
 
 def read_script(doc: Document) -> tuple[Script | None, Findings]:
@@ -207,7 +213,7 @@ def read_script(doc: Document) -> tuple[Script | None, Findings]:
                  if isinstance(raw_deal, dict) and "buildings" in raw_deal else {})
     config = _table(doc, found, len(dealt[0]) if dealt else None)
     answers = _answers(doc, found)
-    winner, eliminated = _expect(doc, found)
+    winner, eliminated, reason = _expect(doc, found)
     if config is None or dealt is None or found.errors:
         return None, found
     seats, centre = dealt
@@ -248,7 +254,8 @@ def read_script(doc: Document) -> tuple[Script | None, Findings]:
                      for e in check_buildings(len(roles), [t for _, t in given])]
     if found.errors:
         return None, found
-    script = Script(doc.path, config, Deal(roles, tuple(centre), given), tuple(answers), winner, eliminated)
+    script = Script(doc.path, config, Deal(roles, tuple(centre), given), tuple(answers), winner, eliminated,
+                    reason)
     return script, found
 
 

@@ -21,7 +21,7 @@ from functools import partial
 from typing import IO, Callable, Sequence
 
 from engine import ROLES, Rules, Table, check_deck, check_extras, preset
-from engine.strategy import MODELS, game_seed, play, winner
+from engine.strategy import MAX_CALLS, MODELS, UNFINISHED, game_seed, play, winner
 
 from .errors import UserError
 from .hint import command
@@ -145,6 +145,24 @@ def lopsided(result: Result) -> list[str]:
     return warnings
 
 
+def deadlocks(result: Result) -> list[str]:
+    """Returns a warning when games of the deck never ended (still running after MAX_CALLS calls): the deck can
+    deadlock, and a table playing it may have to end the game from the host menu."""
+    stuck = result.wins.get(UNFINISHED, 0)
+    if not stuck:
+        return []
+    return [f"{stuck:,} of {result.games:,} simulated games ({stuck / result.games:.1%}, {result.model} model) never "
+            f"ended: still running after {MAX_CALLS:,} calls, nobody able to win or to be eliminated. The deck can "
+            f"deadlock: at the table, end such a game from the host menu (see `{command()} simulate`)"]
+
+
+def unfinished_line(result: Result) -> str:
+    """Returns the share of a strategy's games left unfinished, as ``simulate`` prints it (0 for a sound deck)."""
+    stuck = result.wins.get(UNFINISHED, 0)
+    return (f"{result.model:>6} unfinished: {stuck:,} of {result.games:,} games ({result.rate(UNFINISHED):.1%}), "
+            f"still running after {MAX_CALLS:,} calls")
+
+
 def check_games(seats: int) -> int:
     """Returns how many games ``check`` plays for a table of ``seats``: about the same time whatever the size,
     and never fewer than 500 (an interval within ±4.4 points, enough for the FAIR band).
@@ -156,9 +174,10 @@ def check_games(seats: int) -> int:
 
 
 def check_balance(table: Table, jobs: int | None = None) -> list[str]:
-    """Returns ``check``'s warnings about a deck's balance, from a quick simulation (fixed seed: the same
-    deck always gets the same verdict)."""
-    return lopsided(simulate(table, check_games(table.seats), CHECK_MODEL, seed=1, jobs=jobs))
+    """Returns ``check``'s warnings about a deck's balance and its deadlocks, from a quick simulation (fixed seed:
+    the same deck always gets the same verdict)."""
+    result = simulate(table, check_games(table.seats), CHECK_MODEL, seed=1, jobs=jobs)
+    return deadlocks(result) + lopsided(result)
 
 
 # -- the command line ------------------------------------------------------------------------------
@@ -279,6 +298,8 @@ def report(results: Sequence[Result], table: Table, seed: int, out: IO[str]) -> 
     for result in results:
         for team in result.teams():
             console.print(f"{result.model:>6} {team:<14} {bar(result.rate(team))} {result.rate(team):6.1%}")
+    for result in results:
+        console.print(unfinished_line(result))
     seconds = sum(r.seconds for r in results)
     total = sum(r.games for r in results)
     rate = total / seconds if seconds else float("inf")

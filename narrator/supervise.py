@@ -172,6 +172,10 @@ class Supervisor:
                 if not self._enter():
                     self._write(f"{self._fold(say('screen.go_on_later'))}\n  {resume_hint(self.journal, self.out)}\n")
                     return code
+                if self.screen:
+                    # Answered, the message goes: left on the main screen, it came back at the game's next clean end
+                    # ("killed by SIGKILL... Press Enter to go on" under a game that had just been stopped).
+                    self._write(CLEAN)
                 args = self.resume
         finally:
             for number, handler in handlers.items():

@@ -9,7 +9,8 @@ For each language, in a fresh cache folder (the model joined once beforehand, as
 2. **A whole practice game after its table's pre-render**: the lines of examples/practice-LANG.yaml said in order
    by a KokoroSpeaker, as `play` makes it (its table's lines prepared ahead), into a sink that notes each line:
    the cold start to the first line heard (from the process's start, imports included), the peak memory, and
-   how many lines espeak-ng said instead (its sample rate tells them apart).
+   how many lines espeak-ng said instead (its sample rate tells them apart); pinned to one core (--core), the
+   Raspberry Pi's proxy, as scripts/bench_startup.py does.
 
     python scripts/bench_kokoro.py [--lang fr zh] [--seats 12] [--workers 2] [--pi-factor 3.5]
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -71,6 +73,8 @@ def main() -> None:
     parser.add_argument("--pi-factor", type=float, default=3.5,
                         help="how many times slower a Raspberry Pi 4 core is than this machine's (default 3.5)")
     parser.add_argument("--skip-table", action="store_true", help="only the practice game")
+    parser.add_argument("--core", default="0", help="the core the practice game is pinned to, the Pi's proxy "
+                        "(taskset -c; 'none' to not pin)")
     args = parser.parse_args()
 
     from narrator.speak.kokoro_backend import MODEL_NAME, model_file
@@ -85,8 +89,10 @@ def main() -> None:
             cache = Path(folder) / "cache"
             kokoro = cache / "werewolf-narrator" / "kokoro"
             kokoro.mkdir(parents=True)
-            os.link(joined, kokoro / MODEL_NAME) if joined.stat().st_dev == kokoro.stat().st_dev else \
-                __import__("shutil").copy2(joined, kokoro / MODEL_NAME)
+            if joined.stat().st_dev == kokoro.stat().st_dev:
+                os.link(joined, kokoro / MODEL_NAME)
+            else:
+                shutil.copy2(joined, kokoro / MODEL_NAME)
             info = (kokoro / MODEL_NAME).stat()
             (kokoro / f"{MODEL_NAME}.ok").write_text(f"{info.st_size} {info.st_mtime_ns}", encoding="ascii")
             env = {**os.environ, "XDG_CACHE_HOME": str(cache), "XDG_DATA_HOME": str(Path(folder) / "data"),
@@ -104,7 +110,8 @@ def main() -> None:
             script = ROOT / "examples" / f"practice-{language}.yaml"
             run([*command, "voices", "render", language, "--config", str(script)], env)
             _, lines = spoken_lines(script)
-            wall, cpu, memory, out = run([python, "-c", GAME, language, str(script), json.dumps(lines)], env)
+            pin = ["taskset", "-c", args.core] if args.core != "none" and shutil.which("taskset") else []
+            wall, cpu, memory, out = run([*pin, python, "-c", GAME, language, str(script), json.dumps(lines)], env)
             result = json.loads(out.strip().splitlines()[-1])
             print(f"{language}: practice game after its pre-render: {result['lines']} lines, first heard "
                   f"{result['first']:.2f} s after the start, espeak-ng said {result['espeak']} "

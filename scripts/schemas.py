@@ -33,7 +33,7 @@ from engine.types import Phase  # noqa: E402
 from engine.variants import TOSS, VARIANTS  # noqa: E402
 from engine.village import TOKENS  # noqa: E402
 from narrator.config import _LIST_RULES, KEYS, SPEAKERS, TableConfig, readme_row  # noqa: E402
-from narrator.script import TOP_KEYS, WINNERS  # noqa: E402
+from narrator.script import REASONS, TOP_KEYS, WINNERS  # noqa: E402
 from narrator.voices import languages  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -258,6 +258,8 @@ def script_schema() -> dict[str, Any]:
         "expect": {"type": "object", "additionalProperties": False,
                    "description": "what the game must end with, or the run fails naming the first difference",
                    "properties": {"winner": {"enum": list(WINNERS)},
+                                  "reason": {"enum": list(REASONS), "description": "with winner: nobody, why: "
+                                                                                   "nobody left alive, or a stalemate"},
                                   "eliminated": {"type": "array", "items": SEAT,
                                                  "description": "seats, in order of elimination"}}},
     }
@@ -291,7 +293,7 @@ def report_schema() -> dict[str, Any]:
         return {"type": "object", "description": description, "properties": properties,
                 "required": list(properties), "additionalProperties": False}
 
-    return {
+    report = {
         "$schema": DRAFT,
         "title": "werewolf-narrator game report",
         "description": "What `werewolf-narrator dry-run SCRIPT --report FILE` writes: the winner, every call, every "
@@ -315,6 +317,12 @@ def report_schema() -> dict[str, Any]:
                                       "table; screen: shown to those awake), its final text and its language")},
         }, "the game report"),
     }
+    # Only when nobody won: why (the report's other fields are always there).
+    report["properties"] = {"winner": report["properties"]["winner"],
+                            "reason": {"enum": list(REASONS), "description": "when nobody won, why: nobody left "
+                                                                             "alive, or a stalemate"},
+                            **{k: v for k, v in report["properties"].items() if k != "winner"}}
+    return report
 
 
 SCHEMA_FILES = {"table.schema.json": table_schema, "practice-script.schema.json": script_schema,

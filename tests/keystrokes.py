@@ -61,9 +61,12 @@ TMUX_KEYS = {"enter": "Enter", "back": "BSpace", "undo": "u", "repeat": "r", "ti
 """How tmux send-keys names each key."""
 
 
-def after(step: Step) -> list[str]:
-    """The Enter that tells the narrator those awake have read what their answer revealed."""
-    return ["enter"] if any(f.secret for f in step.facts) else []
+def after(step: Step, cards_on_screen: bool = True) -> list[str]:
+    """The Enter that tells the narrator those awake have read what their answer revealed; with the cards on the
+    screen (deal: app), the two Enters of the Confessor who sees a card there (one to see it, one to hide it)."""
+    keys = ["enter"] if any(f.secret for f in step.facts) else []
+    confessions = sum(f.key == "confessor.confesses" for f in step.facts) if cards_on_screen else 0
+    return keys + ["enter", "enter"] * confessions
 
 
 def plan_keys(config: Any, seed: int) -> tuple[list[str], Game]:

@@ -360,3 +360,16 @@ def test_a_table_opened_to_play_names_its_config_in_the_command(tmp_path: Path,
     finally:
         release.set()
         speaker.close()
+
+
+def test_plain_with_the_console_prints_each_line_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22: --plain --speaker console printed every line twice, the console's and the plain screen's: the screen
+    alone prints it."""
+    import narrator.keypad
+    from narrator.config import TableConfig
+    from narrator.play import STARTER, open_table
+
+    monkeypatch.setattr(narrator.keypad, "TerminalKeys", lambda: object())
+    config = TableConfig("en", STARTER.table, speaker="console")
+    io = open_table(config, plain=True, model=None, warn=lambda message: None)
+    assert io.speaker.name == "quiet"

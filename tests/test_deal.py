@@ -91,7 +91,9 @@ def resumed(journal: Path, keys: list[str], screen: PlainScreen | None = None,
 
 
 def lines(journal: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+    """The journal's lines, the calls' lengths (narrator.pacing's samples) aside."""
+    return [entry for line in journal.read_text(encoding="utf-8").splitlines()
+            if "pace" not in (entry := json.loads(line))]
 
 
 def card(role: str) -> str:
@@ -311,7 +313,7 @@ def test_the_cards_screens_say_what_they_ask_for(tmp_path: Path) -> None:
     keys = DEALT + ["9", "9", "enter", "1", "enter", "enter"] + ["2", "enter", "2", "enter", "3", "enter", "enter"]
     identified(config, keys, tmp_path / "game", screen, speaker)
     text = screen.text
-    assert screen.titles[:2] == ["Fortune Teller", "Simple Werewolf"]
+    assert screen.titles[:3] == ["The deal", "Fortune Teller", "Simple Werewolf"]
     assert "Type your seat number, then Enter." in text and "Type your 2 seat numbers" in text
     assert "[screen] There is no seat number ninety-nine at this table." in text
     assert "Seat number ninety-nine" not in text
@@ -440,13 +442,12 @@ def said_around(said: list[str], seat: int) -> list[str]:
     return said[start:said.index(VOICE.text("card_again.done", {"seat": seat})) + 3]
 
 
-@pytest.mark.parametrize("at, was_open", [(4, True), (3 * SEATS, True), (3 * SEATS + 3, False)])
+@pytest.mark.parametrize("at, was_open", [(4, True), (3 * SEATS, True)])
 def test_the_host_menu_shows_a_seat_its_card_again_with_the_table_s_eyes_closed(tmp_path: Path, at: int,
                                                                                was_open: bool) -> None:
-    """During the deal (eyes open, seat 2 at the screen), the Sheriff's election, or Cupid's call (eyes closed):
-    everyone is told to close their eyes and seat 3 to come; its card is shown only then, hidden on Enter; seat 3
-    goes back; the eyes are opened again only if they were open; the running call is said again; the game and its
-    journal are as without it."""
+    """During the deal (eyes open, seat 2 at the screen) or the Sheriff's election: everyone is told to close their
+    eyes and seat 3 to come; its card is shown only then, hidden on Enter; seat 3 goes back; the eyes are opened again;
+    the running call is said again; the game and its journal are as without it."""
     keys, ahead = game_keys()
     plain = a_game(APP, keys, tmp_path / "plain")
     screen, speaker = Shown(), Recorder()
@@ -462,6 +463,51 @@ def test_the_host_menu_shows_a_seat_its_card_again_with_the_table_s_eyes_closed(
     assert before in around[2:]  # the running call's line again: those it had woken open their eyes again
     assert [line for line in lines(the_journal(tmp_path / "game"))[1:]] == \
         [line for line in lines(the_journal(tmp_path / "plain"))[1:]]  # nothing journaled
+
+
+def test_the_deal_acts_only_on_keys_pressed_after_its_prompt(tmp_path: Path) -> None:
+    """Issue 22: Enters typed while the deal's lines are said (the last player pressing four times, two during the
+    announcement) are dropped as each screen asks: kept, they showed the next seat's card with nobody at the screen,
+    or hid a card before its player saw it. The game goes as with no key typed ahead."""
+    keys, _ = game_keys()
+    plain_speaker = Recorder()
+    plain = a_game(APP, keys, tmp_path / "plain", speaker=plain_speaker)
+    scripted = ScriptedKeys(keys)
+    dealing = {VOICE.text("deal.app_intro", {})} | {turn(seat) for seat in range(1, SEATS + 1)}
+
+    class Typing(Recorder):
+        def say(self, text: str) -> None:
+            super().say(text)
+            if text in dealing:
+                scripted.stray("enter", "enter", "enter", "enter")
+
+    speaker, screen = Typing(), Shown()
+    shown_after: list[int] = []
+    screen.on_secret = lambda text: shown_after.append(len(scripted.keys))
+    (tmp_path / "game").mkdir()
+    game = play(APP, TableIO(scripted, screen, speaker), seed=SEED, start=NewGame(folder=tmp_path / "game"),
+                timing=Timing(sleep=lambda s: None), out=io.StringIO())
+    assert game.outcome == plain.outcome
+    assert speaker.said == plain_speaker.said
+    # Each card shown once its own seat's first Enter is read: three planned keys a seat.
+    assert shown_after[:SEATS] == [len(keys) - 3 * seat + 2 for seat in range(1, SEATS + 1)]
+    assert lines(the_journal(tmp_path / "game"))[1:] == lines(the_journal(tmp_path / "plain"))[1:]
+
+
+def test_at_night_the_host_menu_shows_no_card_and_says_nothing(tmp_path: Path) -> None:
+    """Issue 22: at Cupid's call (eyes closed) 6 is refused on the screen, the seat never asked: "Everyone close your
+    eyes, seat three come to the screen" said mid-call would tell that someone is awake at it. Nothing more is said
+    than without it, no card is shown, the journal is the same."""
+    keys, _ = game_keys()
+    at = 3 * SEATS + 3
+    plain_speaker = Recorder()
+    a_game(APP, keys, tmp_path / "plain", speaker=plain_speaker)
+    screen, speaker = Shown(), Recorder()
+    a_game(APP, keys[:at] + ["menu", "6", "enter"] + keys[at:], tmp_path / "game", screen=screen, speaker=speaker)
+    assert speaker.said == plain_speaker.said
+    assert VOICE.text("menu.card_not_now", {}) in screen.text
+    assert card(CARDS.roles[2]) not in screen.text[screen.text.index(VOICE.text("menu.card_not_now", {})):]
+    assert lines(the_journal(tmp_path / "game"))[1:] == lines(the_journal(tmp_path / "plain"))[1:]
 
 
 def test_the_card_shown_again_is_never_among_the_call_s_secrets_shown_again(tmp_path: Path) -> None:
@@ -520,3 +566,13 @@ def test_in_a_terminal_the_card_waits_for_enter_then_hides_and_the_host_menu_sho
     finally:
         subprocess.run([*tmux.base, "kill-server"], capture_output=True)
     assert [line for line in lines(next((tmp_path / "j").glob("*.jsonl")))[1:]] == [{"seen": 1}]  # nothing more
+
+
+def test_the_deal_s_panel_is_titled_in_the_table_s_language_from_its_first_line(tmp_path: Path) -> None:
+    """Issue 22: a Chinese table's panel said "werewolf-narrator" until the first seat's turn: it says 发牌 (the deal)."""
+    zh = load_voice("zh")
+    config = TableConfig("zh", STARTER.table, pause=(0.0, 0.0))
+    screen = Shown()
+    with pytest.raises(EOFError):
+        a_game(config, ["enter"], tmp_path / "game", screen=screen)
+    assert screen.titles[0] == zh.text("recap.deal_title", {})

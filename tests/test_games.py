@@ -43,6 +43,9 @@ def test_practice_game_plays_to_its_expected_end(path: Path, tmp_path: Path) -> 
     assert data["winner"] in WINNERS and data["winner"] == expect["winner"]
     assert isinstance(data["winners"], list) and all(is_int(s) for s in data["winners"])
     assert [e["seat"] for e in data["eliminated"]] == expect["eliminated"]
+    assert set(data) <= {"winner", "reason", "winners", "calls", "eliminated", "lines"}
+    assert data.get("reason") == expect.get("reason", data.get("reason"))  # nobody won: why
+    assert ("reason" in data) is (data["winner"] == "nobody")
     for call in data["calls"]:
         assert set(call) == {"phase", "number", "call"}
         assert call["phase"] in PHASES and is_int(call["number"]) and isinstance(call["call"], str)

@@ -57,6 +57,16 @@ def test_an_unknown_character_close_to_none_says_where_every_character_is_listed
     assert f"unknown character 'zzz' (`check --help` lists all {len(ROLES)})" in err
 
 
+def test_a_character_named_as_a_language_names_it_is_told_its_id(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 22: our docs say 'the Salvateur'; a deck that says salvateur (or 女巫, Voyante) is told the id to write."""
+    err = checked(tmp_path, "language: fr\nseats: 8\ndeck: [werewolf, werewolf, salvateur, Voyante, 女巫, villager,\n"
+                            "  villager, villager]\n", capsys)
+    assert "unknown character 'salvateur'; write 'guard' for it" in err
+    assert "unknown character 'Voyante'; write 'seer' for it" in err
+    assert "unknown character '女巫'; write 'witch' for it" in err
+
+
 def test_check_help_lists_every_character(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["check", "--help"])

@@ -263,10 +263,17 @@ def test_a_player_voted_out_is_given_last_words_when_the_table_wants_them(tmp_pa
             voted_out += 1
     assert voted_out, "this seed's game must vote someone out before its end"
     speaker = Recorder()
-    play(config, TableIO(Clocked([(0.0, k) for k in keys]), PlainScreen(io.StringIO()), speaker), seed=seed,
+    screen = PlainScreen(io.StringIO())
+    panels: list[str] = []  # the line heading the call's panel as each countdown shows
+    countdown = screen.countdown
+    screen.countdown = lambda text, left: (panels.append(screen.said[0] if screen.said else ""),  # type: ignore
+                                           countdown(text, left))[1]
+    play(config, TableIO(Clocked([(0.0, k) for k in keys]), screen, speaker), seed=seed,
          start=NewGame(folder=tmp_path), timing=Timing(sleep=lambda s: None), out=io.StringIO())
     words = [line for line in speaker.said if "you may say your last words" in line]
     assert len(words) == voted_out
+    # Issue 22: the countdown stands under the last words' own line, not under the vote's question.
+    assert panels and all("you may say your last words" in panel for panel in panels if panel)
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "zh"])
@@ -341,6 +348,30 @@ def test_the_keypad_reads_a_key_it_has_no_use_for_as_other() -> None:
         keys = TerminalKeys(terminal)
         os.write(primary, b"hx5")
         assert [keys.read(1), keys.read(1), keys.read(1)] == ["other", "other", "5"]
+        keys.close()
+    finally:
+        os.close(primary)
+        os.close(terminal)
+
+
+def test_a_terminal_resized_while_a_key_is_awaited_has_its_screen_drawn_again_with_no_key() -> None:
+    """Issue 22: a resize blanked the full screen until a key was pressed, and that key (Enter) was an answer: the
+    screen is drawn again as the keypad waits, the wait goes on, and the key typed next is read as before."""
+    import os
+    import signal
+
+    from narrator.keypad import TerminalKeys
+
+    primary, terminal = os.openpty()
+    drawn: list[str] = []
+    try:
+        keys = TerminalKeys(terminal)
+        keys.on_resize = lambda: drawn.append("again")
+        os.kill(os.getpid(), signal.SIGWINCH)
+        assert keys.read(0.2) is None and drawn == ["again"]  # no key: the wait ran on to its end
+        os.kill(os.getpid(), signal.SIGWINCH)
+        os.write(primary, b"5")
+        assert keys.read(5) == "5" and drawn == ["again", "again"]
         keys.close()
     finally:
         os.close(primary)

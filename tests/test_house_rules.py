@@ -233,14 +233,22 @@ SISTERS_AND_BROTHERS = ["werewolf", "sister", "brother", "sister", "brother", "b
 
 
 def test_sisters_interval() -> None:
-    """sisters_interval: the Two Sisters and the Three Brothers wake again every N nights; 0 leaves it to
-    sisters_wake (on: every other night, as before)."""
+    """sisters_interval: the Two Sisters wake again every N nights; 0 leaves it to sisters_wake (on: every other
+    night, as before). The Brothers keep their own interval (every other night)."""
     for rules, later in (({}, []), ({"sisters_wake": True}, [2, 4, 6]), ({"sisters_interval": 3}, [3, 6]),
                          ({"sisters_interval": 1}, [2, 3, 4, 5, 6]),
                          ({"sisters_interval": 3, "sisters_wake": True}, [3, 6])):
         game = new_game(SISTERS_AND_BROTHERS, **rules)
         play_harmlessly(game, nights=6)
-        assert nights_of(game, "sisters") == [1, *later] and nights_of(game, "brothers") == [1, *later], rules
+        assert nights_of(game, "sisters") == [1, *later] and nights_of(game, "brothers") == [1, 2, 4, 6], rules
+
+
+def test_brothers_interval() -> None:
+    """brothers_interval: the Three Brothers wake again every N nights (default 2, the Chinese article's 每两晚)."""
+    for rules, later in (({}, [2, 4, 6]), ({"brothers_interval": 0}, []), ({"brothers_interval": 3}, [3, 6])):
+        game = new_game(SISTERS_AND_BROTHERS, **rules)
+        play_harmlessly(game, nights=6)
+        assert nights_of(game, "brothers") == [1, *later], rules
 
 
 ELDER = ["werewolf", "elder", "seer"] + ["villager"] * 6

@@ -10,6 +10,7 @@ from __future__ import annotations
 import array
 import hashlib
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -108,18 +109,10 @@ def test_damaged_model_parts_are_refused_with_what_to_do(folders: Path, tmp_path
     assert not list((tmp_path / "joined").iterdir())  # nothing half-joined is left
 
 
-def test_kokoro_renders_a_french_line_a_table_can_hear(folders: Path) -> None:
-    text = "Joueur quatre, ouvrez les yeux et venez à l’écran."
-    speaker = KokoroSpeaker("fr", cache=VoiceCache(folders / "lines"), fallback=False)
-    try:
-        check_heard(speaker.sound(text), text)
-    finally:
-        speaker.close()
-
-
-def test_kokoro_renders_a_chinese_line_a_table_can_hear(folders: Path) -> None:
-    text = "四号玩家，请睁眼，到屏幕前来。"
-    speaker = KokoroSpeaker("zh", cache=VoiceCache(folders / "lines"), fallback=False)
+@pytest.mark.parametrize("language, text", [("fr", "Joueur quatre, ouvrez les yeux et venez à l’écran."),
+                                            ("zh", "四号玩家，请睁眼，到屏幕前来。")])
+def test_kokoro_renders_a_line_a_table_can_hear(folders: Path, language: str, text: str) -> None:
+    speaker = KokoroSpeaker(language, cache=VoiceCache(folders / "lines"), fallback=False)
     try:
         check_heard(speaker.sound(text), text)
     finally:
@@ -266,3 +259,23 @@ def test_voices_render_renders_a_tables_clauses_with_every_core(folders: Path, t
     assert "3 rendered as 6 clauses, 0 already there" in out and "Kokoro ff_siwis" in out
     assert main(["voices", "render", "fr", "--config", str(config)]) == 0
     assert "0 rendered, 3 already there" in capsys.readouterr().out
+
+
+def test_a_game_that_ends_while_kokoro_renders_ahead_exits_cleanly(folders: Path) -> None:
+    """A process that exits while onnxruntime renders is aborted (SIGABRT: seen at the end of a French game, the
+    supervisor then offering to resume a finished game): closing the speaker stops the render under way."""
+    script = """if True:
+        import sys, time
+        from narrator.speak import KokoroSpeaker
+        speaker = KokoroSpeaker("fr", fallback=False)
+        speaker._renderer.started.result(120)
+        speaker.prepare(["Le joueur trois a été éliminé par le village tout entier, qui a voté contre lui après un "
+                         "très long débat sur les loups, les sorcières et les amoureux de la place du marché."])
+        time.sleep(0.3)
+        start = time.monotonic()
+        speaker.close()
+        print(f"closed in {time.monotonic() - start:.2f} s")
+    """
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert float(done.stdout.split()[2]) < 2.0

@@ -107,6 +107,10 @@ REFUSALS: dict[str, Callable[[], tuple[Game, object]]] = {
                               ("sheriff_election", 3), ("town_crier_appoint", 5), ("werewolves", 4),
                               ("town_crier", 12), ("vote", None), ("werewolves", 6)), 12),
     "over": lambda: (over_game(), 3),
+    "idiot_ballot": lambda: (at(new_game(["werewolf", "idiot", *VILLAGERS[:5]]), "vote", ("werewolves", 3),
+                                ("vote", 2), ("werewolves", 4)), {"ballots": {2: 5, 5: 6}}),
+    "barkeeper": lambda: (at(village(EIGHT, {3: "barkeeper"}), "vote", ("werewolves", 4), ("barkeeper", None)), 3),
+    "barkeeper_secret": lambda: (at(village(EIGHT, {3: "barkeeper"}), "werewolves"), 3),
     # secret
     "self_secret": lambda: (at(new_game(["werewolf", "seer", *VILLAGERS]), "seer"), 2),
     "self_piper": lambda: (at(new_game(PIPER), "piper", ("werewolves", 3)), [2, 4]),
@@ -332,13 +336,13 @@ def test_a_living_seer_refused_sounds_like_a_dead_seers_call(tmp_path: Path) -> 
 
 
 def test_a_refused_seat_is_never_read_back(tmp_path: Path) -> None:
-    """Seat 99 at night: "There is no seat number ninety-nine at this table." on the screen, "Seat number
-    ninety-nine?" never said nor shown, and the question asked again."""
+    """Seat 9 at a table of six, at night: "There is no seat number nine at this table." on the screen as the 9 is
+    typed (issue 22: it was at Enter), "Seat number nine?" never said nor shown, and the seat typed again."""
     table = config(SEER_TABLE)
     heard = at_the_table(table, keys_for_game(table, SEER_NIGHTS[:2], {("seer", 1): ["9", "9", "enter"]}),
                          tmp_path)
-    assert "ninety-nine?" not in heard.screen and not any("ninety-nine" in text for text in heard.said)
-    assert "  [screen] There is no seat number ninety-nine at this table." in heard.screen.splitlines()
+    assert "nine?" not in heard.screen and not any("nine" in text for text in heard.said)
+    assert heard.screen.splitlines().count("  [screen] There is no seat number nine at this table.") == 2
 
 
 def test_a_refused_tie_is_never_read_back_and_by_day_its_reason_is_said(tmp_path: Path) -> None:
@@ -358,17 +362,17 @@ def test_a_refused_tie_is_never_read_back_and_by_day_its_reason_is_said(tmp_path
 
 
 def test_a_witch_answer_is_checked_whole_before_its_read_back(tmp_path: Path) -> None:
-    """A Witch who heals, then types seat 99 to poison: her whole answer is refused on the screen before
-    "seat number ninety-nine?" is read back, and she answers again from the start (the heal asked again)."""
+    """A Witch who heals, then types the eliminated seat 3 to poison: her whole answer is refused on the screen before
+    "poison seat number three?" is read back, and she answers again from the start (the heal asked again)."""
     table = config(WITCH_TABLE)
-    heal_then_99 = ["1", "enter", "enter", "9", "9", "enter"]
-    heard = at_the_table(table, keys_for_game(table, [("werewolves", 3), ("witch", NO_POTION)],
-                                              {("witch", 1): heal_then_99}), tmp_path)
-    assert "  [screen] There is no seat number ninety-nine at this table." in heard.screen.splitlines()
-    assert "ninety-nine?" not in heard.screen
-    assert heard.screen.count("Use the healing potion on the victim?") == 2
-    assert not any("ninety-nine" in text for text in heard.said)
-    assert "Seat number three has been eliminated. Their card: Simple Villager." in heard.said  # the heal never counted
+    heal_then_3 = ["1", "enter", "enter", "3", "enter"]
+    heard = at_the_table(table, keys_for_game(table, [("werewolves", 3), ("witch", NO_POTION), ("vote", 5),
+                                                      ("werewolves", 4), ("witch", NO_POTION)],
+                                              {("witch", 2): heal_then_3}), tmp_path)
+    assert "  [screen] Seat number three has been eliminated." in heard.screen.splitlines()
+    assert "Poison seat number three?" not in heard.screen
+    assert heard.screen.count("Use the healing potion on the victim?") == 3  # night 1, and twice on night 2
+    assert "Seat number four has been eliminated. Their card: Simple Villager." in heard.said  # the heal never counted
 
 
 def test_the_table_undo_at_night_is_shown_not_said(tmp_path: Path) -> None:

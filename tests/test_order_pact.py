@@ -65,8 +65,8 @@ EVEN_NIGHT_WITH_SISTERS = [
     "piper",  # 17. 叫醒吹笛人
     "charmed",  # 18. 叫醒被魅惑的玩家
 ]
-EVEN_NIGHT = [c for c in EVEN_NIGHT_WITH_SISTERS if c not in ("sisters", "brothers")]
-ODD_NIGHT = [c for c in EVEN_NIGHT if c != "white_werewolf"]
+EVEN_NIGHT = [c for c in EVEN_NIGHT_WITH_SISTERS if c != "sisters"]  # the Brothers every other night by default
+ODD_NIGHT = [c for c in EVEN_NIGHT if c not in ("white_werewolf", "brothers")]
 
 
 # -- the profile as data ---------------------------------------------------------------------------
@@ -83,8 +83,8 @@ def test_first_night_is_the_articles() -> None:
 
 
 def test_later_nights_are_the_articles() -> None:
-    """夜晚 1-18 (article lines 238-255): the White Werewolf on even nights, the Sisters and Brothers on
-    even nights when the table turns sisters_wake on."""
+    """夜晚 1-18 (article lines 238-255): the White Werewolf and the Brothers (每两晚) on even nights, the Sisters
+    on even nights when the table turns sisters_wake on."""
     assert list(night_calls("pact", 2)) == EVEN_NIGHT
     assert list(night_calls("pact", 3)) == ODD_NIGHT
     assert list(night_calls("pact", 4)) == EVEN_NIGHT

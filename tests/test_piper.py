@@ -16,7 +16,8 @@ from test_speak import fake_sounddevice, loudness
 
 from narrator.cli import SPEAKERS, main
 from narrator.config import SPEAKERS as CONFIG_SPEAKERS
-from narrator.speak import BACKENDS, PiperSpeaker, Pyttsx3Speaker, VoiceCache, describe_voices, make_speaker
+from narrator.speak import (BACKENDS, PROBLEMS, PiperSpeaker, Pyttsx3Speaker, VoiceCache, describe_voices,
+                            make_speaker)
 from narrator.speak.audio import Sound
 from narrator.speak.piper_backend import choose_piper_voice, installed_piper_voices, voices_folder
 
@@ -110,7 +111,7 @@ def test_voices_add_installs_the_voice_and_voices_lists_it(joe: Path, capsys: py
     listed = capsys.readouterr().out.splitlines()
     assert next(line for line in listed if line.startswith("en: ")).startswith("en: Piper en_US-joe-medium")
     french = next(line for line in listed if line.startswith("fr: "))
-    assert "espeak-ng" in french and "no Piper voice for French" in french and "voices add fr" in french
+    assert french.startswith("fr: Kokoro ff_siwis")  # installed with the tests: tests/test_kokoro.py
 
 
 def test_auto_takes_piper_where_a_voice_is_installed_and_espeak_ng_elsewhere(
@@ -122,10 +123,14 @@ def test_auto_takes_piper_where_a_voice_is_installed_and_espeak_ng_elsewhere(
         speaker = make_speaker("auto", language, warn=warnings.append)
         chosen[language] = speaker.name
         speaker.close()
-    assert chosen == {"en": "piper", "fr": "pyttsx3", "zh": "pyttsx3"}
+    assert chosen == {"en": "piper", "fr": "kokoro", "zh": "kokoro"}  # Kokoro's French and Chinese, installed
     assert warnings == []
     by_language = {e["language"]: e["backend"] for e in describe_voices()}
-    assert (by_language["en"], by_language["fr"], by_language["zh"]) == ("piper", "pyttsx3", "pyttsx3")
+    assert (by_language["en"], by_language["fr"], by_language["zh"]) == ("piper", "kokoro", "kokoro")
+    monkeypatch.setitem(PROBLEMS, "kokoro", lambda language, voice: "not installed")  # a --small setup
+    speaker = make_speaker("auto", "fr", warn=warnings.append)
+    speaker.close()
+    assert speaker.name == "pyttsx3" and warnings == []
 
 
 def test_auto_leaves_an_espeak_ng_voice_override_to_espeak_ng(joe: Path, monkeypatch: pytest.MonkeyPatch) -> None:

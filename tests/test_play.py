@@ -7,6 +7,8 @@ import random
 import re
 from pathlib import Path
 
+import pytest
+
 from engine import Game, Rules, Table, deal_cards
 from helpers import play_keys
 from keystrokes import Recorder, ScriptedKeys, plan_keys
@@ -69,6 +71,20 @@ def test_read_back_by_day_is_said_aloud() -> None:
     answers, _, speaker, _ = answers_for(["3", "enter", "enter"])
     assert answers.answer(call, game) == 3
     assert speaker.said == ["Seat number three?"]
+
+
+def test_a_seat_beyond_the_table_is_refused_as_its_digit_is_typed() -> None:
+    """Issue 22: at a table of six, "1" then "2" is refused at the "2" (on the screen, at night), and the seat is typed
+    again from nothing: "12" was refused only once Enter was pressed."""
+    game = seer_game()
+    call = game.call
+    assert call is not None
+    answers, screen, speaker, _ = answers_for(["1", "2", "4", "enter", "enter"])
+    assert answers.answer(call, game) == 4
+    out = screen.out.getvalue()  # type: ignore[attr-defined]
+    refusal = load_voice("en").text("refusal.no_such_seat", {"seat": 12})
+    assert refusal in out and "Seat number one?" not in out and speaker.said == []
+    assert out.index(refusal) < out.index("Seat number four?")
 
 
 def test_undo_takes_back_the_first_lover_while_cupid_is_called() -> None:
@@ -170,10 +186,12 @@ def main_screen(output: str) -> str:
     return "".join(kept)
 
 
-def seer_table_game(tmp_path: Path, screen: PlainScreen) -> Game:
+def seer_table_game(tmp_path: Path, screen: PlainScreen, wrong_key_at_night: bool = False) -> Game:
     config = TableConfig("en", Table(6, ("werewolf", "werewolf", "seer", "witch", "villager", "villager"),
                                      Rules(sheriff=False)), pause=(0.0, 0.0))
     keys, _ = plan_keys(config, 2)
+    if wrong_key_at_night:
+        keys.insert(3 * 6, "other")  # the deal's keys come first: at the first night's first call answered
     return play_keys(config, keys, seed=2, start=NewGame(folder=tmp_path), screen=screen)
 
 
@@ -201,3 +219,73 @@ def test_plain_screen_off_a_terminal_never_writes_a_secret(tmp_path: Path) -> No
     assert "[screen]" not in output and "  > " not in output
     assert not LOOK.search(output) and "The Werewolves' victim: seat" not in output
     assert "Fortune Teller, wake up" in output
+
+
+def test_plain_screen_keeps_a_wrong_keys_hint_at_night_in_the_alternate_screen(tmp_path: Path) -> None:
+    """Issue 22: a wrong key at night printed "That key does nothing here" on the main screen, right under the call
+    it was typed at (in the scrollback, it told that someone was awake there): it is the call's, gone with it."""
+    out = io.StringIO()
+    seer_table_game(tmp_path, PlainScreen(out, terminal=True), wrong_key_at_night=True)
+    hint = load_voice("en").text("screen.wrong_key", {})
+    assert hint in out.getvalue() and hint not in main_screen(out.getvalue())
+
+
+def test_the_village_shown_from_the_host_menu_says_enter_goes_back_not_the_menus_entries() -> None:
+    """Issue 22: after the menu's 4, its title stayed above the village shown, its entries listed but doing nothing
+    (only Enter went back); the prompt now says what works."""
+    game = seer_game()
+    call = game.call
+    assert call is not None
+    answers, screen, _, _ = answers_for(["menu", "4", "3", "enter", "2", "enter", "enter"])
+    answers.public_state = lambda: "Night 1 · alive: 1 2 3 4 5 6"
+    assert answers.answer(call, game) == 2
+    out = screen.out.getvalue()  # type: ignore[attr-defined]
+    voice = load_voice("en")
+    shown = out.index("Night 1 · alive: 1 2 3 4 5 6")
+    assert out.index(f"> {voice.text('menu.back', {})}", shown) < out.index("Seat number two?")
+
+
+def test_with_cards_on_the_screen_the_confessor_sees_the_card_on_the_screen_eyes_closed(tmp_path: Path) -> None:
+    """Issue 22: with deal: app, "Ben, show your card in secret to the Confessor" — but Ben has no card. The table
+    closes its eyes, the Confessor comes to the screen, sees seat 7's card, hides it; then everyone opens their eyes."""
+    from engine import Deal
+    from keystrokes import after, keys_for
+
+    roles = ("werewolf", "villager", "villager", "villager", "villager", "villager", "werewolf", "villager")
+    table = Table(8, roles, Rules(sheriff=False), buildings=("confessor",))
+    config = TableConfig("en", table, pause=(0.0, 0.0))
+    deal = Deal(roles, (), ((2, "confessor"),))
+    game, keys = Game(table, deal), []
+    while game.call is not None and game.call.id != "vote":
+        call = game.call
+        value = {"werewolves": 8, "confessor": 7}.get(call.id) if call.needs_answer else None
+        keys += keys_for(call, value) + after(game.answer(value))  # the Confessor's: to see the card, to hide it
+    out, speaker, voice = io.StringIO(), Recorder(), load_voice("en")
+    with pytest.raises(EOFError):  # the keys run out at the vote
+        play_keys(config, keys, seed=1, start=NewGame(folder=tmp_path, deal=deal),
+                  screen=PlainScreen(out, terminal=True), speaker=speaker)
+    said = [voice.spoken(voice.text(key, values)) for key, values in (
+        ("confessor.to_screen", {"seat": 7}), ("confessor.from_screen", {}))]
+    assert voice.spoken(voice.text("confessor.confesses", {"seat": 7})) not in speaker.said
+    assert speaker.said[speaker.said.index(said[0]) + 1] == said[1]
+    shown = voice.text("confessor.sees", {"seat": 7, "role": "werewolf"})
+    assert shown in out.getvalue() and shown not in main_screen(out.getvalue())
+
+
+def test_the_witch_is_shown_the_potions_she_has_left_once_she_heals() -> None:
+    """Issue 22: after her heal, the poison's question stood under "Potions left: healing, poison" (stale): the list
+    is shown again as it is now, and again whole if she takes the heal back."""
+    table = Table(6, ("werewolf", "witch", "villager", "villager", "villager", "villager"), Rules(sheriff=False))
+    game = Game(table, deal_cards(table, 1))
+    while game.call is not None and game.call.id != "witch":
+        game.answer(game.legal()[0] if game.call.needs_answer else None)
+    call = game.call
+    assert call is not None
+    answers, screen, _, _ = answers_for(["1", "enter", "enter", "undo", "1", "enter", "enter", "0", "enter", "enter"])
+    assert answers.answer(call, game) == {"heal": True, "poison": None}
+    out = screen.out.getvalue()  # type: ignore[attr-defined]
+    voice = load_voice("en")
+    left = voice.text("screen.potions", {"potions": voice.lines["screen.potion.poison"]})
+    both = voice.text("screen.potions", {"potions": voice.join([voice.lines["screen.potion.heal"],
+                                                                 voice.lines["screen.potion.poison"]])})
+    assert out.count(left) == 2 and out.index(left) < out.index(both) < out.rindex(left)

@@ -125,7 +125,7 @@ def test_a_sheriff_who_dies_and_names_his_successor_is_one_line_of_the_history(t
     _, printed = played(APP, keys, tmp_path)
     history = [line for line in printed[printed.index("## The Sheriff"):printed.index("## Eliminations")]
                .splitlines() if line.startswith("- ")]
-    assert history == ["- Before the first night: seat number four becomes Sheriff.", "- Day 2: seat number one becomes Sheriff."]
+    assert history == ["- Before the first night: seat number four becomes Sheriff.", "- Day 1: seat number one becomes Sheriff."]
 
 
 def test_a_roll_call_vote_is_told_voter_by_voter() -> None:
@@ -160,3 +160,36 @@ def test_a_game_whose_lines_were_not_all_rendered_ends_with_the_command_that_ren
     assert out.getvalue().rstrip().endswith(f"(journal: {next(tmp_path.glob('game-*.jsonl'))})\n{told}")
     _, printed = played(APP, keys, tmp_path / "all-ready")
     assert "Before the next game" not in printed
+
+
+def test_the_recap_lists_each_dawn_victim_on_its_own_and_says_when_in_the_table_s_style() -> None:
+    """Issue 22: the second victim of a dawn was nested under the first; the looks said "night 1: ..." with an English
+    colon in a Chinese recap."""
+    from engine import Rules
+
+    table = Table(6, ("werewolf", "witch", "seer", "villager", "villager", "villager"), Rules(sheriff=False))
+    game = Game(table, Deal(table.deck, ()))
+    plan = {"werewolves": 4, "witch": {"heal": False, "poison": 5}, "seer": 1, "vote": 1}
+    while not game.over:
+        call = game.call
+        assert call is not None
+        game.answer(plan[call.id] if call.id in plan else None if call.optional or not call.needs_answer
+                    else game.legal()[0])
+    en = markdown(build_recap(game, load_voice("en"))).splitlines()
+    assert "- Seat number five has been eliminated. Their card: Simple Villager." in en  # not "  - ", under seat four
+    assert "- Night 1: seat number one · Seat number one is a Simple Werewolf." in en
+    zh = markdown(build_recap(game, load_voice("zh"))).splitlines()
+    assert "- 五号出局了，身份是村民。" in zh and "- 第1夜：一号 · 一号是狼人。" in zh
+
+
+def test_the_sheriffs_tie_break_is_named_as_such_and_day_zero_in_digits_in_chinese() -> None:
+    from narrator.recap import who
+
+    voice = load_voice("en")
+    game = Game(STARTER.table, Deal(STARTER.table.deck, ()))
+    call = game.call
+    assert call is not None
+    assert who(voice, call._replace(id="sheriff_tiebreak")) == "The Sheriff's tie-break"
+    assert who(voice, call._replace(id="sheriff_election")) == "The Sheriff's election"
+    zh = load_voice("zh")
+    assert zh.text("screen.day_zero", {}).startswith(zh.text("summary.night", {"number": 1}))

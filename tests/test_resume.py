@@ -21,13 +21,13 @@ import pytest
 
 from engine import Answer, Call, Deal, Game, Phase, deal_cards
 from helpers import play_keys
-from keystrokes import after, keys_for, plan_keys
+from keystrokes import Recorder, ScriptedKeys, after, keys_for, plan_keys
 from narrator.cli import main
 from narrator.config import TableConfig, config_from_dict
 from narrator.errors import GameStopped, UserError
 from narrator.journal import Entry, Journal, read_journal
 from narrator.narration import in_the_dark
-from narrator.play import STARTER, NewGame, Resumed, journal_header
+from narrator.play import STARTER, NewGame, Resumed, TableIO, Timing, journal_header, play
 from narrator.practice import dry_run
 from narrator.practice import journal_header as practice_header
 from narrator.screen import PlainScreen
@@ -587,8 +587,9 @@ def test_a_full_disk_stops_the_table_game_cleanly_and_loses_no_confirmed_answer(
         table_game(keys_of(steps), tmp_path / "game", start=Resumed(writer, deal))
     assert not isinstance(stopped.value, GameStopped)
     assert_says_the_journal_failed(str(stopped.value), journal)
-    entries = read_journal(str(journal))[1]
-    assert len(entries) >= failing - 2  # the answers whose write had returned
+    header, entries = read_journal(str(journal))
+    paced = sum(len(pool) for pool in header.get("pace", {}).values())  # the calls' lengths, journaled too
+    assert len(entries) + paced >= failing - 2  # the lines whose write had returned
     game = resume_table_game(journal, keys_left(journal, steps))
     assert game.outcome == ahead.outcome
     assert game.eliminated == ahead.eliminated
@@ -611,3 +612,97 @@ def test_a_full_disk_stops_a_dry_run_cleanly_and_loses_no_confirmed_answer(tmp_p
     assert main(["resume", str(journal), "--silent", "--report", str(tmp_path / "resumed.json")]) == 0, \
         capsys.readouterr().err
     same_game(json.loads((tmp_path / "resumed.json").read_text()), want)
+
+
+class ClockedKeys(ScriptedKeys):
+    """Keys that each take four seconds to press, on a clock that moves only with them and with the game's sleeps."""
+
+    def __init__(self, keys: list[str], now: list[float]) -> None:
+        super().__init__(keys)
+        self.now = now
+
+    def read(self, timeout: float | None = None) -> str | None:
+        self.now[0] += 4.0
+        return super().read(timeout)
+
+
+class ClockedSpeaker(Recorder):
+    """Notes when each line is said."""
+
+    def __init__(self, now: list[float]) -> None:
+        super().__init__()
+        self.now = now
+        self.when: list[float] = []
+
+    def say(self, text: str) -> None:
+        super().say(text)
+        self.when.append(self.now[0])
+
+
+def test_a_game_resumed_mid_night_keeps_its_pace_and_gives_the_table_time_to_close_its_eyes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22: the living calls' lengths are journaled, so that the empty calls after a resume are drawn from them
+    (a dead Seer went from 23 s alive to 6 s after a resume); resumed at a night call, the table is told to close its
+    eyes and given the call floor to do so before the call is said (it had 1.5 s)."""
+    import dataclasses
+
+    import narrator.play
+    from narrator.narration import wakes
+    from narrator.pacing import Pacing
+
+    made: list[Pacing] = []
+
+    class Kept(Pacing):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(narrator.play, "Pacing", Kept)
+    config = dataclasses.replace(CONFIG, pause=(1.0, 1.0), call_floor=5.0)
+    steps, ahead = plan()
+    night2 = next(i for i, step in enumerate(steps) if wakes(step.call) and step.call.number == 2)
+    keys = ["enter"] * DEAL_KEYS + keys_of(steps)
+    now = [0.0]
+
+    def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    timing = Timing(sleep=sleep, clock=lambda: now[0])
+    (tmp_path / "game").mkdir()
+    with pytest.raises(EOFError):
+        stop = DEAL_KEYS + len(keys_of(steps[:night2]))
+        play(config, TableIO(ClockedKeys(keys[:stop], now), PlainScreen(io.StringIO()), Recorder()), seed=SEED,
+             start=NewGame(folder=tmp_path / "game"), timing=timing, out=io.StringIO())
+    journal = the_journal(tmp_path / "game")
+    header, entries = read_journal(str(journal))
+    before = made[-1].samples
+    assert header["pace"] == {key: [round(s, 3) for s in pool] for key, pool in before.items()} and before
+    speaker = ClockedSpeaker(now)
+    game = play(config, TableIO(ClockedKeys(keys_of(steps[night2:]), now), PlainScreen(io.StringIO()), speaker),
+                seed=SEED, timing=timing, out=io.StringIO(),
+                start=Resumed(Journal(journal), deal=Deal(tuple(header["deal"]), tuple(header["centre"])),
+                              replay=entries, replay_from=str(journal), pace=header["pace"]))
+    assert game.outcome == ahead.outcome
+    after = made[-1].samples
+    assert all(after[key][:len(pool)] == pool for key, pool in header["pace"].items())
+    voice = load_voice("en")
+    closing = speaker.said.index(voice.spoken(voice.text("notice.close_eyes", {})))
+    assert speaker.said[closing - 1] == voice.spoken(voice.text("notice.resumed", {}))
+    assert speaker.when[closing + 1] - speaker.when[closing] >= 5.0  # the call floor, before the call's line
+
+
+def test_the_calls_lengths_are_read_back_from_the_journal_among_the_deals_lines_too(tmp_path: Path) -> None:
+    """The identification's samples (deal: cards) come among the deal's lines: read as samples, not as a damaged step;
+    one that is not a length (a negative one, a string) is a damaged line."""
+    path = tmp_path / "game.jsonl"
+    journal = Journal(path, {"kind": "play", "config": {}, "seed": 1, "buildings": [], "dealing": True})
+    journal.record_deal({"identified": "seer", "seats": [3]})
+    journal.record_pace("identify", 7.25)
+    journal.record_pace("identify", 9.0)
+    journal.close()
+    header, _ = read_journal(str(path))
+    assert header["pace"] == {"identify": [7.25, 9.0]} and header["progress"] == [{"identified": "seer", "seats": [3]}]
+    with path.open("a", encoding="utf-8") as file:
+        file.write('{"pace": "seer", "took": -1}\n')
+    with pytest.raises(UserError, match="damaged journal line"):
+        read_journal(str(path))

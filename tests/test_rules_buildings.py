@@ -238,17 +238,29 @@ def test_bailiff_moves_a_vagabond_into_an_emptied_house() -> None:
     assert call.actors == (3,) and call.seats == (4, 5) and call.optional
     assert said(game, "bailiff.house") == [{"role": "noble"}]
     assert refused(game, 6).key == "refusal.not_among"
-    drive(game, ("bailiff", 5))
+    drive(game, ("bailiff", 5), ("vagabond", True))
     assert game.tokens[5] == "noble" and said(game, "bailiff.moves") == [{"seat": 5, "role": "noble"}]
     drive(game, ("vote", 6))
     assert made_once(game, "noble", 1, Phase.DAY).actors == (5,)
 
 
-def test_vagabond_may_refuse_the_bailiffs_house() -> None:
-    """'流浪汉可以拒绝执行官的分配': the Bailiff answers nobody; the house stays empty."""
+def test_bailiff_may_give_the_house_to_nobody() -> None:
+    """'执行官可以选择一名流浪汉住进这座房子' — may: the Bailiff answers nobody; the house stays empty."""
     game = village(EIGHT, {2: "noble", 3: "bailiff", 4: "vagabond"})
     drive(game, ("werewolves", 2), ("bailiff", None))
+    assert game.tokens.get(4) == "vagabond" and 2 not in game.tokens and made(game, "vagabond", 1, Phase.DAY) is None
+
+
+def test_vagabond_may_refuse_the_bailiffs_house() -> None:
+    """'流浪汉可以拒绝执行官的分配' (and BGA): the Vagabond the Bailiff chose is asked aloud; refusing, he stays a
+    Vagabond and the house stays empty (docs/rules.md)."""
+    game = village(EIGHT, {2: "noble", 3: "bailiff", 4: "vagabond"})
+    drive(game, ("werewolves", 2), ("bailiff", 4))
+    call = reach(game, "vagabond")
+    assert call.phase is Phase.DAY and call.actors == (4,) and call.seats == (4,) and call.kind is Kind.YES_NO
+    drive(game, ("vagabond", False))
     assert game.tokens.get(4) == "vagabond" and 2 not in game.tokens
+    assert said(game, "vagabond.refuses") == [{"seat": 4}] and said(game, "bailiff.moves") == []
 
 
 def test_no_house_is_given_once_the_bailiff_is_gone() -> None:
@@ -303,15 +315,49 @@ def test_schoolteacher_bars_up_to_two_players_from_voting_and_never_votes() -> N
 
 # -- the Barkeeper ---------------------------------------------------------------------------------
 
-def test_barkeeper_votes_first_and_alone_and_cannot_be_condemned_nor_devoured() -> None:
-    """'酒保既不会被狼人消灭，也不会被投票处决 … 酒保必须在所有人之前单独投票'."""
+def test_barkeeper_cannot_be_chosen_by_the_pack_refused_on_the_screen() -> None:
+    """BGA: '人狼の襲撃対象として選ばれず' — while he keeps his token the pack cannot name him; refused on the screen
+    only, as a werewolf target is (docs/rules.md)."""
     game = village(EIGHT, {3: "barkeeper"})
-    drive(game, ("werewolves", 3))
-    assert game.alive(3) and eliminated(game) == []
+    reach(game, "werewolves")
+    refusal = refused(game, 3)
+    assert refusal.key == "refusal.barkeeper" and refusal.secret
+    assert 3 not in game.legal() and 4 in game.legal()
+
+
+def test_barkeeper_votes_first_and_alone_and_cannot_be_voted_refused_aloud() -> None:
+    """'酒保必须在所有人之前单独投票'; BGA: '投票の対象にもならない' — a vote result, a tie or a ballot naming him is
+    refused aloud (the token is public), and the vote call does not offer him."""
+    game = village(EIGHT, {3: "barkeeper"})
+    drive(game, ("werewolves", 4))
     call = reach(game, "barkeeper")
     assert call.actors == (3,) and call.optional
-    drive(game, ("barkeeper", 5), ("vote", 3))
-    assert game.alive(3) and said(game, "barkeeper.spared") == [{"seat": 3}]
+    drive(game, ("barkeeper", 5))
+    vote = reach(game, "vote")
+    assert 3 not in vote.seats and 5 in vote.seats
+    for answer in (3, {"tie": [3, 5]}, {"ballots": {1: 3, 2: 5}}):
+        refusal = refused(game, answer)
+        assert refusal.key == "refusal.barkeeper" and not refusal.secret
+
+
+def test_barkeeper_is_not_sheltered_from_the_other_powers() -> None:
+    """The Chinese article: '所有的特殊能力仍然对他有效' — the poison still kills him."""
+    game = village(["werewolf", "villager", "villager", "witch", "villager", "villager", "werewolf", "villager"],
+                   {3: "barkeeper"})
+    drive(game, ("werewolves", 2), ("witch", {"heal": False, "poison": 3}))
+    assert not game.alive(3) and (3, "poison") in eliminated(game)
+
+
+def test_barkeeper_left_alone_with_a_werewolf_the_vote_can_only_name_the_werewolf() -> None:
+    """The stalemate the old reading made — the Barkeeper against a lone werewolf, the bite and the vote failing
+    on him and the votes tying forever — is gone: the vote can name only the werewolf, and the village wins."""
+    game = village(["werewolf", "villager", "villager", "villager", "villager", "villager"], {3: "barkeeper"})
+    drive(game, ("werewolves", 2), ("barkeeper", None), ("vote", 4), ("werewolves", 5), ("barkeeper", None),
+          ("vote", None), ("werewolves", 6))
+    drive(game, ("barkeeper", 1))
+    assert game.living() == (1, 3) and reach(game, "vote").seats == (1,)
+    drive(game, ("vote", 1))
+    assert game.outcome is not None and game.outcome.winner == "village"
 
 
 def test_barkeeper_loses_his_token_when_he_voted_for_the_condemned() -> None:
@@ -441,8 +487,9 @@ def test_a_whole_village_game_is_played_from_the_keypad_and_journaled(tmp_path: 
 VILLAGE_FACTS = {"building.dealt": {"seat": 1, "role": "baker"}, "raven.marked": {"seat": 2},
                  "pyromaniac.burnt": {"seat": 3}, "confessor.confesses": {"seat": 4},
                  "bone_setter.restores": {"seat": 5}, "schoolteacher.bars": {"seats": [1, 2]},
-                 "barkeeper.spared": {"seat": 6}, "barkeeper.loses": {"seat": 6}, "noble.pardons": {"seat": 7},
+                 "barkeeper.loses": {"seat": 6}, "noble.pardons": {"seat": 7},
                  "bailiff.house": {"role": "noble"}, "bailiff.moves": {"seat": 8, "role": "noble"},
+                 "vagabond.refuses": {"seat": 8},
                  "sheriff.none": {}}
 
 
@@ -457,14 +504,14 @@ def test_every_village_call_and_fact_has_its_lines(language: str) -> None:
         narrator.begin(call)
         narrator.end(call, Step(call, None))
     for call_id in ("buildings", "farmers", "confessor", "bone_setter", "barber", "schoolteacher", "barkeeper",
-                    "noble", "bailiff"):
+                    "noble", "bailiff", "vagabond"):
         narrator.begin(Call(call_id, Phase.DAY, 1, call_kinds()[call_id], seats=(3,)))
     for key, values in VILLAGE_FACTS.items():
         narrator.fact(Fact(key, values))
     for cause in ("barber", "execution"):  # the fire's victim is told at dawn, with the night's
         narrator.fact(Fact("death", {"seat": 2, "role": "werewolf", "cause": cause}))
         narrator.fact(Fact("death", {"seat": 2, "role": None, "cause": cause}))
-    assert len(lines) == 3 * 2 + 9 + len(VILLAGE_FACTS) + 4
+    assert len(lines) == 3 * 2 + 10 + len(VILLAGE_FACTS) + 4
     assert all(line.channel == VOICE and line.text and "{" not in line.text for line in lines)
     causes = load_voice(language).causes
     assert all(isinstance(causes.get(c), str) for c in ("barber", "execution", "fire"))
@@ -499,12 +546,14 @@ def test_bad_buildings_are_named_with_their_file_line_and_key(tmp_path: Path,
     assert "give deal: buildings: {seat: token}" in capsys.readouterr().err
 
 
-def test_barkeeper_cannot_be_killed_by_the_big_bad_wolf_either() -> None:
-    """'酒保既不会被狼人消灭': no werewolf's kill, the Big Bad Wolf's included."""
+def test_barkeeper_cannot_be_chosen_by_the_big_bad_wolf_either() -> None:
+    """'酒保既不会被狼人消灭': the Big Bad Wolf cannot name him either, refused on the screen."""
     roles = ["big_bad_wolf", "villager", "villager", "villager", "villager", "villager", "werewolf", "villager"]
     game = village(roles, {3: "barkeeper"})
-    drive(game, ("werewolves", 4), ("big_bad_wolf", 3))
-    assert game.alive(3) and eliminated(game) == [(4, "werewolves")]
+    drive(game, ("werewolves", 4))
+    reach(game, "big_bad_wolf")
+    refusal = refused(game, 3)
+    assert refusal.key == "refusal.barkeeper" and refusal.secret
 
 
 def test_barkeepers_ballot_counts_for_its_own_vote_only() -> None:

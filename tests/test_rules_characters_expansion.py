@@ -23,6 +23,7 @@ from engine import (
 )
 from engine.calls import call_kinds
 from engine.roles.cupid import lovers
+from engine.roles.wild_child import RoleModel
 from helpers import (
     call_ids,
     drive,
@@ -34,7 +35,7 @@ from helpers import (
     reach,
     refused,
 )
-from narrator.config import Findings, config_from_dict, config_to_dict, read_table
+from narrator.config import Findings, config_from_dict, config_to_dict, read_table, ruled_before
 from narrator.narration import VOICE, Line
 from narrator.voices import load_voice
 from narrator.yamlfile import Document
@@ -216,12 +217,13 @@ def test_devoted_servant_is_asked_after_every_vote_that_condemns() -> None:
     assert eliminated(game)[-1] == (7, "vote")
 
 
-def test_devoted_servant_refuses_a_seat_without_her_card_aloud() -> None:
-    """Revealing is flipping the card: a seat that does not hold it is refused publicly."""
+def test_devoted_servant_refuses_a_seat_without_her_card_in_secret() -> None:
+    """Issue 22: a seat that does not hold her card, typed by a slip of the finger, is refused on the screen in words
+    that name neither the seat nor a card: said aloud, it told the table something of a card nobody showed."""
     game = new_game(SERVANT)
     drive(game, ("seer", 2), ("werewolves", 4), ("vote", 3))
     error = refused(game, 5)
-    assert not error.secret and error.key == "refusal.not_servant"
+    assert error.secret and error.key == "refusal.not_servant" and not error.values
 
 
 def test_devoted_servant_cannot_take_her_own_place() -> None:
@@ -247,6 +249,87 @@ def test_devoted_servant_inherits_no_lovers_and_the_beloved_dies_of_grief() -> N
     drive(game, ("cupid", [4, 5]), ("werewolves", 6), ("vote", 4), ("devoted_servant", 1))
     assert eliminated(game)[-2:] == [(4, "vote"), (5, "grief")]
     assert 1 not in lovers(game) and game.card(1) == "villager"
+
+
+def test_devoted_servant_who_takes_cupids_card_names_new_lovers_the_next_night() -> None:
+    """'丘比特：他需要在下一个夜晚再选择两名恋人，这可能导致场上存在两对恋人': the next night she names two lovers,
+    who wake and recognise each other; the old lovers stay lovers, and each pair dies of grief its own."""
+    game = new_game(["devoted_servant", "werewolf", "cupid", "villager", "villager", "villager", "villager",
+                     "villager"])
+    drive(game, ("cupid", [4, 5]), ("werewolves", 6), ("vote", 3), ("devoted_servant", 1))
+    assert game.card(1) == "cupid"
+    call = reach(game, "cupid")
+    assert call.number == 2 and call.actors == (1,) and call.live
+    drive(game, ("cupid", [7, 8]))
+    assert made_once(game, "lovers", 2).actors == (7, 8)
+    assert lovers(game) == (4, 5, 7, 8)
+    drive(game, ("werewolves", 7))
+    assert eliminated(game)[-2:] == [(7, "werewolves"), (8, "grief")]
+    drive(game, ("vote", 4))
+    assert eliminated(game)[-2:] == [(4, "vote"), (5, "grief")]
+
+
+def test_devoted_servant_who_takes_the_wild_childs_card_chooses_a_new_model() -> None:
+    """'野孩子：他需要重新选择一名偶像': the next night she chooses a role model of her own; his no longer counts."""
+    game = new_game(["devoted_servant", "werewolf", "wild_child", "villager", "villager", "villager", "villager",
+                     "villager"])
+    drive(game, ("wild_child", 4), ("werewolves", 6), ("vote", 3), ("devoted_servant", 1))
+    assert game.kept(RoleModel).seat is None and not game.is_werewolf(1)
+    call = reach(game, "wild_child")
+    assert call.number == 2 and call.actors == (1,)
+    drive(game, ("wild_child", 5), ("werewolves", 4))
+    assert game.kept(RoleModel).seat == 5 and not game.is_werewolf(1)
+    drive(game, ("vote", 5))
+    assert game.is_werewolf(1)
+
+
+def test_devoted_servant_who_takes_the_wolf_hounds_card_chooses_a_side_the_next_night() -> None:
+    """'猎狼犬：他必须在下一个夜晚开始选择自己的阵营，并且不能改变': his choice does not pass with the card."""
+    game = new_game(["devoted_servant", "werewolf", "wolf_hound", "villager", "villager", "villager", "villager",
+                     "villager"])
+    drive(game, ("wolf_hound", "wolf"), ("werewolves", 6), ("vote", 3), ("devoted_servant", 1))
+    assert not game.is_werewolf(1)
+    call = reach(game, "wolf_hound")
+    assert call.number == 2 and call.actors == (1,)
+    drive(game, ("wolf_hound", "wolf"))
+    assert reach(game, "werewolves").actors == (1, 2)
+
+
+def test_servant_chooses_again_may_be_turned_off() -> None:
+    """servant_chooses_again: false — she keeps the choice the card made (the Wild Child's model), and no
+    first-night call is made again."""
+    game = new_game(["devoted_servant", "werewolf", "wild_child", "villager", "villager", "villager", "villager",
+                     "villager"], servant_chooses_again=False)
+    drive(game, ("wild_child", 4), ("werewolves", 6), ("vote", 3), ("devoted_servant", 1), ("werewolves", 5))
+    assert game.kept(RoleModel).seat == 4 and made(game, "wild_child", 2) is None
+    drive(game, ("vote", 4))
+    assert game.is_werewolf(1)
+
+
+def test_a_journal_from_before_the_rulings_replays_by_the_rules_it_was_played_by() -> None:
+    """A journal's rules without the keys the rulings of issue 23 added: the Brothers woke with the Sisters, and
+    the Servant kept the card's choice (so that such a game resumes as it was played)."""
+    assert ruled_before({}) == {"brothers_interval": 0, "servant_chooses_again": False}
+    assert ruled_before({"sisters_wake": True})["brothers_interval"] == 2
+    assert ruled_before({"sisters_interval": 3})["brothers_interval"] == 3
+    assert ruled_before({"brothers_interval": 2, "servant_chooses_again": True}) == {
+        "brothers_interval": 2, "servant_chooses_again": True}
+
+
+def test_the_first_night_choices_are_called_again_whatever_card_the_servant_took() -> None:
+    """Which card she took is secret: the night after any exchange, Cupid's, the lovers', the Wild Child's and the
+    Wolf Hound's calls are all made (for fair play only, but hers), and on no other later night."""
+    roles = ["devoted_servant", "werewolf", "seer", "cupid", "wild_child", "wolf_hound", "villager", "villager"]
+    game = new_game(roles)
+    drive(game, ("cupid", [7, 8]), ("seer", 2), ("wild_child", 4), ("wolf_hound", "village"), ("werewolves", 6),
+          ("vote", 3), ("devoted_servant", 1))
+    assert reach(game, "seer").actors == (1,)
+    drive(game, ("seer", 2))
+    assert [made_once(game, c, 2).live for c in ("cupid", "lovers", "wild_child", "wolf_hound")] == [
+        False, False, False, False]
+    assert made(game, "seer", 2) is not None
+    drive(game, ("werewolves", 7), ("vote", None))
+    assert all(made(game, c, 3) is None for c in ("cupid", "lovers", "wild_child", "wolf_hound"))
 
 
 def test_devoted_servant_does_not_inherit_the_sheriff() -> None:

@@ -7,7 +7,7 @@ from engine import check_deck
 from engine.roles.wild_child import RoleModel
 from engine.table import preset
 from engine.types import Phase, Team
-from helpers import call_ids, drive, eliminated, made_once, new_game, reach, refused
+from helpers import call_ids, drive, eliminated, made, made_once, new_game, reach, refused
 
 # -- the Wild Child ----------------------------------------------------------------------------------
 
@@ -41,23 +41,30 @@ def test_wild_child_is_a_villager_while_his_model_lives_even_a_werewolf() -> Non
     assert game.side(2) is Team.VILLAGE and not game.is_werewolf(2)
     pack = reach(game, "werewolves")
     assert pack.number == 2 and pack.actors == (1,)
-    drive(game, ("werewolves", 4), ("vote", 1))  # the model, the only werewolf, is voted out
-    assert game.outcome is not None and game.outcome.winner == "village"
-    assert 2 in game.outcome.winners
 
 
-def test_wild_child_turns_the_night_after_his_model_is_eliminated() -> None:
-    """'If the designated player is eliminated, the Wild Child becomes a Werewolf. He will wake from the
-    following night on with his fellow Werewolves' (rulings: at the start of that night)."""
+def test_wild_child_becomes_a_werewolf_the_moment_his_model_is_eliminated() -> None:
+    """'If, during the game, the designated player is eliminated, the Wild Child becomes a Werewolf. He will wake
+    from the following night on' (docs/rules.md: a werewolf for every rule at once; only his waking waits)."""
     game = new_game(WILD)
     drive(game, ("wild_child", 3), ("werewolves", 4))
     reach(game, "vote")
     game.answer(3)
     assert game.call is not None and game.call.id == "nightfall"
-    assert not game.is_werewolf(2)  # until night falls, still a villager
+    assert game.marked(2, "turned") and game.is_werewolf(2) and game.side(2) is Team.WEREWOLVES
     pack = reach(game, "werewolves")
     assert pack.number == 2 and pack.actors == (1, 2)
-    assert game.marked(2, "turned") and game.is_werewolf(2)
+
+
+def test_wild_child_wakes_with_the_pack_only_from_the_following_night() -> None:
+    """'He will wake from the following night on with his fellow Werewolves': the model devoured on night one, he
+    is a werewolf from that dawn, and wakes with the pack on night two, not before."""
+    game = new_game(WILD)
+    drive(game, ("wild_child", 3), ("werewolves", 3))
+    assert game.is_werewolf(2)
+    assert made(game, "werewolves", 1).actors == (1,)  # type: ignore[union-attr]
+    drive(game, ("vote", None))
+    assert reach(game, "werewolves").actors == (1, 2)
 
 
 def test_turned_wild_child_wins_with_the_werewolves() -> None:
@@ -69,14 +76,26 @@ def test_turned_wild_child_wins_with_the_werewolves() -> None:
     assert game.outcome.winners == (1, 2)
 
 
-def test_werewolves_win_as_soon_as_the_wild_child_turns() -> None:
-    """docs/rules.md: the Wild Child turns at the start of the first night after his role model's death;
-    victory is checked 'at the end of every step' — here before anyone is called that night."""
+def test_village_does_not_win_the_day_the_wild_childs_model_dies() -> None:
+    """'He shares in the eventual victory of the Werewolves if his role model has been eliminated': the village
+    votes out the last werewolf, his model, and has not won, for the Wild Child is a werewolf at once (the old
+    reading, a villager until night fell, gave the village the game here)."""
+    game = new_game(WILD)
+    drive(game, ("wild_child", 1), ("werewolves", 3), ("vote", 1))
+    assert game.outcome is None
+    assert game.is_werewolf(2)
+    assert reach(game, "werewolves").actors == (2,)
+
+
+def test_werewolves_win_the_moment_the_wild_child_turns() -> None:
+    """docs/rules.md: the Wild Child turns the moment his role model is eliminated; victory is checked once the
+    moment is resolved — here at the vote that eliminates the model, before night falls."""
     game = new_game(["werewolf", "wild_child", "villager", "villager", "villager", "villager"])
     drive(game, ("wild_child", 3), ("werewolves", 4), ("vote", 5), ("werewolves", 6), ("vote", 3))
     assert game.outcome is not None and game.outcome.winner == "werewolves"
     assert game.outcome.winners == (1, 2)
-    assert call_ids(game, "night", 3) == ["nightfall"]
+    assert call_ids(game, "night", 3) == []
+
 
 def test_wild_child_may_vote_against_his_role_model() -> None:
     """'Nothing prevents the Wild Child from taking part in the elimination of his role model.'"""

@@ -152,20 +152,25 @@ def test_idiot_voted_out_is_revealed_and_stays_in_the_game() -> None:
     assert not any(f.key == "vote.nobody" for f in step.facts)
 
 
-def test_idiot_never_votes_again() -> None:
-    """'… but never votes again': his ballot in a roll call counts for nothing (here, it would break a tie)."""
+def test_idiot_never_votes_again_his_ballot_refused_aloud() -> None:
+    """'… but never votes again': in a roll call his ballot is refused aloud (his card is public), never silently
+    counted as nothing (docs/rules.md); the roll call without it is counted."""
     game = new_game(IDIOT)
     drive(game, ("werewolves", 3), ("vote", 1), ("werewolves", 4))
-    drive(game, ("vote", {"ballots": {1: 5, 2: 5, 5: 6, 6: None}}))
+    reach(game, "vote")
+    refusal = refused(game, {"ballots": {1: 5, 2: 5, 5: 6, 6: None}})
+    assert refusal.key == "refusal.idiot_ballot" and not refusal.secret and refusal.values["seat"] == 1
+    assert refused(game, {"ballots": {1: 5, 2: None}}).key == "refusal.idiot_ballot"
+    drive(game, ("vote", {"ballots": {2: 5, 5: 6, 6: None}}))
     assert made_once(game, "revote", 2, Phase.DAY).seats == (5, 6) and game.alive(5)
 
 
-def test_idiot_lone_ballot_elects_nobody() -> None:
-    """A revealed Idiot's ballot 'does not count': alone, it eliminates nobody."""
+def test_idiot_abstaining_in_a_roll_call_is_no_ballot() -> None:
+    """A revealed Idiot who names nobody has cast no ballot: nothing to refuse."""
     game = new_game(IDIOT)
     drive(game, ("werewolves", 3), ("vote", 1), ("werewolves", 4))
-    drive(game, ("vote", {"ballots": {1: 5, 2: None}}))
-    assert game.alive(5) and eliminated(game) == [(3, "werewolves"), (4, "werewolves")]
+    drive(game, ("vote", {"ballots": {1: None, 2: 5}}))
+    assert eliminated(game)[-1] == (5, "vote")
 
 
 def test_idiot_second_vote_eliminates_him() -> None:

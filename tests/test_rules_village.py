@@ -123,6 +123,17 @@ def test_witch_may_heal_herself() -> None:
     assert eliminated(game) == [] and game.alive(2)
 
 
+def test_witch_may_not_poison_herself() -> None:
+    """docs/rules.md (BGA; the Best Of grants her only the heal on herself): the Witch may not poison herself — refused on
+    the screen only, and never among the legal answers."""
+    game = new_game(WITCH)
+    drive(game, ("werewolves", 3))
+    reach(game, "witch")
+    refusal = refused(game, {"heal": False, "poison": 2})
+    assert refusal.secret and refusal.key == "refusal.self"
+    assert all(answer["poison"] != 2 for answer in game.legal())  # type: ignore[index]
+
+
 def test_witch_heal_needs_a_victim() -> None:
     """docs/rules.md: 'a heal needs a pack victim' — refused in secret when the pack chose nobody."""
     game = new_game(WITCH)
@@ -277,6 +288,19 @@ def test_elder_poisoned_costs_villagers_powers() -> None:
           ("vote", None), ("werewolves", 7))
     assert game.penalty
     assert [live(game, c, 2) for c in ("seer", "witch", "fox")] == [False, False, False]
+
+
+def test_elder_devoured_and_poisoned_costs_villagers_powers() -> None:
+    """docs/rules.md: 'Every cause counts for what it triggers: an Elder devoured and poisoned the same night dies … and
+    the villagers lose their powers' — here the bite that would take his last life and the poison, the same night;
+    reported as the pack's victim, the first cause in night order."""
+    game = new_game(ELDER)
+    drive(game, ("seer", None), ("werewolves", 2), ("witch", None), ("fox", None), ("vote", None),
+          ("seer", None), ("werewolves", 2), ("witch", {"heal": False, "poison": 2}), ("fox", None))
+    assert eliminated(game) == [(2, "werewolves")]
+    assert game.penalty
+    drive(game, ("vote", None), ("werewolves", 6))
+    assert [live(game, c, 3) for c in ("seer", "witch", "fox")] == [False, False, False]
 
 
 def test_elder_shot_by_hunter_costs_villagers_powers() -> None:

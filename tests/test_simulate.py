@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import Phase as Stage
 from hypothesis import strategies as st
 
-from engine import Game, Kind, Table, deal_cards, preset
+from engine import Deal, Game, Kind, Rules, Table, deal_cards, preset
 from engine.strategy import MAX_CALLS, MODELS, Player, play, winner
 from helpers import new_game, reach
 from narrator.cli import main
-from narrator.simulate import FAIR, Result, bar, lopsided, parse_deck, simulate, wilson
+from narrator.simulate import FAIR, Result, bar, deadlocks, lopsided, parse_deck, simulate, wilson
 from test_properties import WINNERS, tables
 
 EIGHT = ["werewolf", "seer", "villager", "villager", "werewolf", "villager", "villager", "villager"]
@@ -30,17 +30,10 @@ def test_strategies_always_give_legal_answers(table: Table, seed: int, model: st
     game = Game(table, deal_cards(table, seed))
     player = Player(game, random.Random(seed), model)
     while not game.over:
-        if len(game.calls) > MAX_CALLS:
-            # Two stalemates the rulebooks leave open (rulings to settle), counted as unfinished by simulate: the
-            # Village's Barkeeper, neither devoured nor condemned while he keeps his token, against werewolves
-            # who never vote with him; and two players left, none a werewolf, who vote for each other forever
-            # (a loner with no night power, the Prejudiced Manipulator, and one of the other group). Any other
-            # endless game fails.
-            barkeeper = any(token == "barkeeper" and game.alive(seat) and seat not in game.spent
-                            for seat, token in game.tokens.items())
-            two_without_wolves = len(game.living()) == 2 and not any(map(game.is_werewolf, game.living()))
-            assert barkeeper or two_without_wolves, "a game that never ends"
-            return
+        # The two stalemates once left open (the Barkeeper sheltered from the bite and the vote; the Prejudiced
+        # Manipulator against the last of the other group) end now: the Barkeeper cannot be named, and two
+        # players left for two quiet rounds end the game with no winner (docs/rules.md). No game may run on.
+        assert len(game.calls) <= MAX_CALLS, f"a game that never ends: {table.deck}, living {game.living()}"
         call = game.call
         assert call is not None
         value = player.answer()
@@ -155,6 +148,39 @@ def test_a_lopsided_deck_is_named_with_the_side_and_its_figure() -> None:
     assert lopsided(Result("hunt", 1000, {"werewolves": 500, "village": 480, "lovers": 20}, 1.0, 1)) == []
     (village,) = lopsided(Result("hunt", 1000, {"werewolves": 100, "village": 900}, 1.0, 1))
     assert village.startswith("the village wins 90.0%")
+
+
+def test_a_deck_that_can_deadlock_is_warned_about_with_its_share() -> None:
+    """Issue 23: games still running after MAX_CALLS calls make `check` warn that the deck can deadlock, with the
+    share; none, no warning."""
+    (warning,) = deadlocks(Result("hunt", 2000, {"village": 1900, "werewolves": 88, "unfinished": 12}, 1.0, 1))
+    assert warning.startswith("12 of 2,000 simulated games (0.6%, hunt model) never ended") and "deadlock" in warning
+    assert deadlocks(Result("hunt", 2000, {"village": 1000, "werewolves": 1000}, 1.0, 1)) == []
+
+
+def test_simulate_reports_the_unfinished_share_of_every_strategy(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 23: every strategy's share of unfinished games is printed, 0 included."""
+    assert main(["simulate", "--deck", "werewolf*2,seer,villager*5", "--games", "20", "--strategy", "all",
+                 "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    for model in MODELS:
+        assert f"{model} unfinished: 0 of 20 games (0.0%)" in out
+
+
+def test_the_stalemates_once_unfinished_now_end_with_nobody_winning() -> None:
+    """The two stalemates simulate once counted as unfinished end: a Prejudiced Manipulator against the last of
+    the other group, no Sheriff, the votes tying forever — two quiet rounds, then nobody wins."""
+    game = Game(Table(6, ("prejudiced_manipulator", "werewolf", "villager", "villager", "villager", "villager"),
+                      Rules(sheriff=False), groups=((1, 2, 3), (4, 5, 6))),
+                Deal(("prejudiced_manipulator", "werewolf", "villager", "villager", "villager", "villager")))
+    for seat in (2, 3, 5, 6):  # the werewolf, then the others but the Manipulator and seat 4, voted out
+        while game.call is not None and game.call.id != "vote":
+            game.answer(None)
+        game.answer(seat)
+    while game.call is not None and not game.over and len(game.calls) < 200:
+        game.answer({"tie": [1, 4]} if game.call.id in ("vote", "revote") else None)
+    assert game.outcome is not None and (game.outcome.winner, game.outcome.reason) == ("nobody", "stalemate")
+    assert game.living() == (1, 4)
 
 
 def test_the_deck_option_reads_ids_commas_and_counts() -> None:

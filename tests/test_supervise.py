@@ -187,6 +187,25 @@ def test_a_killed_game_is_told_in_its_table_s_language(tmp_path: Path, capfd: py
         assert "The game" not in said and "Press Enter" not in said and "To go on" not in said, said
 
 
+def test_the_crash_message_is_cleared_once_the_host_goes_on(tmp_path: Path, capfd: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22: "killed by SIGKILL... Press Enter to go on" stayed on the main screen under the resumed game's full
+    screen, and came back when that game later stopped cleanly: Enter clears it before the game goes on."""
+    from narrator.supervise import CLEAN
+
+    monkeypatch.setattr(Supervisor, "_enter", lambda self: True)
+    path = tmp_path / "game.jsonl"
+    path.write_text(json.dumps({"werewolf-narrator": 1, "kind": "play"}) + "\n")
+    count = tmp_path / "runs"
+    python = fake_python(tmp_path, f'echo run >> {count}; [ "$(wc -l < {count})" -gt 1 ] && exit 0; kill -9 $$')
+    supervisor = Supervisor(path, ["resume", "--", str(path)], python=python)
+    supervisor.screen = True
+    assert supervisor.run(["play"]) == 0
+    said = capfd.readouterr().err
+    asked = said.index("Press Enter")
+    assert CLEAN.replace("\n", "\r\n") in said[asked:]  # after the question, before the game went on
+
+
 def test_a_game_killed_before_its_journal_had_not_begun(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     status, said = run_supervisor(tmp_path, "kill -9 $$", False, capfd)
     assert status == 128 + signal.SIGKILL

@@ -573,6 +573,14 @@ def test_moonlight_wolves_more_than_one_candle_out_means_no_victim() -> None:
         "no_victim", "moonlight.relight"]
 
 
+def test_moonlight_wolves_more_than_one_candle_out_no_werewolf_kills_at_all() -> None:
+    """'如果不止一根蜡烛被熄灭，则当晚没有受害者' (docs/rules.md: no victim at all) — the Big Bad Wolf's second victim is
+    spared too, not the pack's alone."""
+    game = new_game(["werewolf", "big_bad_wolf"] + ["villager"] * 6, variants=("moonlight_wolves",))
+    drive(game, ("werewolves", 3), ("big_bad_wolf", 4), ("candles", True))
+    assert eliminated(game) == [] and game.alive(3) and game.alive(4)
+
+
 def test_moonlight_wolves_one_candle_out_the_victim_is_devoured() -> None:
     """One candle out: the pack's victim dies as usual, their candle already out."""
     game = new_game(EIGHT, variants=("moonlight_wolves",))

@@ -195,3 +195,12 @@ def test_fixed_lines_render_to_sound_with_espeak(language: str, tmp_path: Path) 
     for line in listed:
         with wave.open(str(tmp_path / line.split("\t", 1)[0])) as w:
             assert w.getnframes() / w.getframerate() > 0.3, line  # a spoken sentence, not an empty file
+
+
+@pytest.mark.parametrize("language, tie", [("en", "tie"), ("fr", "galité"), ("zh", "平票")])
+def test_a_tied_election_says_tie_twice_not_three_times(language: str, tie: str) -> None:
+    """Issue 22: French said « Égalité » three times in a row: the tie read back, the tie told (vote.tie), then the
+    run-off's call. The run-off's call says only what to do."""
+    voice = load_voice(language)
+    assert tie in voice.lines["answer.tie"].lower() and tie in voice.lines["vote.tie"].lower()
+    assert tie not in voice.lines["sheriff_runoff.call"].lower()

@@ -28,18 +28,22 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import itertools
 import json
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+import pytest
+
 from engine import Answer, Call, Deal, Game, Phase, deal_cards
 from keystrokes import ScriptedKeys, after, keys_for
 from narrator.circle import SeatView
 from narrator.config import TableConfig
+from narrator.journal import Journal, read_journal
 from narrator.narration import eyes_closed, wakes
-from narrator.play import NewGame, TableIO, Timing, play
+from narrator.play import NewGame, Resumed, TableIO, Timing, play
 from narrator.screen import ScreenState, TableState
 from narrator.voices import load_voice
 
@@ -63,7 +67,9 @@ class Twin:
     answered harmlessly (a pass, nobody, no). ``typed`` are keys typed at a call before its answer (answers
     the narrator must refuse). ``stray`` are keys pressed at every wait of a call made with eyes closed (a floor
     waited out, a call made for the dead), when the narrator reads none: no answer's. The game stops at ``horizon``,
-    the (call id, day) it does not answer.
+    the (call id, day) it does not answer. With ``resume_at`` (a call id and its night, live in both twins), the game
+    stops as that call waits for its first key, and goes on from its journal as `resume` does. ``typed_ahead`` are keys
+    pressed while each of the deal's lines is said (the player before pressing Enter again): no screen's answer.
     """
 
     config: TableConfig
@@ -73,6 +79,8 @@ class Twin:
     typed: Mapping[Any, Sequence[str]] = field(default_factory=dict)
     horizon: tuple[str, int] = ("vote", 1)
     stray: Sequence[str] = ()
+    resume_at: tuple[str, int] | None = None
+    typed_ahead: Sequence[str] = ()
 
     def cards(self) -> Deal:
         return self.deal if self.deal is not None else deal_cards(self.config.table, self.seed)
@@ -111,23 +119,30 @@ class Planned:
     keys: list[str]
     game: Game
     live: list[bool]
+    stop: int | None = None  # with resume_at: the keys typed before the game stops, and its live calls said by then
+    said_live: int = 0
 
 
 def plan(twin: Twin) -> Planned:
     """Plays ``twin`` ahead with the engine: its keys, from the deal (on the screen, without a deal given)."""
     game = Game(twin.config.table, twin.cards())
     keys = [] if twin.deal is not None else ["enter"] * 3 * twin.config.table.seats
+    stop, said_live = None, 0
     while True:
         call = game.call
         assert call is not None, f"the game ended ({game.outcome}) before its horizon {twin.horizon}"
         if twin.at_horizon(call):
             break
+        if twin.resume_at == (call.id, call.number) and stop is None:
+            assert call.live, f"the game is resumed at {twin.resume_at}, which must read keys"
+            stop, said_live = len(keys), sum(1 for c in game.calls if wakes(c) or eyes_closed(c))
         value = twin.answer(call, game)
         keys += twin.mistakes(call)
         keys += keys_for(call, value)
         keys += after(game.answer(value))
     live = [c.live for c in game.calls if wakes(c) or eyes_closed(c)]
-    return Planned(keys, game, live)
+    assert twin.resume_at is None or stop is not None, f"no call {twin.resume_at} before the horizon"
+    return Planned(keys, game, live, stop, said_live)
 
 
 @dataclass(frozen=True)
@@ -149,9 +164,11 @@ def eyes_after(key: str, eyes: str, live: Callable[[], bool]) -> str:
     if key.endswith((".wake", ".wake_drawn", ".wake_harvest")) and key != "identify.wake" \
             or key == "stuttering_judge.call":
         return AWAKE if live() else CLOSED
-    if key in ("deal.app_turn", "identify.wake"):
-        return AWAKE
-    if key in ("dawn.call", "notice.open_eyes") or key.endswith((".open", ".call")):
+    if key in ("deal.app_turn", "identify.wake", "card_again.call", "confessor.to_screen"):
+        return AWAKE  # a player at the screen: their card, the card the Confessor is shown
+    if key == "card_again.done":
+        return CLOSED
+    if key in ("dawn.call", "notice.open_eyes", "confessor.from_screen") or key.endswith((".open", ".call")):
         return OPEN
     return eyes
 
@@ -171,6 +188,7 @@ class Timeline:
         self._live = iter(live)
         self._logged: list[tuple[str, str]] = []
         self._spoken = spoken
+        self.on_said: Callable[[str], None] = lambda key: None  # after each line said, by its key
 
     # the voice log (play's voice_log)
     def write(self, text: str) -> int:
@@ -190,6 +208,7 @@ class Timeline:
         self.moment("said")
         self.voice.append((key, logged))
         self.eyes = eyes_after(key, self.eyes, lambda: next(self._live, True))
+        self.on_said(key)
 
     def prepare(self, texts: Iterable[str]) -> int:
         self.ahead.append((len(self.voice), list(texts)))
@@ -197,6 +216,10 @@ class Timeline:
 
     def close(self) -> None:
         pass
+
+    def again(self, live: bool) -> None:
+        """The call whose wake line was said last is said again (a game resumed at it): ``live`` as it was."""
+        self._live = itertools.chain([live], self._live)
 
     def moment(self, kind: str) -> None:
         self.moments.append(Moment(len(self.voice), self.eyes, self.keys, self.view, kind))
@@ -338,17 +361,42 @@ def play_twin(twin: Twin, language: str | None = None) -> Played:
         timeline.pause(seconds)
         keys.stray(*twin.stray)
 
+    def said(key: str) -> None:
+        if key in ("deal.app_intro", "deal.app_turn"):
+            keys.stray(*twin.typed_ahead)
+
+    timeline.on_said = said
+
+    screen = WatchedScreen(timeline)
+    stopped = planned.stop is not None
     with tempfile.TemporaryDirectory() as folder:
+        if planned.stop is not None:
+            keys = WatchedKeys(planned.keys[:planned.stop], timeline)
+            with pytest.raises(EOFError):  # the keys run out at the call resumed
+                play(config, TableIO(keys, screen, timeline, ambience=timeline), seed=twin.seed,
+                     start=NewGame(folder=Path(folder), deal=twin.deal), timing=Timing(sleep=wait), out=io.StringIO(),
+                     voice_log=timeline)  # type: ignore[arg-type]
+            # Its wake line is said again as the game goes on: whether it wakes someone is the same as before.
+            timeline.again(planned.live[planned.said_live - 1])
+            keys = WatchedKeys(planned.keys[planned.stop:], timeline)
         try:
-            play(config, TableIO(keys, WatchedScreen(timeline), timeline, ambience=timeline),
-                 seed=twin.seed, start=NewGame(folder=Path(folder), deal=twin.deal),
+            play(config, TableIO(keys, screen, timeline, ambience=timeline), seed=twin.seed,
+                 start=resumed(Path(folder)) if stopped else NewGame(folder=Path(folder), deal=twin.deal),
                  timing=Timing(sleep=wait), out=io.StringIO(), voice_log=timeline)  # type: ignore[arg-type]
         except EOFError:
             pass  # the keys ran out: the game waits at its horizon
         else:
             raise AssertionError("the game ended before its horizon, keys left over")
-    assert timeline.keys == len(planned.keys) + 1, "the game stopped before its horizon"
+    assert timeline.keys == len(planned.keys) + 1 + stopped, "the game stopped before its horizon"
     return Played(timeline.voice, timeline.moments, planned.keys, ahead=timeline.ahead, ambience=timeline.ambience)
+
+
+def resumed(folder: Path) -> Resumed:
+    """The game journaled in ``folder``, going on as `resume` has it go on."""
+    journal, = folder.glob("*.jsonl")
+    header, entries = read_journal(str(journal))
+    return Resumed(Journal(journal), Deal(tuple(header["deal"]), tuple(header["centre"])), entries,
+                   replay_from=str(journal), pace=header.get("pace") or {})
 
 
 def first_difference(a: Sequence[Any], b: Sequence[Any]) -> int | None:

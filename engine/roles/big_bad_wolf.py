@@ -22,7 +22,7 @@ def has_power(game: Play) -> bool:
 
 
 def _second(game: Play, value: Answer) -> int | None:
-    seat = answers.seat(game, value, optional=True)
+    seat = answers.named(game, answers.seat(game, value, optional=True), "big_bad_wolf", secret=True)
     if seat is not None and game.is_werewolf(seat):
         raise IllegalAnswer(f"seat {seat} is a werewolf", key="refusal.werewolf_target", secret=True,
                             seat=seat)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from .. import answers
 from ..contract import FactSpec, Value
-from ..role import Flow, Play, Role
+from ..role import Anew, Flow, Play, Role
 from ..state import Kept
 from ..types import Answer, IllegalAnswer, Kind
 from .cupid import lovers
@@ -58,13 +58,16 @@ class DevotedServant(Role):
 
 
 def _reveal(game: Play, condemned: int, value: Answer) -> int | None:
-    """Reads the seat of the Servant who reveals herself, or null; her card is shown, so most refusals are public."""
+    """Reads the seat of the Servant who reveals herself, or null; her card is shown, so most refusals are public
+    (a seat without her card is not: it may be a slip of the finger)."""
     seat = answers.seat(game, value, optional=True)
     if seat is None:
         return None
     if game.card(seat) != "devoted_servant":
+        # Secret, said in words that name no card: typed by a slip of the finger, "seat three does not hold the
+        # Devoted Servant card" would tell the table something of a card nobody showed.
         raise IllegalAnswer(f"seat {seat} does not hold the Devoted Servant card", key="refusal.not_servant",
-                            seat=seat)
+                            secret=True)
     if seat == condemned:
         raise IllegalAnswer("the Devoted Servant cannot take her own place", key="refusal.servant_condemned")
     if seat in lovers(game):
@@ -82,7 +85,12 @@ def take_place(game: Play, servant: int, condemned: int) -> Flow:
     game.unmark(servant, "charmed")  # she loses her charm
     game.mark(servant, DEVOTED)
     game.keep(TakenOn(game.number))
-    game.renew(card)  # fresh powers: what the card itself says it renews (the Witch's potions, the Fox's scent...)
+    # Fresh powers: what the card itself says it renews (the Witch's potions, the Fox's scent...); and Cupid's, the
+    # Wild Child's, the Wolf Hound's first-night choice is hers to make again the next night (the Chinese article).
+    again = game.rules.servant_chooses_again
+    game.renew(card, again)
+    if again:
+        game.keep(Anew(card, game.night + 1))
     if game.sheriff == servant:
         game.appoint(None)
         living = tuple(s for s in game.living() if s not in (servant, condemned)

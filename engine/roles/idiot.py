@@ -7,6 +7,7 @@ from __future__ import annotations
 from .. import deaths
 from ..contract import FactSpec, Value
 from ..role import Flow, Play, Role
+from ..types import IllegalAnswer
 
 REVEALED = "revealed"
 """The mark of an Idiot the village has voted out once: public, he has shown his card."""
@@ -36,7 +37,11 @@ class Idiot(Role):
                 yield from deaths.kill(game, player.seat, "elder")
 
     def ballot(self, game: Play, voter: int, weight: int) -> int:
-        return 0 if self.revealed(game, voter) else weight
+        if self.revealed(game, voter):
+            # His card is public: his ballot is refused aloud, never silently counted as nothing (docs/rules.md).
+            raise IllegalAnswer(f"seat {voter} is the revealed Idiot, who no longer votes", key="refusal.idiot_ballot",
+                                seat=voter)
+        return weight
 
     def may_lead(self, game: Play, seat: int) -> bool:
         return not self.revealed(game, seat)

@@ -21,7 +21,7 @@ def pack(game: Play) -> tuple[int, ...]:
 
 
 def _victim(game: Play, value: Answer) -> int | None:
-    seat = answers.seat(game, value, optional=True)
+    seat = answers.named(game, answers.seat(game, value, optional=True), "werewolves", secret=True)
     if seat is not None and game.is_werewolf(seat) and not game.rules.werewolves_may_eat_werewolves:
         raise IllegalAnswer(f"seat {seat} is a werewolf", key="refusal.werewolf_target", secret=True,
                             seat=seat)

@@ -1,5 +1,5 @@
-"""The Wild Child: chooses a role model on the first night; a werewolf from the night after the
-model's elimination."""
+"""The Wild Child: chooses a role model on the first night; a werewolf for every rule the moment the model is
+eliminated, waking with the pack from the following night."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ class RoleModel(Kept):
     """The role model the Wild Child chose on the first night (None: not yet)."""
 
     card = "wild_child"
+    again = True  # a Devoted Servant who takes his card chooses a model of her own the next night
     seat: int | None = None
 
 
@@ -25,11 +26,13 @@ class WildChild(Role):
     def side(self, game: Play, seat: int) -> Team:
         return Team.WEREWOLVES if game.marked(seat, "turned") else Team.VILLAGE
 
-    def at_nightfall(self, game: Play) -> None:
-        model = game.kept(RoleModel).seat
-        if model is not None and not game.alive(model):
-            for seat in game.holders(self.id):
-                game.mark(seat, "turned")
+    def on_mark(self, game: Play, seat: int, cause: str) -> None:
+        # The Best Of: "If the designated player is eliminated, the Wild Child becomes a Werewolf" — at once, for
+        # victory, the Fox, the growl; he wakes with the pack from the following night, as the pack is the living
+        # werewolves when night falls.
+        if seat == game.kept(RoleModel).seat:
+            for child in game.holders(self.id):
+                game.mark(child, "turned")
 
 
 def _model(game: Play, me: int, value: Answer) -> int | None:
@@ -41,7 +44,7 @@ def _model(game: Play, me: int, value: Answer) -> int | None:
 
 
 def wild_child(game: Play) -> Flow:
-    seat = game.actor("wild_child")
+    seat = game.chooser("wild_child")
     if seat is None:
         yield from game.idle("wild_child", Kind.SEAT)
         return

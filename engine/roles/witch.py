@@ -30,7 +30,7 @@ class Witch(Role):
     villager_power = True
 
 
-def _potions(game: Play, value: Answer) -> tuple[bool, int | None]:
+def _potions(game: Play, witch: int, value: Answer) -> tuple[bool, int | None]:
     if value is None:
         return False, None
     asked = answers.mapping(value, ("heal", "poison"))
@@ -43,6 +43,9 @@ def _potions(game: Play, value: Answer) -> tuple[bool, int | None]:
         raise IllegalAnswer("the werewolves chose no victim tonight", key="refusal.no_victim", secret=True)
     if poison is not None and spent.poison:
         raise IllegalAnswer("the poison potion is spent", key="refusal.poison_spent", secret=True)
+    if poison == witch:
+        # BGA: the Witch may not poison herself (the Best Of grants her only the heal on herself).
+        raise IllegalAnswer("the Witch cannot poison herself", key="refusal.self", secret=True)
     if heal and poison is not None and game.rules.witch_potions == 1:
         raise IllegalAnswer("the Witch has one potion in all: heal or poison", key="refusal.one_potion",
                             secret=True)
@@ -50,7 +53,8 @@ def _potions(game: Play, value: Answer) -> tuple[bool, int | None]:
 
 
 def witch(game: Play) -> Flow:
-    """Asked while a potion is left, for the potions left; she may heal herself and use both at once.
+    """Asked while a potion is left, for the potions left; she may heal herself, never poison herself, and use both
+    at once.
     The Harvest gives her one potion in all, whose effect the box decides (engine/variants.py)."""
     if game.variant("harvest"):
         yield from variants.harvest_witch(game)
@@ -66,7 +70,7 @@ def witch(game: Play) -> Flow:
                                   facts=(Fact("victim_shown", {"seat": victim, "potions": left,
                                                                "one_in_all": game.rules.witch_potions == 1},
                                               secret=True),),
-                                  check=lambda v: _potions(game, v))
+                                  check=lambda v: _potions(game, seat, v))
     if heal:
         game.keep(replace(game.kept(Potions), heal=True))
         # A heal on an infected victim is spent and cures nothing: the bite is gone already.

@@ -19,6 +19,7 @@ class Side(Kept):
 
     card = "wolf_hound"
     sided = True
+    again = True  # a Devoted Servant who takes his card chooses a side of her own the next night
     side: str = ""
 
 
@@ -42,7 +43,7 @@ SIDES = ("village", "wolf")
 def wolf_hound(game: Play) -> Flow:
     drawn = game.rules.wolf_hound_random
     kind = Kind.DRAW if drawn else Kind.SIDE  # a draw: the narrator's program answers, like the variants' draws
-    seat = game.actor("wolf_hound")
+    seat = game.chooser("wolf_hound")
     if seat is None:
         yield from game.idle("wolf_hound", kind)
         return

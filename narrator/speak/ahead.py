@@ -84,6 +84,11 @@ def table_lines(voice: Voice, seats: int, names: Sequence[str | None] = (),
 OPENING = ("deal.",)
 
 
+# Characters whose lines any table may hear: the pack is called even at a table without a werewolf card (the Black
+# Death's), and anyone may become one.
+ALWAYS = ("werewolf", "villager")
+
+
 def absent(table: Table | None) -> frozenset[str]:
     """Returns the parts of the game a ``table`` never plays, by the owner names of the engine's declaration: the
     characters not in its deck (nor among the Actor's cards), the Village without buildings, the variants and the
@@ -94,7 +99,7 @@ def absent(table: Table | None) -> frozenset[str]:
     """
     if table is None:
         return frozenset()
-    present = {*table.deck, *table.actor_cards}
+    present = {*table.deck, *table.actor_cards, *ALWAYS}
     gone = {role for role in ROLES if role not in present}
     if not table.buildings:
         gone.add("village")

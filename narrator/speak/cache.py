@@ -4,6 +4,9 @@ A file's name is the SHA-256 of (backend, engine version, voice id, rate, text, 
 audio hygiene every line goes through): a new voice, rate, wording, engine or hygiene makes a new name,
 so a stale file is simply never read again. Files are written whole under a temporary name and renamed,
 so a crash never leaves half a line under a real name.
+The files take at most ``WEREWOLF_NARRATOR_VOICE_CACHE_MB`` megabytes (DISK_MB by default): once a line written
+goes over, the lines least recently used (read, or found there by rendering ahead) are deleted, down to nine tenths
+of it; a line deleted is rendered again when it is next needed.
 Anything wrong with the cache (a full disk, an unreadable or damaged file) costs one warning and the
 line is rendered live: the game never stops for its cache. A file is used only if it is a regular
 file holding a whole PCM WAV such as the speakers write; anything else is deleted and rendered anew.
@@ -34,12 +37,35 @@ FORMAT = 1
 # Lines kept in memory too: a line said again (a repeated call, "Seat seven?") costs no disk read.
 # About 100 KB a line at 22 kHz: 64 lines stay far below the Pi's memory budget.
 MEMORY_LINES = 64
+# And at most this many bytes of them, whatever the lines: a line may be up to LARGEST, and 64 planted large
+# entries took the memory to 383 MB.
+MEMORY_BYTES = 16 << 20
 # What a cached line may be: what the speakers write (espeak-ng and Piper: mono, 16 bits, 16-22 kHz), with room
 # for any other engine's PCM. A header outside these (a rate of 0, a width of 5) would never play.
 CHANNELS = (1, 2)
 RATES = range(8_000, 96_001)
 WIDTHS = (1, 2, 3, 4)
 LARGEST = 64 << 20  # bytes: more than five minutes of 48 kHz stereo; a line lasts seconds
+DISK_MB = 512
+"""The cache's bound on the disk by default: about 3,500 lines, a table's in two voices and a few more tables' names
+(8 games left 1.4 GB with no bound)."""
+DISK_MB_ENV = "WEREWOLF_NARRATOR_VOICE_CACHE_MB"
+"""The variable that sets the bound, in megabytes (a positive number)."""
+
+
+def disk_bound(warn: Callable[[str], None] = print_to_stderr) -> int:
+    """Returns the cache's bound on the disk in bytes: ``$WEREWOLF_NARRATOR_VOICE_CACHE_MB`` megabytes, or DISK_MB's
+    (a value that is not a positive number is warned about)."""
+    value = os.environ.get(DISK_MB_ENV, "").strip()
+    if value:
+        try:
+            megabytes = float(value)
+        except ValueError:
+            megabytes = 0.0
+        if 0 < megabytes < float("inf"):
+            return int(megabytes * (1 << 20))
+        warn(f"{DISK_MB_ENV}={value!r} is not a positive number of megabytes: the voice cache keeps {DISK_MB} MB")
+    return DISK_MB << 20
 
 
 def default_folder() -> Path:
@@ -72,13 +98,19 @@ class VoiceCache:
     """
 
     def __init__(self, folder: Path | str | None = None, *, warn: Callable[[str], None] = print_to_stderr,
-                 memory_lines: int = MEMORY_LINES) -> None:
+                 memory_lines: int = MEMORY_LINES, disk_bytes: int | None = None,
+                 memory_bytes: int = MEMORY_BYTES) -> None:
         self.folder = Path(folder) if folder is not None else default_folder()
+        self.disk_bytes = disk_bound(warn) if disk_bytes is None else disk_bytes
+        self._on_disk: int | None = None  # the lines' bytes, counted at the first line written
+        self._disk_lock = threading.Lock()
         self._warn = warn
         self._warned = False
         self._writable = True
         self._memory: collections.OrderedDict[str, Sound] = collections.OrderedDict()
         self._memory_lines = memory_lines
+        self._memory_bytes = memory_bytes
+        self._in_memory = 0
         self._lock = threading.Lock()
 
     def path(self, key: str) -> Path:
@@ -116,6 +148,7 @@ class VoiceCache:
         except (OSError, EOFError, wave.Error, ValueError) as exc:
             self._discard(path, exc)
             return False
+        _used(path)
         return True
 
     def get(self, key: str) -> Sound | None:
@@ -133,6 +166,7 @@ class VoiceCache:
         except (OSError, EOFError, wave.Error, ValueError) as exc:
             self._discard(path, exc)
             return None
+        _used(path)
         self._remember(key, sound)
         return sound
 
@@ -168,13 +202,55 @@ class VoiceCache:
             except OSError:
                 pass
             self._problem(f"cannot write rendered lines to {self.folder} ({_reason(exc)})")
+            return
+        with contextlib.suppress(OSError):  # a line that cannot be counted or dropped is kept: the game goes on
+            self._grew(path.stat().st_size)
+
+    def _grew(self, size: int) -> None:
+        """A line of ``size`` bytes was written: past the bound, the least recently used lines go."""
+        with self._disk_lock:
+            if self._on_disk is None:
+                self._on_disk = sum(size for _, size, _ in self._lines())
+            else:
+                self._on_disk += size
+            if self._on_disk > self.disk_bytes:
+                self._on_disk = self._drop(self.disk_bytes * 9 // 10)
+
+    def _lines(self) -> list[tuple[int, int, str]]:
+        """Returns the lines on the disk: (last used, size, path), the least recently used first."""
+        found = []
+        with os.scandir(self.folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(".wav") and not entry.name.startswith("."):
+                    with contextlib.suppress(OSError):
+                        info = entry.stat(follow_symlinks=False)
+                        found.append((info.st_mtime_ns, info.st_size, entry.path))
+        return sorted(found)
+
+    def _drop(self, target: int) -> int:
+        """Deletes the least recently used lines until they take ``target`` bytes at most; returns what is left."""
+        lines = self._lines()
+        left = sum(size for _, size, _ in lines)
+        for _, size, path in lines:
+            if left <= target:
+                break
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+                left -= size
+        return left
 
     def _remember(self, key: str, sound: Sound) -> None:
+        """Keeps ``sound`` in memory too, the least recently used lines dropped past MEMORY_LINES or MEMORY_BYTES
+        (a line larger than the bound alone is not kept in memory: it is read again from the disk)."""
+        if len(sound.frames) > self._memory_bytes:
+            return
         with self._lock:
+            old = self._memory.pop(key, None)
+            self._in_memory += len(sound.frames) - (len(old.frames) if old is not None else 0)
             self._memory[key] = sound
-            self._memory.move_to_end(key)
-            while len(self._memory) > self._memory_lines:
-                self._memory.popitem(last=False)
+            while len(self._memory) > self._memory_lines or self._in_memory > self._memory_bytes:
+                _, dropped = self._memory.popitem(last=False)
+                self._in_memory -= len(dropped.frames)
 
     def _problem(self, message: str) -> None:
         with self._lock:  # the speaker's thread and the engine's may both find a problem
@@ -212,6 +288,12 @@ def _opened(path: Path) -> Iterator[tuple[wave.Wave_read, int]]:
             if not wav.getnframes():
                 raise wave.Error("no sound in it")
             yield wav, info.st_size
+
+
+def _used(path: Path) -> None:
+    """Marks a line used now (its file's time): the bound on the disk drops the least recently used first."""
+    with contextlib.suppress(OSError):
+        os.utime(path)
 
 
 def _sound_bytes(wav: wave.Wave_read) -> int:

@@ -26,7 +26,6 @@ import shutil
 import subprocess
 import threading
 from collections import deque
-from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence, TextIO
 
@@ -36,7 +35,8 @@ from .audio import Sound
 from .cache import VoiceCache
 from .console import print_to_stderr
 from .hygiene import DEFAULT_RATE, LEAD_IN, TAIL
-from .pyttsx3_backend import Pyttsx3Speaker, SpeechUnavailable, language_name
+from .neural import NeuralSpeaker
+from .pyttsx3_backend import SpeechUnavailable, language_name
 from .rendered import EngineThread, RenderedSpeaker
 
 INSTALL = "scripts/setup.sh (or pip install 'werewolf-narrator[kokoro]')"
@@ -274,8 +274,19 @@ class _KokoroEngine(EngineThread):
         self._phonemes: dict[str, Phonemes] = {}
         self._styles: dict[str, Any] = {}
         self._failure: SpeechUnavailable | None = None
+        self._running: Any = None  # the onnxruntime RunOptions of the render under way
+        self._running_lock = threading.Lock()
         self.engine_version = f"kokoro-v1.0-int8 onnxruntime {version('onnxruntime')}"
         super().__init__(name)
+
+    def idle(self, timeout: float = 5.0) -> None:
+        """Stops the render under way (a line rendered ahead: rendered again when it is wanted), then waits for the
+        thread: a clause takes seconds, and a process that exits while onnxruntime renders is aborted (SIGABRT, seen
+        at the end of a game, the supervisor then offering to resume a finished game)."""
+        with self._running_lock:
+            if self._running is not None:
+                self._running.terminate = True
+        super().idle(timeout)
 
     def _start(self) -> None:
         try:
@@ -303,7 +314,14 @@ class _KokoroEngine(EngineThread):
         tokens = self.tokens(self._phonemes[language](text))
         if not tokens:
             raise RuntimeError(f"Kokoro found nothing to say in {text!r}")
-        return synthesize(self._session, tokens, self._styles[voice], speed(rate))
+        running = importlib.import_module("onnxruntime").RunOptions()
+        with self._running_lock:
+            self._running = running
+        try:
+            return synthesize(self._session, tokens, self._styles[voice], speed(rate), running)
+        finally:
+            with self._running_lock:
+                self._running = None
 
 
 def load_session(model: Path, threads: int = 1) -> Any:
@@ -333,8 +351,9 @@ def speed(rate: int | None) -> float:
     return min(2.0, max(0.5, (rate or DEFAULT_RATE) / DEFAULT_RATE))
 
 
-def synthesize(session: Any, tokens: Sequence[int], style: Any, pace: float) -> Sound:
-    """Returns the speech of ``tokens`` (pieces of MAX_TOKENS at most, joined), trimmed of its trailing silence."""
+def synthesize(session: Any, tokens: Sequence[int], style: Any, pace: float, running: Any = None) -> Sound:
+    """Returns the speech of ``tokens`` (pieces of MAX_TOKENS at most, joined), trimmed of its trailing silence.
+    ``running``: onnxruntime's RunOptions, whose ``terminate`` stops the render from another thread."""
     numpy = importlib.import_module("numpy")
     pieces = [tokens[i:i + MAX_TOKENS] for i in range(0, len(tokens), MAX_TOKENS)]
     audio = []
@@ -343,7 +362,7 @@ def synthesize(session: Any, tokens: Sequence[int], style: Any, pace: float) -> 
             "tokens": numpy.array([[0, *piece, 0]], dtype=numpy.int64),
             "style": numpy.asarray(style[len(piece) - 1], dtype=numpy.float32).reshape(1, STYLE_WIDTH),
             "speed": numpy.array([pace], dtype=numpy.float32),
-        })[0]
+        }, running)[0]
         audio.append(numpy.asarray(out, dtype=numpy.float32).ravel())
     samples = numpy.concatenate(audio)
     loud = numpy.flatnonzero(numpy.abs(samples) > TRIM_LEVEL)
@@ -381,7 +400,7 @@ def _engine() -> _KokoroEngine:
         return _shared[0]
 
 
-class KokoroSpeaker(RenderedSpeaker):
+class KokoroSpeaker(NeuralSpeaker):
     """Says lines with a Kokoro voice; a line is its clauses, rendered, cached and rendered ahead one by one.
 
     The model loads in the background. With ``fallback`` (and a cache), a line whose clauses are not all rendered
@@ -403,23 +422,9 @@ class KokoroSpeaker(RenderedSpeaker):
             raise SpeechUnavailable(problem or f"no Kokoro voice for {language}")
         super().__init__(rate, device, out=out, warn=warn, cache=cache, sink=sink)
         self.language = language
-        engine = _engine()
-        self._renderer = engine
         self.voice_id = chosen
         self.voice_name = f"Kokoro {chosen}"
-        if fallback and self.cache is not None:
-            try:  # the same cache: its lines are kept under espeak-ng's own keys
-                self.fallback = Pyttsx3Speaker(language, None, rate, device, out=out, warn=warn, cache=self.cache,
-                                               sink=sink)
-            except SpeechUnavailable:
-                self.fallback = None
-        engine.started.add_done_callback(self._loaded)
-
-    def _loaded(self, started: Future[object]) -> None:
-        failure = None if started.cancelled() else started.exception()
-        if failure is not None:
-            instead = f"{self.fallback.voice_name} says the lines" if self.fallback else "the lines are printed"
-            self._warn(f"{failure}: {instead} instead")
+        self._attach(_engine(), language, rate, device, out, warn, sink, fallback)
 
     def _not_ready(self, text: str, fallback: RenderedSpeaker) -> None:
         """A line no render ahead could hold (one listing several seats: a tie) is rendered now and waited for, in

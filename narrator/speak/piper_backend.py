@@ -14,7 +14,6 @@ import os
 import shlex
 import shutil
 import threading
-from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, TextIO
@@ -25,8 +24,9 @@ from .audio import Sound
 from .cache import VoiceCache
 from .console import print_to_stderr
 from .hygiene import length_scale
-from .pyttsx3_backend import Pyttsx3Speaker, SpeechUnavailable, language_name
-from .rendered import EngineThread, RenderedSpeaker
+from .neural import NeuralSpeaker
+from .pyttsx3_backend import SpeechUnavailable, language_name
+from .rendered import EngineThread
 
 INSTALL = "pip install 'werewolf-narrator[piper]' (or pip install piper-tts)"
 
@@ -197,7 +197,7 @@ def _engine(voice: PiperVoiceFile) -> _PiperEngine:
         return _engines[key]
 
 
-class PiperSpeaker(RenderedSpeaker):
+class PiperSpeaker(NeuralSpeaker):
     """Says lines with an installed Piper voice; playing, the cache and rendering ahead are RenderedSpeaker's.
 
     The voice loads in the background. With ``fallback`` (and a cache), a line not rendered yet when it is due
@@ -219,24 +219,10 @@ class PiperSpeaker(RenderedSpeaker):
             raise SpeechUnavailable(problem or f"no Piper voice for {language}")
         super().__init__(rate, device, out=out, warn=warn, cache=cache, sink=sink)
         self.language = language
-        engine = _engine(chosen)
-        self._renderer = engine
         self.voice = chosen
         self.voice_id = chosen.id
         self.voice_name = chosen.name
-        if fallback and self.cache is not None:
-            try:  # the same cache: its lines are kept under espeak-ng's own keys
-                self.fallback = Pyttsx3Speaker(language, None, rate, device, out=out, warn=warn, cache=self.cache,
-                                               sink=sink)
-            except SpeechUnavailable:
-                self.fallback = None  # lines not ready wait for Piper, as they would without a fallback
-        engine.started.add_done_callback(self._loaded)
-
-    def _loaded(self, started: Future[object]) -> None:
-        failure = None if started.cancelled() else started.exception()
-        if failure is not None:
-            instead = f"{self.fallback.voice_name} says the lines" if self.fallback else "the lines are printed"
-            self._warn(f"{failure}: {instead} instead")
+        self._attach(_engine(chosen), language, rate, device, out, warn, sink, fallback)
 
 
 def add_voice(language: str, model: Path | str, sample: str, folder: Path | None = None) -> PiperVoiceFile:
