@@ -18,7 +18,7 @@ import select
 import signal
 import sys
 import time
-from typing import Any, Callable, Iterable, Protocol
+from typing import Any, Callable, Protocol
 
 from .hint import command
 
@@ -48,34 +48,6 @@ class Keys(Protocol):
 
     def close(self) -> None:
         """Gives the terminal back as it was."""
-
-
-class ScriptedKeys:
-    """Keys from a list (tests), each typed as it is read; raises EOFError when they run out. Keys typed while
-    nobody reads (`stray`) wait in the buffer, read first, until `drain` forgets them."""
-
-    def __init__(self, keys: Iterable[str]) -> None:
-        self.keys = list(keys)
-        self.buffered: list[str] = []
-
-    def stray(self, *keys: str) -> None:
-        """Types ``keys`` now, while the narrator reads none (a floor's wait, a dead character's call)."""
-        self.buffered += keys
-
-    def read(self, timeout: float | None = None) -> str | None:
-        if self.buffered:
-            return self.buffered.pop(0)
-        if not self.keys:
-            if timeout is not None:
-                return None
-            raise EOFError("no more keys")
-        return self.keys.pop(0)
-
-    def drain(self) -> None:
-        self.buffered.clear()
-
-    def close(self) -> None:
-        pass
 
 
 TYPE_AHEAD = "WEREWOLF_NARRATOR_TYPE_AHEAD"

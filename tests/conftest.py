@@ -29,6 +29,30 @@ os.environ["WEREWOLF_NARRATOR_COMMAND"] = "werewolf-narrator"
 # them (narrator.keypad.TYPE_AHEAD). test_host_screen.py checks, without it, that a table's stray keys are dropped.
 os.environ["WEREWOLF_NARRATOR_TYPE_AHEAD"] = "1"
 
+LANES_BY_MODULE = {
+    "terminal": {"test_terminal", "test_twins_terminal", "test_game_night_terminal", "test_screen_terminal",
+                 "test_kill_trials"},
+    "audio": {"test_sound_card", "test_piper", "test_kokoro", "test_listen_vosk"},
+    "bench": {"test_bench_scripts"},
+}
+"""The markers (pyproject.toml) every test of a module has: what the whole module is about."""
+
+LANES_BY_FIXTURE = {"sound_card": "audio", "joe": "audio"}
+"""The markers a test has when it uses a fixture, directly or through another: the sound card (``on_sound_card``),
+the real Piper voice (test_piper.py's ``joe``)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks the tests by what they need (the lanes of docs/development.md); other tests are marked by hand."""
+    for item in items:
+        module = item.path.stem
+        for marker, modules in LANES_BY_MODULE.items():
+            if module in modules:
+                item.add_marker(marker)
+        for fixture in getattr(item, "fixturenames", ()):
+            if fixture in LANES_BY_FIXTURE:
+                item.add_marker(LANES_BY_FIXTURE[fixture])
+
 
 @pytest.fixture(scope="session")
 def sound_card() -> Iterator[SoundCard]:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+import io
+from typing import Any, Iterable, Sequence, TextIO
 
 import pytest
 
 from engine import Answer, Call, Deal, Game, IllegalAnswer, Phase, Rules, Step, Table
+from keystrokes import Recorder, ScriptedKeys
+from narrator.config import TableConfig
 from narrator.narration import Line, Narrator, run
-from narrator.screen import PlainScreen
+from narrator.play import NewGame, Resumed, TableIO, Timing, play
+from narrator.screen import PlainScreen, Screen
 from narrator.voices import load_voice
 
 STARTER_TABLE = """\
@@ -166,3 +170,17 @@ class Printed(PlainScreen):
 
     def _private(self, text: str) -> None:
         self._print(text)
+
+
+def play_keys(config: TableConfig, keys: Iterable[str], *, seed: int, start: NewGame | Resumed,
+              screen: Screen | None = None, speaker: Any = None, out: TextIO | None = None,
+              voice_log: TextIO | None = None) -> Game:
+    """Plays ``config`` at a table whose keypad types ``keys`` in order (a `ScriptedKeys` is used as it is: a test
+    that types stray keys) and whose calls never wait; the screen is plain and the speaker a `Recorder` unless
+    given, the recap goes to ``out`` or nowhere. Returns the game, as `narrator.play.play` does; EOFError if the
+    keys run out."""
+    scripted = keys if isinstance(keys, ScriptedKeys) else ScriptedKeys(keys)
+    table = TableIO(scripted, PlainScreen(io.StringIO()) if screen is None else screen,
+                    Recorder() if speaker is None else speaker)
+    return play(config, table, seed=seed, start=start, timing=Timing(sleep=lambda s: None),
+                out=io.StringIO() if out is None else out, voice_log=voice_log)

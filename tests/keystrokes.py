@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Iterable
 
 from engine import Call, Game, Kind, Step, deal_cards
 from engine.calls import declared_calls
@@ -82,6 +82,34 @@ def plan_keys(config: Any, seed: int) -> tuple[list[str], Game]:
         keys += keys_for(call, value)
         keys += after(game.answer(value))
     return keys, game
+
+
+class ScriptedKeys:
+    """Keys from a list, each typed as it is read (narrator.keypad.Keys); raises EOFError when they run out. Keys
+    typed while nobody reads (`stray`) wait in the buffer, read first, until `drain` forgets them."""
+
+    def __init__(self, keys: Iterable[str]) -> None:
+        self.keys = list(keys)
+        self.buffered: list[str] = []
+
+    def stray(self, *keys: str) -> None:
+        """Types ``keys`` now, while the narrator reads none (a floor's wait, a dead character's call)."""
+        self.buffered += keys
+
+    def read(self, timeout: float | None = None) -> str | None:
+        if self.buffered:
+            return self.buffered.pop(0)
+        if not self.keys:
+            if timeout is not None:
+                return None
+            raise EOFError("no more keys")
+        return self.keys.pop(0)
+
+    def drain(self) -> None:
+        self.buffered.clear()
+
+    def close(self) -> None:
+        pass
 
 
 class Recorder:

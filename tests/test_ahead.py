@@ -1,4 +1,4 @@
-"""Issue 12, pre-rendered and never waited for: lines rendered in the order the game needs them, a line not
+"""Pre-rendered and never waited for: lines rendered in the order the game needs them, a line not
 ready said by the fallback (espeak-ng) at once, the Piper voice loaded in the background.
 
 The order and the fallback are checked with a fake engine held by events (no timing); a few real renders

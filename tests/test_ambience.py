@@ -14,12 +14,11 @@ from typing import Any, Callable
 import pytest
 
 from engine import Rules, Table
-from keystrokes import plan_keys
+from keystrokes import ScriptedKeys, plan_keys
 from narrator import speak
 from narrator.cli import main
 from narrator.config import config_from_dict, config_to_dict, load_config
 from narrator.errors import UserError
-from narrator.keypad import ScriptedKeys
 from narrator.narration import CLOSE_EYES, OPEN_EYES
 from narrator.play import STARTER, NewGame, TableIO, Timing, play
 from narrator.screen import PlainScreen

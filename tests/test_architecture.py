@@ -1,4 +1,4 @@
-"""Issue 15: the engine in layers. Every import of the project's modules is read from their source — at the top,
+"""The engine in layers. Every import of the project's modules is read from their source — at the top,
 inside functions, under TYPE_CHECKING alike — and the registry's loads of the characters are counted as imports:
 no circle in engine/, each module importing only from its own layer or those below, nothing but engine/__init__
 and the strategies importing engine.game; and nothing outside engine/state.py writes the village's state."""

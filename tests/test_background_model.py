@@ -1,4 +1,4 @@
-"""Issue 7: the speech model loads in the background, so the first line comes at once.
+"""The speech model loads in the background, so the first line comes at once.
 
 The listener factory here blocks until the test releases it, standing for a model that takes
 seconds to load: the game must not wait for it, the keypad answers meanwhile, its failure reaches
@@ -16,11 +16,10 @@ from typing import Any, Sequence
 
 import pytest
 
-from keystrokes import Recorder, plan_keys
+from keystrokes import Recorder, ScriptedKeys, plan_keys
 from narrator.config import TableConfig
 from narrator.errors import UserError
 from narrator.hearing import BackgroundListener, start_listener
-from narrator.keypad import ScriptedKeys
 from narrator.listen.audio_in import ListenerUnavailable
 from narrator.play import STARTER, NewGame, TableIO, Timing, play
 from narrator.screen import PlainScreen

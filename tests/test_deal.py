@@ -1,4 +1,4 @@
-"""Issue 11: the deal is journaled before the first card is shown, goes on after a stop at the same seat with the
+"""The deal is journaled before the first card is shown, goes on after a stop at the same seat with the
 same cards, answers Ctrl-C and the host menu; real cards are identified eyes closed, and nobody learns whose a
 seat is."""
 
@@ -19,12 +19,11 @@ import pytest
 from test_resume import keys_of, plan
 
 from engine import Game, Rules, Table, deal_cards
-from helpers import STARTER_TABLE, Printed
-from keystrokes import Recorder, plan_keys
+from helpers import STARTER_TABLE, Printed, play_keys
+from keystrokes import Recorder, ScriptedKeys, plan_keys
 from narrator.config import TableConfig, config_from_dict, config_to_dict, load_config
 from narrator.errors import GameStopped, UserError
 from narrator.journal import Journal, read_journal
-from narrator.keypad import ScriptedKeys
 from narrator.play import STARTER, NewGame, Resumed, TableIO, Timing, journaled_deal, play
 from narrator.screen import PlainScreen
 from narrator.supervise import SUPERVISED
@@ -69,9 +68,8 @@ def game_keys() -> tuple[list[str], Game]:
 def a_game(config: TableConfig, keys: list[str], folder: Path, screen: PlainScreen | None = None,
            speaker: Recorder | None = None) -> Game:
     folder.mkdir(exist_ok=True)
-    return play(config, TableIO(ScriptedKeys(keys), screen or PlainScreen(io.StringIO()), speaker or Recorder()),
-                seed=SEED, start=NewGame(folder=folder), timing=Timing(sleep=lambda s: None),
-                out=io.StringIO())
+    return play_keys(config, keys, seed=SEED, start=NewGame(folder=folder), screen=screen or PlainScreen(io.StringIO()),
+                     speaker=speaker or Recorder())
 
 
 def the_journal(folder: Path) -> Path:
@@ -86,10 +84,10 @@ def resumed(journal: Path, keys: list[str], screen: PlainScreen | None = None,
     header, entries = read_journal(str(journal))
     config = config_from_dict(header["config"], f"{journal}:1")
     deal, progress = journaled_deal(config, header)
-    return play(config, TableIO(ScriptedKeys(keys), screen or PlainScreen(io.StringIO()), speaker or Recorder()),
-                seed=header["seed"],
-                start=Resumed(Journal(journal), deal=deal, replay=entries, replay_from=str(journal), progress=progress),
-                timing=Timing(sleep=lambda s: None), out=io.StringIO())
+    return play_keys(config, keys, seed=header["seed"],
+                     start=Resumed(Journal(journal), deal=deal, replay=entries, replay_from=str(journal),
+                                   progress=progress),
+                     screen=screen, speaker=speaker)
 
 
 def lines(journal: Path) -> list[dict[str, Any]]:
@@ -165,9 +163,8 @@ def test_an_unwritable_journal_folder_is_reported_before_any_card_is_shown(tmp_p
     keys, _ = game_keys()
     screen, speaker = Shown(), Recorder()
     with pytest.raises(UserError) as error:
-        play(APP, TableIO(ScriptedKeys(keys), screen, speaker), seed=SEED,
-             start=NewGame(folder=tmp_path / "a file" / "games"), timing=Timing(sleep=lambda s: None),
-             out=io.StringIO())
+        play_keys(APP, keys, seed=SEED, start=NewGame(folder=tmp_path / "a file" / "games"), screen=screen,
+                  speaker=speaker)
     assert "cannot write the game's journal" in str(error.value)
     assert speaker.said == [] and screen.text == ""
 
@@ -364,8 +361,7 @@ def test_characters_in_the_centre_are_still_called_with_the_same_words(tmp_path:
     centre = [str(KINDS.index("seer") + 1), "enter", str(KINDS.index("hunter") + 1), "enter", "enter"]
     with pytest.raises(EOFError):
         keys = DEALT + ["1", "enter", "enter"] + centre + ["2", "enter", "3", "enter", "enter"]
-        play(config, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), speaker),
-             seed=SEED, start=NewGame(folder=tmp_path), timing=Timing(sleep=lambda s: None), out=io.StringIO())
+        play_keys(config, keys, seed=SEED, start=NewGame(folder=tmp_path), speaker=speaker)
     for role in ("seer", "hunter"):
         assert VOICE.text("identify.wake", {"role": role}) in speaker.said
         assert VOICE.text("identify.sleep", {"role": role}) in speaker.said
@@ -375,6 +371,7 @@ def test_characters_in_the_centre_are_still_called_with_the_same_words(tmp_path:
 
 
 
+@pytest.mark.terminal
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh --test")
 def test_a_game_killed_mid_deal_in_a_terminal_resumes_at_the_same_seat_with_the_same_card(tmp_path: Path) -> None:
     """In a real terminal: the game killed (SIGKILL) while seat 5 looks at its card; `resume` goes on at seat 5,

@@ -329,6 +329,7 @@ def test_systemd_accepts_the_boot_service(tmp_path: Path) -> None:
     assert "Failed to parse service type" in done.stderr
 
 
+@pytest.mark.terminal
 def test_the_boot_service_starts_a_game_in_its_tmux_session(tmp_path: Path) -> None:
     """The unit's own tmux commands, run as systemd would run them in a home whose ~/werewolf-narrator is this
     clone (its .venv) with a table.yaml, on a tmux server of the test's own: the game's first call comes up."""

@@ -18,6 +18,7 @@ def test_examples_cover_the_three_languages() -> None:
         assert f"language: {language}" in text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
 def test_example_is_sound(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`werewolf-narrator check` accepts it."""

@@ -1,4 +1,4 @@
-"""Issue 24: a journal's header is a file like any other, and may have been changed: it is checked as a table config
+"""A journal's header is a file like any other, and may have been changed: it is checked as a table config
 is (every key's type and bounds, the language, the names), and its deal against its seed's shuffle, with a message
 that names the journal's line — never an internal error, a hang, an escape sequence on the table's terminal, nor a
 deal other than the one the seed gives."""
@@ -85,6 +85,7 @@ ODD = [None, True, -1, 10**30, math.nan, math.inf, "", "../x", "\x1b[2J", [], [1
 """Values of every kind and none that fits: each key of a journal's table given each, one at a time."""
 
 
+@pytest.mark.slow
 def test_every_key_of_a_journal_s_table_given_any_odd_value_is_refused_or_played_never_an_internal_error(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """The review's forged journals, as a campaign: no internal error, no hang, no escape on the terminal."""

@@ -1,4 +1,4 @@
-"""Issue 5.3 and 14: a malformed journal gets a clear message naming the file (and line), never a traceback; the
+"""A malformed journal gets a clear message naming the file (and line), never a traceback; the
 reader and the writer agree on where a torn journal ends."""
 
 from __future__ import annotations

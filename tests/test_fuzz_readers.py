@@ -259,6 +259,7 @@ def test_parse_of_deeply_nested_text_raises_only_yaml_errors(text: str) -> None:
 # -- narrator.config.read_table and narrator.script.read_script ----------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(tables())
 def test_read_table_returns_findings_or_a_sound_table(data: Any) -> None:
@@ -274,6 +275,7 @@ def test_read_table_returns_findings_or_a_sound_table(data: Any) -> None:
         assert check_deck(config.table.seats, config.table.deck)[0] == []
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(scripts())
 def test_read_script_returns_findings_or_a_playable_script(folder: Path, data: Any) -> None:
@@ -289,6 +291,7 @@ def test_read_script_returns_findings_or_a_playable_script(folder: Path, data: A
         Game(script.config.table, script.deal)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(scripts())
 def test_check_of_generated_scripts_exits_0_or_1(folder: Path, capsys: pytest.CaptureFixture[str],

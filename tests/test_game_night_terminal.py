@@ -1,4 +1,4 @@
-"""Issue 13, done when: a whole 12-player game with names, played in a real terminal (tmux) as a host would, through a
+"""A whole 12-player game with names, played in a real terminal (tmux) as a host would, through a
 debate timer, a pause from the host menu, a repeat, a roll-call vote, a crash (the game's process killed with SIGKILL
 in the middle of a night, the supervisor's recovery) and `resume` with no argument (the game chosen from the list).
 At each of these moments the screen is read: the seating circle (names, ✝ for the eliminated, the Sheriff's badge),

@@ -9,11 +9,10 @@ from pathlib import Path
 from typing import Sequence
 
 from engine import Game, Rules, Table, deal_cards
-from keystrokes import Recorder, plan_keys
+from keystrokes import Recorder, ScriptedKeys, plan_keys
 from narrator.asking import KEYPAD
 from narrator.config import TableConfig
 from narrator.hearing import PushbackKeys, VoiceAnswers
-from narrator.keypad import ScriptedKeys
 from narrator.listen.errors import MicrophoneLost
 from narrator.listen.understand import load_vocabulary
 from narrator.play import STARTER, NewGame, TableIO, Timing, play

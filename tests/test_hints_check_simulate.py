@@ -1,4 +1,4 @@
-"""Issue 13: `check` names the keys closest to an unknown one, not all of them; `simulate` shows its progress on a
+"""`check` names the keys closest to an unknown one, not all of them; `simulate` shows its progress on a
 terminal, and only there."""
 
 from __future__ import annotations

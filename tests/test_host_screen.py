@@ -1,4 +1,4 @@
-"""Issue 13: the seating circle (what the whole table may know of every seat, drawn to fit the terminal), the timers
+"""The seating circle (what the whole table may know of every seat, drawn to fit the terminal), the timers
 the host sees (the debate's countdown, last words), and the host's lines (a repeat, a key that does nothing, the keys
 that work now)."""
 
@@ -15,11 +15,10 @@ from engine import Call, Deal, Game, Phase, Rules, Table, deal_cards
 from engine.roles import cupid, raven
 from engine.types import Kind
 from helpers import Printed
-from keystrokes import Recorder, after, keys_for
+from keystrokes import Recorder, ScriptedKeys, after, keys_for
 from narrator.asking import KeypadAnswers
 from narrator.circle import SeatView, seating
 from narrator.config import TableConfig
-from narrator.keypad import ScriptedKeys
 from narrator.play import NewGame, TableIO, Timing, play
 from narrator.screen import PlainScreen, draw_circle
 from narrator.voices import load_voice

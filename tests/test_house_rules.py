@@ -124,9 +124,8 @@ def test_the_keypad_asks_the_one_potion_witch_no_second_question(tmp_path: pytes
     import io
 
     from engine import Deal, Game, Rules, Table
-    from keystrokes import keys_for
+    from keystrokes import ScriptedKeys, keys_for
     from narrator.asking import KeypadAnswers
-    from narrator.keypad import ScriptedKeys
     from narrator.screen import PlainScreen
     from narrator.voices import load_voice
 
@@ -392,8 +391,8 @@ def test_wolf_hound_random_draws_his_side_and_shows_it_to_him_alone(tmp_path: Pa
     import io
 
     from engine import Deal, Table
+    from keystrokes import ScriptedKeys
     from narrator.asking import KeypadAnswers
-    from narrator.keypad import ScriptedKeys
     from narrator.practice import dry_run
     from narrator.screen import PlainScreen
     from narrator.script import load_script

@@ -1,4 +1,4 @@
-"""Issue 14: the journal holds every player's card — private (0600 in a 0700 folder, never through a symbolic
+"""The journal holds every player's card — private (0600 in a 0700 folder, never through a symbolic
 link), one writer at a time (a lock), and read by one torn-end rule on bytes: a CRLF journal, stray bytes and
 deep nesting are read and written alike, with a clear message where the game cannot go on."""
 

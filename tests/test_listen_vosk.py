@@ -543,9 +543,8 @@ def test_a_spoken_vote_is_heard_read_back_and_confirmed_with_the_real_model(
     """Issue 4, end to end: a vote answered aloud — "셋" (seat three), read back, "네" (yes) — through the
     real recognizer fed by the microphone's path, the closed grammar of the call, and understanding."""
     from engine import Game, Rules, Table, deal_cards
-    from keystrokes import Recorder
+    from keystrokes import Recorder, ScriptedKeys
     from narrator.hearing import PushbackKeys, VoiceAnswers
-    from narrator.keypad import ScriptedKeys
     from narrator.listen.understand import Vocabulary
 
     korean = Vocabulary("ko", {i + 1: (word,) for i, word in enumerate(NUMBERS)},

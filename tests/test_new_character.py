@@ -1,4 +1,4 @@
-"""Issue 15: adding a character is adding its file and its voice lines, nothing else. A throw-away character, the
+"""Adding a character is adding its file and its voice lines, nothing else. A throw-away character, the
 Sleepwalker, is written into a copy of the project — one module in engine/roles/ and a few lines in each voice file
 — and played there: called at night in its place, its state kept and its hook taking effect, in English, French and
 Chinese, through the narrator's own practice runner. No other file of the copy is touched."""

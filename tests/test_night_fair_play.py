@@ -1,4 +1,4 @@
-"""Issue 11, fair play at night: only the calls are said aloud; an answer is checked before it is read back;
+"""Fair play at night: only the calls are said aloud; an answer is checked before it is read back;
 no raw placeholder is ever said or shown; eyes are closed before a night call outside the normal flow."""
 
 from __future__ import annotations
@@ -12,16 +12,15 @@ from typing import Any, Callable
 import pytest
 
 from engine import Call, Deal, Game, IllegalAnswer, Phase, Rules, Table
-from helpers import Printed, drive, new_game, reach, refused
-from keystrokes import Recorder, after, keys_for, plan_keys
+from helpers import Printed, drive, new_game, play_keys, reach, refused
+from keystrokes import Recorder, ScriptedKeys, after, keys_for, plan_keys
 from narrator.asking import KEYPAD
 from narrator.config import TableConfig, config_from_dict
 from narrator.hearing import PushbackKeys, VoiceAnswers
 from narrator.journal import Journal, read_journal
-from narrator.keypad import ScriptedKeys
 from narrator.listen.understand import load_vocabulary
 from narrator.narration import SCREEN, VOICE, Line, Narrator, run
-from narrator.play import STARTER, NewGame, Resumed, TableIO, TableNarrator, Timing, play
+from narrator.play import STARTER, NewGame, Resumed, TableNarrator
 from narrator.screen import PlainScreen
 from narrator.voices import UnfilledLine, load_voice, placeholders
 
@@ -286,9 +285,8 @@ def at_the_table(conf: TableConfig, keys: list[str], folder: Path) -> Heard:
     speaker, out = Recorder(), io.StringIO()
     folder.mkdir(exist_ok=True)
     with pytest.raises(EOFError):
-        play(conf, TableIO(ScriptedKeys(keys), Printed(out), speaker), seed=1,
-             start=NewGame(folder=folder, deal=Deal(conf.table.deck)), timing=Timing(sleep=lambda s: None),
-             out=io.StringIO())
+        play_keys(conf, keys, seed=1, start=NewGame(folder=folder, deal=Deal(conf.table.deck)), screen=Printed(out),
+                  speaker=speaker)
     journals = list(folder.glob("*.jsonl"))
     return Heard(speaker.said, out.getvalue(), journals[0] if journals else None)
 
@@ -462,10 +460,9 @@ def test_a_game_resumed_mid_night_closes_eyes_before_the_call(tmp_path: Path) ->
     header, entries = read_journal(str(stopped.journal))
     speaker, out = Recorder(), io.StringIO()
     with pytest.raises(EOFError):
-        play(config_from_dict(header["config"], "journal"),
-             TableIO(ScriptedKeys(["0", "enter", "enter"]), Printed(out), speaker), seed=header["seed"],
-             start=Resumed(Journal(stopped.journal), Deal(tuple(header["deal"])), entries, str(stopped.journal)),
-             timing=Timing(sleep=lambda s: None), out=io.StringIO())
+        play_keys(config_from_dict(header["config"], "journal"), ["0", "enter", "enter"], seed=header["seed"],
+                  start=Resumed(Journal(stopped.journal), Deal(tuple(header["deal"])), entries, str(stopped.journal)),
+                  screen=Printed(out), speaker=speaker)
     assert speaker.said[:3] == ["The game goes on.", CLOSE, WITCH_WAKES]
     screen = out.getvalue().splitlines()
     assert screen.index(CLOSE) < screen.index(VICTIM)
@@ -480,10 +477,9 @@ def test_a_game_resumed_by_day_needs_no_eyes_notice(tmp_path: Path) -> None:
     header, entries = read_journal(str(stopped.journal))
     speaker = Recorder()
     with pytest.raises(EOFError):
-        play(config_from_dict(header["config"], "journal"),
-             TableIO(ScriptedKeys([]), PlainScreen(io.StringIO()), speaker), seed=header["seed"],
-             start=Resumed(Journal(stopped.journal), Deal(tuple(header["deal"])), entries, str(stopped.journal)),
-             timing=Timing(sleep=lambda s: None), out=io.StringIO())
+        play_keys(config_from_dict(header["config"], "journal"), [], seed=header["seed"],
+                  start=Resumed(Journal(stopped.journal), Deal(tuple(header["deal"])), entries, str(stopped.journal)),
+                  speaker=speaker)
     assert speaker.said[0] == "The game goes on." and CLOSE not in speaker.said and OPEN not in speaker.said
 
 
@@ -492,8 +488,7 @@ def test_the_normal_flow_needs_no_eyes_notice(tmp_path: Path) -> None:
     conf = TableConfig("en", STARTER.table, pause=(0.0, 0.0))
     keys, ahead = plan_keys(conf, 3)
     speaker = Recorder()
-    play(conf, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), speaker), seed=3,
-         start=NewGame(folder=tmp_path), timing=Timing(sleep=lambda s: None), out=io.StringIO())
+    play_keys(conf, keys, seed=3, start=NewGame(folder=tmp_path), speaker=speaker)
     assert ahead.over and CLOSE not in speaker.said and OPEN not in speaker.said
 
 

@@ -1,4 +1,4 @@
-"""Issue 15, done when: journals from before the engine's refactoring resume.
+"""Journals from before the engine's refactoring resume.
 
 tests/journals/ holds games at the table that the version before it (commit a6603d3) stopped part-way — in
 the deal, at night with a secret look on the screen, by day in or after a vote — with a Witch, Cupid's lovers,
@@ -43,10 +43,9 @@ from engine.roles.witch import Potions
 from engine.roles.wolf_hound import Side
 from engine.variants import Box, Refused
 from engine.village import Ballot, Barred
-from keystrokes import Recorder
+from keystrokes import Recorder, ScriptedKeys
 from narrator.cli import main
 from narrator.journal import read_journal
-from narrator.keypad import ScriptedKeys
 from narrator.play import TableIO
 from narrator.screen import PlainScreen
 

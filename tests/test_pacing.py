@@ -11,11 +11,10 @@ from pathlib import Path
 import pytest
 
 from engine import Game, Kind, Phase, Rules, Table, deal_cards
-from keystrokes import plan_keys
+from keystrokes import ScriptedKeys, plan_keys
 from narrator.asking import KeypadAnswers
 from narrator.cli import main
 from narrator.config import TableConfig, config_from_dict, config_to_dict, load_config
-from narrator.keypad import ScriptedKeys
 from narrator.narration import wakes
 from narrator.pacing import IDENTIFY, MIN_SAMPLES, Pacing
 from narrator.play import STARTER, NewGame, TableIO, Timing, play

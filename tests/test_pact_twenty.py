@@ -1,21 +1,19 @@
-"""Issue 6, tried as a new table would: a 20-player game in the Chinese article's complete order (profile
-`pact`), with characters of the New Moon, Characters and Village expansions, played at the keypad to the end
-in each language (examples/pact-20-en.yaml)."""
+"""A 20-player game in the Chinese article's complete order (profile `pact`), with characters of the New Moon,
+Characters and Village expansions, played at the keypad to the end in each language as a new table would
+(examples/pact-20-en.yaml)."""
 
 from __future__ import annotations
 
 import dataclasses
-import io
 from pathlib import Path
 
 import pytest
 
-from keystrokes import Recorder, plan_keys
+from helpers import play_keys
+from keystrokes import plan_keys
 from narrator.config import load_config
 from narrator.journal import read_journal
-from narrator.keypad import ScriptedKeys
-from narrator.play import NewGame, TableIO, Timing, play
-from narrator.screen import PlainScreen
+from narrator.play import NewGame
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "pact-20-en.yaml"
 
@@ -31,8 +29,7 @@ def test_a_twenty_player_pact_game_with_expansion_characters_plays_to_the_end(tm
     config = dataclasses.replace(config, language=language, speaker="console", pause=(0.0, 0.0))
     assert config.table.seats == 20 and config.table.rules.profile == "pact"
     keys, ahead = plan_keys(config, seed)
-    game = play(config, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder()), seed=seed,
-                start=NewGame(folder=tmp_path), timing=Timing(sleep=lambda s: None), out=io.StringIO())
+    game = play_keys(config, keys, seed=seed, start=NewGame(folder=tmp_path))
     assert game.over and game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
     made = {c.id for c in game.calls}
     assert {"buildings", "brothers", "stuttering_judge", "raven", "guard", "baker", "big_bad_wolf"} <= made

@@ -1,4 +1,4 @@
-"""Issue 24: a data folder this account may not use (made with sudo, another account's) and a name too long for the
+"""A data folder this account may not use (made with sudo, another account's) and a name too long for the
 system are told with the path and what to do, wherever the program meets them — never as an internal error."""
 
 from __future__ import annotations

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from engine import Game, Rules, Table, deal_cards
-from keystrokes import Recorder, plan_keys
+from helpers import play_keys
+from keystrokes import Recorder, ScriptedKeys, plan_keys
 from narrator.asking import KeypadAnswers
 from narrator.config import TableConfig
 from narrator.identify import identification_order
 from narrator.journal import read_journal
-from narrator.keypad import ScriptedKeys
-from narrator.play import STARTER, NewGame, TableIO, Timing, play
+from narrator.play import STARTER, NewGame
 from narrator.screen import NOT_A_TERMINAL, PlainScreen
 from narrator.voices import load_voice
 
@@ -26,8 +26,7 @@ def test_a_whole_game_is_played_from_the_keypad(tmp_path: Path) -> None:
     config = TableConfig("en", STARTER.table, pause=(0.0, 0.0))
     keys, ahead = plan_keys(config, 3)
     out = io.StringIO()
-    game = play(config, TableIO(ScriptedKeys(keys), PlainScreen(out), Recorder()), seed=3,
-                start=NewGame(folder=tmp_path), timing=Timing(sleep=lambda s: None), out=io.StringIO())
+    game = play_keys(config, keys, seed=3, start=NewGame(folder=tmp_path), screen=PlainScreen(out))
     assert game.outcome == ahead.outcome
     assert game.eliminated == ahead.eliminated
 
@@ -141,8 +140,7 @@ def test_secrets_are_cleared_when_their_call_ends(tmp_path: Path) -> None:
         assert screen.state.secrets == []
 
     screen.clear = clear  # type: ignore[method-assign]
-    play(config, TableIO(ScriptedKeys(keys), screen, Recorder()), seed=2, start=NewGame(folder=tmp_path),
-         timing=Timing(sleep=lambda s: None), out=io.StringIO())
+    play_keys(config, keys, seed=2, start=NewGame(folder=tmp_path), screen=screen)
     assert any(any(LOOK.search(s) for s in secrets) for secrets in cleared)
 
 
@@ -169,8 +167,7 @@ def test_cards_deal_builds_the_game_from_the_seats_typed(tmp_path: Path) -> None
     out = io.StringIO()
     screen = PlainScreen(out)
     try:
-        play(config, TableIO(ScriptedKeys(keys), screen, Recorder()), seed=1, start=NewGame(folder=tmp_path),
-             timing=Timing(sleep=lambda s: None), out=io.StringIO())
+        play_keys(config, keys, seed=1, start=NewGame(folder=tmp_path), screen=screen)
     except EOFError:
         pass  # the keys end with the identification; the game itself is not played here
     journals = list(tmp_path.glob("*.jsonl"))
@@ -195,8 +192,7 @@ def seer_table_game(tmp_path: Path, screen: PlainScreen, wrong_key_at_night: boo
     keys, _ = plan_keys(config, 2)
     if wrong_key_at_night:
         keys.insert(3 * 6, "other")  # the deal's keys come first: at the first night's first call answered
-    return play(config, TableIO(ScriptedKeys(keys), screen, Recorder()), seed=2, start=NewGame(folder=tmp_path),
-                timing=Timing(sleep=lambda s: None), out=io.StringIO())
+    return play_keys(config, keys, seed=2, start=NewGame(folder=tmp_path), screen=screen)
 
 
 def test_plain_screen_on_a_terminal_shows_a_secret_in_the_alternate_screen_gone_when_its_call_ends(
@@ -266,8 +262,8 @@ def test_with_cards_on_the_screen_the_confessor_sees_the_card_on_the_screen_eyes
         keys += keys_for(call, value) + after(game.answer(value))  # the Confessor's: to see the card, to hide it
     out, speaker, voice = io.StringIO(), Recorder(), load_voice("en")
     with pytest.raises(EOFError):  # the keys run out at the vote
-        play(config, TableIO(ScriptedKeys(keys), PlainScreen(out, terminal=True), speaker), seed=1,
-             start=NewGame(folder=tmp_path, deal=deal), timing=Timing(sleep=lambda s: None), out=io.StringIO())
+        play_keys(config, keys, seed=1, start=NewGame(folder=tmp_path, deal=deal),
+                  screen=PlainScreen(out, terminal=True), speaker=speaker)
     said = [voice.spoken(voice.text(key, values)) for key, values in (
         ("confessor.to_screen", {"seat": 7}), ("confessor.from_screen", {}))]
     assert voice.spoken(voice.text("confessor.confesses", {"seat": 7})) not in speaker.said

@@ -13,12 +13,11 @@ import pytest
 
 from engine import Deal, Rules, deal_cards
 from engine.strategy import play as simulated
-from keystrokes import Recorder
+from keystrokes import Recorder, ScriptedKeys
 from narrator.config import TableConfig
 from narrator.errors import UserError
 from narrator.hearing import BackgroundListener, PushbackKeys, VocabularyUnheard
 from narrator.journal import Entry, Journal, journal_name, read_journal
-from narrator.keypad import ScriptedKeys
 from narrator.listen import Listener
 from narrator.listen.understand import load_vocabulary
 from narrator.narration import VOICE

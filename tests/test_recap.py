@@ -1,4 +1,4 @@
-"""Issue 13: the end's recap, on the terminal and in a Markdown file beside the journal: the deal (the Thief's card as
+"""The end's recap, on the terminal and in a Markdown file beside the journal: the deal (the Thief's card as
 taken), every call's answer and what it brought, the lovers, the potions, the Seer's looks, the Sheriff's history,
 every elimination with its cause; in the table's language; never before the game's end."""
 
@@ -14,12 +14,11 @@ import pytest
 
 from engine import Deal, Game, Table
 from engine.roles import cupid
+from helpers import play_keys
 from keystrokes import Recorder, plan_keys
 from narrator.config import TableConfig
-from narrator.keypad import ScriptedKeys
-from narrator.play import STARTER, NewGame, TableIO, Timing, play
+from narrator.play import STARTER, NewGame
 from narrator.recap import build_recap, markdown
-from narrator.screen import PlainScreen
 from narrator.voices import load_voice
 
 APP = TableConfig("en", STARTER.table, pause=(0.0, 0.0))
@@ -28,8 +27,7 @@ SEED = 3
 
 def played(config: TableConfig, keys: list[str], folder: Path) -> tuple[Game, str]:
     out = io.StringIO()
-    game = play(config, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder()), seed=SEED,
-                start=NewGame(folder=folder), timing=Timing(sleep=lambda s: None), out=out)
+    game = play_keys(config, keys, seed=SEED, start=NewGame(folder=folder), out=out)
     return game, out.getvalue()
 
 
@@ -158,8 +156,7 @@ def test_a_game_whose_lines_were_not_all_rendered_ends_with_the_command_that_ren
     speaker = Recorder()
     speaker.not_ready_told = told  # type: ignore[attr-defined]
     out = io.StringIO()
-    play(APP, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), speaker), seed=SEED,
-         start=NewGame(folder=tmp_path), timing=Timing(sleep=lambda s: None), out=out)
+    play_keys(APP, keys, seed=SEED, start=NewGame(folder=tmp_path), speaker=speaker, out=out)
     assert out.getvalue().rstrip().endswith(f"(journal: {next(tmp_path.glob('game-*.jsonl'))})\n{told}")
     _, printed = played(APP, keys, tmp_path / "all-ready")
     assert "Before the next game" not in printed

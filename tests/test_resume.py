@@ -1,4 +1,4 @@
-"""Issue 5: the write-ahead journal, `resume`, the host menu, and the faults a game survives."""
+"""The write-ahead journal, `resume`, the host menu, and the faults a game survives."""
 
 from __future__ import annotations
 
@@ -20,12 +20,12 @@ from typing import Any, Callable, Sequence
 import pytest
 
 from engine import Answer, Call, Deal, Game, Phase, deal_cards
-from keystrokes import Recorder, after, keys_for, plan_keys
+from helpers import play_keys
+from keystrokes import Recorder, ScriptedKeys, after, keys_for, plan_keys
 from narrator.cli import main
 from narrator.config import TableConfig, config_from_dict
 from narrator.errors import GameStopped, UserError
 from narrator.journal import Entry, Journal, read_journal
-from narrator.keypad import ScriptedKeys
 from narrator.narration import in_the_dark
 from narrator.play import STARTER, NewGame, Resumed, TableIO, Timing, journal_header, play
 from narrator.practice import dry_run
@@ -156,6 +156,7 @@ def kill_and_resume(trial: int, practice: Practice, folder: Path, stops: Sequenc
     return "mid-game" if entries else "header only"
 
 
+@pytest.mark.slow
 def test_a_practice_game_killed_at_any_moment_resumes_to_the_same_end(tmp_path: Path) -> None:
     """Issue 5, done when: SIGKILL at random moments of practice games (64 trials); each resumed game
     ends exactly as the uninterrupted run (winner, eliminations, calls, lines)."""
@@ -359,8 +360,7 @@ def planned(steps: list[Planned]) -> list[tuple[str, int, Answer]]:
 def table_game(keys: list[str], folder: Path, screen: PlainScreen | None = None, out: io.StringIO | None = None,
                start: Resumed | None = None, seed: int = SEED) -> Game:
     folder.mkdir(exist_ok=True)
-    return play(CONFIG, TableIO(ScriptedKeys(keys), screen or PlainScreen(io.StringIO()), Recorder()), seed=seed,
-                start=start or NewGame(folder=folder), timing=Timing(sleep=lambda s: None), out=out or io.StringIO())
+    return play_keys(CONFIG, keys, seed=seed, start=start or NewGame(folder=folder), screen=screen, out=out)
 
 
 def the_journal(folder: Path) -> Path:
@@ -374,9 +374,8 @@ def resume_table_game(journal: Path, keys: list[str]) -> Game:
     header, entries = read_journal(str(journal))
     config = config_from_dict(header["config"], f"{journal}:1")
     deal = Deal(tuple(header["deal"]), tuple(header["centre"]))
-    return play(config, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder()), seed=header["seed"],
-                start=Resumed(Journal(journal), deal=deal, replay=entries, replay_from=str(journal)),
-                timing=Timing(sleep=lambda s: None), out=io.StringIO())
+    return play_keys(config, keys, seed=header["seed"],
+                     start=Resumed(Journal(journal), deal=deal, replay=entries, replay_from=str(journal)))
 
 
 def keys_left(journal: Path, steps: list[Planned]) -> list[str]:

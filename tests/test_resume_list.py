@@ -1,4 +1,4 @@
-"""Issue 13: `resume` with no journal lists the unfinished games and goes on with the one chosen; `resume --last`;
+"""`resume` with no journal lists the unfinished games and goes on with the one chosen; `resume --last`;
 every hint shows a command that works where the user is, on a line of its own."""
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
-from keystrokes import Recorder, plan_keys
+from helpers import play_keys
+from keystrokes import plan_keys
 from narrator import cli
 from narrator.config import TableConfig
 from narrator.errors import GameStopped, UserError
 from narrator.hint import COMMAND, command, fold
-from narrator.keypad import ScriptedKeys
-from narrator.play import STARTER, NewGame, TableIO, Timing, play
+from narrator.play import STARTER, NewGame
 from narrator.screen import PlainScreen
 from narrator.unfinished import choose, unfinished_games
 
@@ -37,8 +37,7 @@ def journaled(folder: Path, name: str, keys: list[str], when: float) -> Path:
     path = folder / name
     folder.mkdir(exist_ok=True)
     try:
-        play(APP, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder()), seed=SEED,
-             start=NewGame(path=path), timing=Timing(sleep=lambda s: None), out=io.StringIO())
+        play_keys(APP, keys, seed=SEED, start=NewGame(path=path))
     except EOFError:
         pass
     os.utime(path, (when, when))
@@ -220,9 +219,8 @@ def test_a_warning_or_a_message_is_cut_between_words_never_mid_word() -> None:
 def test_the_end_of_game_question_names_the_command(tmp_path: Path) -> None:
     screen = PlainScreen(io.StringIO(), terminal=True)
     with pytest.raises(GameStopped):
-        play(APP, TableIO(ScriptedKeys(KEYS[:DEAL + 4] + ["menu", "5", "enter"]), screen, Recorder()), seed=SEED,
-             start=NewGame(path=tmp_path / "game.jsonl"), timing=Timing(sleep=lambda s: None),
-             out=io.StringIO())
+        play_keys(APP, KEYS[:DEAL + 4] + ["menu", "5", "enter"], seed=SEED, start=NewGame(path=tmp_path / "game.jsonl"),
+                  screen=screen)
     assert "It can go on later with werewolf-narrator resume." in screen.out.getvalue()  # type: ignore[attr-defined]
 
 

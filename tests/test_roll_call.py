@@ -13,13 +13,12 @@ from typing import Any
 import pytest
 
 from engine import Answer, Deal, Game, Rules, Table
-from helpers import Printed, drive, new_game
-from keystrokes import Recorder, after, keys_for
+from helpers import Printed, drive, new_game, play_keys
+from keystrokes import ScriptedKeys, after, keys_for
 from narrator.asking import KEYPAD, KeypadAnswers
 from narrator.config import TableConfig, config_from_dict
 from narrator.journal import Journal, read_journal
-from narrator.keypad import ScriptedKeys
-from narrator.play import NewGame, Resumed, TableIO, Timing, play
+from narrator.play import NewGame, Resumed
 from narrator.voices import load_voice
 
 RAVEN_TABLE = ["raven", "werewolf", "villager", "villager", "villager", "villager", "werewolf", "villager"]
@@ -270,9 +269,7 @@ def planned() -> tuple[list[str], int, Game]:
 
 def table_game(keys: list[str], folder: Path) -> Game:
     folder.mkdir(exist_ok=True)
-    return play(CONFIG, TableIO(ScriptedKeys(keys), Printed(io.StringIO()), Recorder()), seed=1,
-                start=NewGame(folder=folder, deal=DEAL), timing=Timing(sleep=lambda s: None),
-                out=io.StringIO())
+    return play_keys(CONFIG, keys, seed=1, start=NewGame(folder=folder, deal=DEAL), screen=Printed(io.StringIO()))
 
 
 def journaled(folder: Path) -> tuple[Path, list[tuple[str, int, Any]]]:
@@ -298,10 +295,9 @@ def test_a_roll_call_is_journaled_as_its_ballots_and_a_game_resumed_after_it_end
     assert stopped == entries[:len(stopped)] and ("vote", 1, vote) in stopped  # then calls that need no key
     header, replay = read_journal(str(path))
     config = config_from_dict(header["config"], str(path))
-    resumed = play(config, TableIO(ScriptedKeys(keys[confirmed:]), Printed(io.StringIO()), Recorder()),
-                   seed=header["seed"],
-                   start=Resumed(Journal(path), deal=DEAL, replay=replay, replay_from=str(path)),
-                   timing=Timing(sleep=lambda s: None), out=io.StringIO())
+    resumed = play_keys(config, keys[confirmed:], seed=header["seed"],
+                        start=Resumed(Journal(path), deal=DEAL, replay=replay, replay_from=str(path)),
+                        screen=Printed(io.StringIO()))
     assert resumed.eliminated == whole.eliminated and resumed.outcome == whole.outcome
     assert journaled(tmp_path / "stopped")[1] == entries
     assert [json.loads(line) for line in path.read_text().splitlines()].count({"undo": 1}) == 0

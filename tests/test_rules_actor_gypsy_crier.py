@@ -19,14 +19,14 @@ from helpers import (
     made_once,
     narrate,
     new_game,
+    play_keys,
     reach,
     refused,
     said,
 )
-from keystrokes import keys_for
+from keystrokes import ScriptedKeys, keys_for
 from narrator.asking import KeypadAnswers
 from narrator.config import Findings, config_from_dict, config_to_dict, read_table
-from narrator.keypad import ScriptedKeys
 from narrator.narration import VOICE, Line
 from narrator.screen import PlainScreen
 from narrator.voices import load_voice
@@ -516,16 +516,15 @@ def test_a_whole_keypad_game_with_the_actor_the_gypsy_and_the_town_crier(seed: i
     """Deal, every call (the Actor's place, the Gypsy's three numbers, the Crier's card), the winner: the
     keypad game ends exactly as the same answers do in the engine."""
     from engine import Rules, Table
-    from keystrokes import Recorder, plan_keys
+    from keystrokes import plan_keys
     from narrator.config import TableConfig
-    from narrator.play import NewGame, TableIO, Timing, play
+    from narrator.play import NewGame
 
     table = Table(10, ("actor", "gypsy", "werewolf", "werewolf", "seer", "villager", "villager", "villager",
                        "villager", "villager"), Rules(town_crier=True), actor_cards=("hunter", "witch", "guard"))
     config = TableConfig("fr", table, pause=(0.0, 0.0))
     keys, ahead = plan_keys(config, seed)
-    game = play(config, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder()), seed=seed,
-                start=NewGame(folder=tmp_path), timing=Timing(sleep=lambda s: None), out=io.StringIO())
+    game = play_keys(config, keys, seed=seed, start=NewGame(folder=tmp_path))
     assert game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
     assert {"actor", "gypsy", "town_crier_appoint"} <= {c.id for c in game.calls}
 

@@ -3,7 +3,6 @@ public building tokens, the Raven, the Pyromaniac and every building's power."""
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 from typing import Any
@@ -15,14 +14,12 @@ from engine.calls import call_kinds
 from engine.table import deal_buildings
 from engine.types import Call, Fact, Kind, Phase, Step
 from engine.village import TOKENS, check_buildings
-from helpers import drive, eliminated, made, made_once, reach, refused, said
-from keystrokes import Recorder, plan_keys
+from helpers import drive, eliminated, made, made_once, play_keys, reach, refused, said
+from keystrokes import plan_keys
 from narrator.cli import main
 from narrator.config import Findings, TableConfig, config_from_dict, config_to_dict, read_table
-from narrator.keypad import ScriptedKeys
 from narrator.narration import VOICE, Line, Narrator
-from narrator.play import NewGame, TableIO, Timing, play
-from narrator.screen import PlainScreen
+from narrator.play import NewGame
 from narrator.script import read_script
 from narrator.voices import load_voice
 from narrator.yamlfile import parse
@@ -479,8 +476,7 @@ def test_a_whole_village_game_is_played_from_the_keypad_and_journaled(tmp_path: 
     for seed in (1, 2, 3):
         keys, ahead = plan_keys(config, seed)
         folder = tmp_path / str(seed)
-        game = play(config, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder()), seed=seed,
-                    start=NewGame(folder=folder), timing=Timing(sleep=lambda s: None), out=io.StringIO())
+        game = play_keys(config, keys, seed=seed, start=NewGame(folder=folder))
         assert game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
         assert game.deal.buildings == deal_buildings(table, seed) and len(game.deal.buildings) == 10
         journal = next(folder.glob("*.jsonl"))

@@ -147,9 +147,8 @@ def test_stuttering_judge_question_is_asked_with_every_eye_closed() -> None:
 
 def test_stuttering_judge_answer_is_read_back_on_the_screen_only() -> None:
     """His yes/no is typed with eyes closed: the read-back is not said aloud, as by day it would be."""
-    from keystrokes import keys_for
+    from keystrokes import ScriptedKeys, keys_for
     from narrator.asking import KeypadAnswers
-    from narrator.keypad import ScriptedKeys
     from narrator.screen import PlainScreen
 
     game = new_game(JUDGE)
@@ -164,9 +163,8 @@ def test_stuttering_judge_answer_is_read_back_on_the_screen_only() -> None:
 
 def test_stuttering_judge_answer_is_never_asked_of_the_microphone() -> None:
     """With eyes closed nobody answers aloud: the microphone, live by day, is not asked for the Judge's answer."""
-    from keystrokes import keys_for
+    from keystrokes import ScriptedKeys, keys_for
     from narrator.asking import KeypadAnswers
-    from narrator.keypad import ScriptedKeys
     from narrator.screen import PlainScreen
 
     class Deaf:

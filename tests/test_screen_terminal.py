@@ -1,4 +1,4 @@
-"""Issue 13: the host's full screen in a real terminal (tmux) at 80×24 and 200×60 — the seating circle with the
+"""The host's full screen in a real terminal (tmux) at 80×24 and 200×60 — the seating circle with the
 players' names, the eyes banner (open, closed, paused), the debate's countdown and the last words of a player voted
 out, read on the screen at each of these moments."""
 

@@ -1,4 +1,4 @@
-"""Issue 7, part 4: `simulate` (simple strategies playing whole games through the engine) and `check`'s
+"""`simulate` (simple strategies playing whole games through the engine) and `check`'s
 warning about lopsided decks."""
 
 from __future__ import annotations

@@ -122,6 +122,7 @@ class SampleValues(dict[str, str]):
         return self.value
 
 
+@pytest.mark.slow
 @needs_engine
 @pytest.mark.parametrize("language", languages())
 def test_every_line_of_the_voice_file_is_heard(language: str, tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Issue 11: twin games — pairs that differ only in a secret must sound the same and show the same while
+"""Twin games — pairs that differ only in a secret must sound the same and show the same while
 nobody who holds the secret is looking (the rule is tests/twins.py's). Every character with a night call
 gets its twins; a new one fails test_every_night_call_has_its_twins until it has them."""
 
@@ -14,15 +14,13 @@ import pytest
 
 from engine import Answer, Deal, Rules, Table
 from engine.order import PROFILES
-from helpers import STARTER_TABLE
+from helpers import STARTER_TABLE, play_keys
 from keystrokes import Recorder, plan_keys
 from narrator.cli import main
 from narrator.config import TableConfig, load_config
 from narrator.journal import Journal, read_journal
-from narrator.keypad import ScriptedKeys
 from narrator.narration import CLOSE_EYES, OPEN_EYES
-from narrator.play import NewGame, Resumed, TableIO, TableNarrator, Timing, play
-from narrator.screen import PlainScreen
+from narrator.play import NewGame, Resumed, TableNarrator
 from narrator.voices import load_voice
 from twins import (
     CLOSED,
@@ -445,7 +443,7 @@ def test_a_slip_at_the_servants_question_is_refused_unheard_and_names_no_card() 
 def test_a_keypad_that_kept_the_stray_keys_would_part_the_twins(monkeypatch: pytest.MonkeyPatch) -> None:
     """Kept, the "5" pressed during the Seer's floor (or her empty call) begins the werewolves' answer: the games leave
     their course (the keys run out elsewhere, a refusal is said)."""
-    from narrator.keypad import ScriptedKeys
+    from keystrokes import ScriptedKeys
 
     monkeypatch.setattr(ScriptedKeys, "drain", lambda self: None)
     one, other = NAMED["stray_keys_living_or_dead"]
@@ -499,8 +497,7 @@ def test_the_voice_log_holds_every_line_said_aloud_as_it_is_said(tmp_path: Path)
     config = starter(tmp_path)
     keys, _ = plan_keys(config, 5)
     log, speaker = io.StringIO(), Recorder()
-    play(config, TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), speaker), seed=5,
-         start=NewGame(folder=tmp_path), timing=Timing(sleep=lambda s: None), out=io.StringIO(), voice_log=log)
+    play_keys(config, keys, seed=5, start=NewGame(folder=tmp_path), speaker=speaker, voice_log=log)
     entries = logged(log)
     spoken = load_voice("en").spoken
     assert [spoken(e["text"]) for e in entries] == speaker.said
@@ -513,16 +510,15 @@ def test_a_resumed_game_logs_what_it_says_not_its_silent_replay(tmp_path: Path) 
     config = starter(tmp_path)
     keys, _ = plan_keys(config, 5)
     with pytest.raises(EOFError):
-        play(config, TableIO(ScriptedKeys(keys[:60]), PlainScreen(io.StringIO()), Recorder()), seed=5,
-             start=NewGame(folder=tmp_path), timing=Timing(sleep=lambda s: None), out=io.StringIO())
+        play_keys(config, keys[:60], seed=5, start=NewGame(folder=tmp_path))
     journal = next(tmp_path.glob("*.jsonl"))
     header, entries = read_journal(str(journal))
     log, speaker = io.StringIO(), Recorder()
     with pytest.raises(EOFError):  # a few keys more: the game goes on, then waits
-        play(config, TableIO(ScriptedKeys(keys[60:70]), PlainScreen(io.StringIO()), speaker), seed=5,
-             start=Resumed(Journal(journal), Deal(tuple(header["deal"]), tuple(header["centre"])), entries,
-                           str(journal)),
-             timing=Timing(sleep=lambda s: None), out=io.StringIO(), voice_log=log)
+        play_keys(config, keys[60:70], seed=5,
+                  start=Resumed(Journal(journal), Deal(tuple(header["deal"]), tuple(header["centre"])), entries,
+                                str(journal)),
+                  speaker=speaker, voice_log=log)
     said = logged(log)
     assert said and [load_voice("en").spoken(e["text"]) for e in said] == speaker.said
     assert "notice.resumed" in [e["key"] for e in said]

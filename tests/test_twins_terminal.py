@@ -1,4 +1,4 @@
-"""Issue 11: the named twin pairs played in a real terminal (tmux), through `python -m narrator play CONFIG
+"""The named twin pairs played in a real terminal (tmux), through `python -m narrator play CONFIG
 --seed S --voice-log FILE` at the keypad, in English, French and Chinese: the voice logs are the same line for
 line, and the screen (capture-pane) is the same whenever the narrator rests while nobody holds the secret.
 

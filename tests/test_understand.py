@@ -1,4 +1,4 @@
-"""Issue 4, points 2 and 3: the grammar of a question and the snapping of what vosk heard to one answer.
+"""The grammar of a question and the snapping of what vosk heard to one answer.
 
 The texts are written as the small vosk models write them: lower-case words separated by spaces,
 French numbers with or without hyphens, Chinese in the model's own space-separated words.

@@ -31,11 +31,11 @@ from engine.calls import call_kinds
 from engine.table import deal_buildings
 from engine.variants import INCOMPATIBLE, VARIANTS, check_variants
 from helpers import Scripted, drive, eliminated, made, made_once, narrate, new_game, reach, refused
+from keystrokes import ScriptedKeys
 from narrator.asking import KeypadAnswers
 from narrator.cli import main
 from narrator.config import config_from_dict, config_to_dict, load_config
 from narrator.errors import UserError
-from narrator.keypad import ScriptedKeys
 from narrator.narration import SCREEN, VOICE, Line, Narrator, run
 from narrator.screen import PlainScreen
 from narrator.voices import load_voice

@@ -20,10 +20,9 @@ from engine import Answer, Game, Kind, Phase, Team
 from engine.calls import call_kinds
 from engine.variants import TOSS, Box
 from helpers import drive, eliminated, made, made_once, narrate, new_game, reach, refused
-from keystrokes import keys_for, seat
+from keystrokes import ScriptedKeys, keys_for, seat
 from narrator.asking import KeypadAnswers
 from narrator.cli import main
-from narrator.keypad import ScriptedKeys
 from narrator.narration import SCREEN, VOICE, Line, Narrator, run
 from narrator.screen import PlainScreen
 from narrator.voices import load_voice

@@ -227,6 +227,7 @@ def test_the_lines_left_out_of_a_tables_render_are_never_said_at_that_table(scri
     assert said and said & every <= ahead and len(ahead) < len(every)
 
 
+@pytest.mark.slow
 @needs_engine
 def test_voices_render_renders_every_line_once_and_says_where(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
@@ -352,6 +353,7 @@ def test_the_lines_kept_in_memory_are_bounded_in_bytes_whatever_their_size(tmp_p
     assert cache._in_memory == 800 and list(cache._memory) == ["b", "c"]
 
 
+@pytest.mark.slow
 @needs_engine
 def test_voices_render_shows_a_progress_bar_with_the_time_left_and_the_seconds_a_line(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

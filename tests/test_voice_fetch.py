@@ -68,6 +68,7 @@ def test_an_unknown_voice_or_language_names_what_can_be_fetched() -> None:
         find_voice("de")
 
 
+@pytest.mark.audio
 def test_voices_fetch_en_from_a_mirror_installs_joe_checked_and_heard(
         voices: Path, serve: Any, joe_files: dict[str, bytes], capsys: pytest.CaptureFixture[str]) -> None:
     server = serve(joe_files)
@@ -95,6 +96,7 @@ def test_without_piper_tts_the_voice_is_installed_unheard_and_the_command_says_s
     assert [v.name for v in installed_piper_voices("en")] == [NAME]
 
 
+@pytest.mark.audio
 def test_an_interrupted_download_resumes_with_a_range_request(
         voices: Path, serve: Any, joe_files: dict[str, bytes]) -> None:
     server = serve(joe_files, cut_first=(f"/{NAME}.onnx",))
@@ -199,6 +201,7 @@ def test_voices_says_to_fetch_a_voice_where_a_language_has_none(voices: Path, ca
         assert f"werewolf-narrator voices fetch {language} downloads {DEFAULT_VOICES[language][0]}" in line
 
 
+@pytest.mark.audio
 def test_a_second_fetch_of_the_same_voice_is_refused_while_the_first_runs(
         voices: Path, serve: Any, joe_files: dict[str, bytes], capsys: pytest.CaptureFixture[str]) -> None:
     server = serve(joe_files)

@@ -8,8 +8,8 @@ import pytest
 
 from engine import ROLES, Call, Game
 from helpers import Printed, drive, new_game
+from keystrokes import ScriptedKeys
 from narrator.asking import KeypadAnswers
-from narrator.keypad import ScriptedKeys
 from narrator.voices import load_voice
 
 NAMES = ("Ann", "Bruno", "Chloé")

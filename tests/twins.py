@@ -38,11 +38,10 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import pytest
 
 from engine import Answer, Call, Deal, Game, Phase, deal_cards
-from keystrokes import after, keys_for
+from keystrokes import ScriptedKeys, after, keys_for
 from narrator.circle import SeatView
 from narrator.config import TableConfig
 from narrator.journal import Journal, read_journal
-from narrator.keypad import ScriptedKeys
 from narrator.narration import eyes_closed, wakes
 from narrator.play import NewGame, Resumed, TableIO, Timing, play
 from narrator.screen import ScreenState, TableState

@@ -231,8 +231,8 @@ def plan(config: Any, seed: int, keys_for: Callable[..., list[str]], after: Call
 
 class Snapshot:
     """Keys from a list, which remembers the state of the game being played at the first key read. Not a subclass
-    of narrator.keypad.ScriptedKeys: this module imports nothing of the version it runs against until make() runs
-    (pytest's doctest collection imports it with the current version)."""
+    of the tests' ScriptedKeys (tests/keystrokes.py, which imports the engine): this module imports nothing of the
+    version it runs against until make() runs (pytest's doctest collection imports it with the current version)."""
 
     def __init__(self, keys: list[str], games: list[Any]) -> None:
         self.keys = list(keys)
