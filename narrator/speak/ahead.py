@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
 
 from engine import ROLES, Table
+from engine.calls import declared_calls
 
 from ..voices import Voice, declared_lines, placeholders, said_aloud
 
@@ -25,8 +26,8 @@ SMALL_NUMBERS = (1, 2, 3)
 
 
 def said_keys(voice: Voice) -> list[str]:
-    """Returns the keys of the lines that may be said aloud."""
-    return [key for key in voice.lines if said_aloud(key)]
+    """Returns the keys of the lines that may be said aloud (not those only shown: see `never_said`)."""
+    return [key for key in voice.lines if said_aloud(key) and not never_said(key)]
 
 
 def fixed_lines(voice: Voice) -> list[str]:
@@ -54,7 +55,7 @@ def table_entries(voice: Voice, seats: int, names: Sequence[str | None] = (),
     """
     deck = list(dict.fromkeys(roles))
     answered = {voice.seat(seat, names): seat for seat in range(1, seats + 1)}  # a read-back's seat
-    answers = [*answered, *(voice.text(key, {}) for key in voice.lines if key.startswith("answer.")
+    answers = [*answered, *(voice.text(key, {}) for key in said_keys(voice) if key.startswith("answer.")
                             and key not in NOT_READ_BACK and not placeholders(voice.lines[key]))]
     domains: dict[str, Sequence[object]] = {
         "seat": range(1, seats + 1), "role": deck, "first": deck, "second": deck,
@@ -88,6 +89,77 @@ OPENING = ("deal.",)
 # Death's), and anyone may become one.
 ALWAYS = ("werewolf", "villager")
 
+OWNED = frozenset({*ROLES, "village", "variants", "town_crier"})
+"""The owners of lines (engine/contract.py) that a table may not play: its characters, the Village's buildings,
+the variants, the Town Crier. The game's frame (the vote, the Sheriff, the deaths) every table plays."""
+
+REFUSAL_OWNERS: dict[str, tuple[str, ...]] = {
+    "refusal.barkeeper": ("village",), "refusal.card_gone": ("actor",), "refusal.cannot_infect": ("infected_father",),
+    "refusal.charmed": ("piper",), "refusal.event_used": ("town_crier",), "refusal.guarded_twice": ("guard",),
+    "refusal.harvest_guard": ("guard",), "refusal.harvest_neighbour": ("werewolf",),
+    "refusal.heal_spent": ("witch",), "refusal.idiot_ballot": ("idiot",), "refusal.must_take": ("thief",),
+    "refusal.no_house": ("pyromaniac",), "refusal.no_such_question": ("gypsy",),
+    "refusal.no_victim": ("infected_father", "witch"), "refusal.no_voters": ("scapegoat",),
+    "refusal.not_a_voter": ("scapegoat", "village"), "refusal.not_servant": ("devoted_servant",),
+    "refusal.not_spent": ("village",), "refusal.not_werewolf": ("white_werewolf",),
+    "refusal.one_potion": ("witch",), "refusal.poison_spent": ("witch",), "refusal.same_victim": ("big_bad_wolf",),
+    "refusal.seance_used": ("gypsy",), "refusal.self": ("piper", "seer", "village", "wild_child", "witch"),
+    "refusal.servant_condemned": ("devoted_servant",),
+    "refusal.servant_lover": ("devoted_servant",), "refusal.vagabond": ("raven", "village"),
+    "refusal.werewolf_target": ("big_bad_wolf", "werewolf"),
+}
+"""The refusals that the rules of one part of the game raise, with the owners of those rules (the engine's
+module that raises it: a character's file, the Village's, the Town Crier's). The others (a seat that is not
+there, a ballot twice) any table may hear. tests/test_ahead.py keeps this in step with the engine's sources."""
+
+CAUSE_OWNERS: dict[str, str] = {"grief": "cupid", "hunter": "hunter", "scapegoat": "scapegoat",
+                                "scapegoat_neighbour": "scapegoat", "barber": "village", "execution": "village",
+                                "cult": "variants"}
+"""The causes of a death said aloud that one part of the game brings (the vote any table has)."""
+
+WITCH_ANSWERS = ("answer.heal", "answer.heal_seat", "answer.no_heal", "answer.poison", "answer.no_poison")
+"""The Witch's answers, read back on the screen (narrator/asking.py) rather than declared by her call."""
+
+
+def owners(key: str) -> frozenset[str]:
+    """Returns the parts of the game (characters by card id, the Village, the variants…) whose rules alone may
+    bring the line ``key``: none for a line any table may hear.
+
+    >>> sorted(owners("seer.wake")), sorted(owners("refusal.vagabond")), sorted(owners("death.barber_hidden"))
+    (['seer'], ['raven', 'village'], ['village'])
+    >>> owners("refusal.no_such_seat")
+    frozenset()
+    """
+    declared = declared_lines().get(key)
+    if declared and declared[0] in OWNED:
+        return frozenset({declared[0]})
+    family, _, rest = key.partition(".")
+    if key in REFUSAL_OWNERS:
+        return frozenset(REFUSAL_OWNERS[key])
+    if family == "death" and rest.removesuffix("_hidden") in CAUSE_OWNERS:
+        return frozenset({CAUSE_OWNERS[rest.removesuffix("_hidden")]})
+    if key in WITCH_ANSWERS:
+        return frozenset({"witch"})
+    call = declared_calls().get(family)
+    return frozenset({call.owner}) if call is not None and call.owner in OWNED else frozenset()
+
+
+def in_the_dark(owner: str) -> bool:
+    """Returns whether every call of ``owner`` is made while the table's eyes are closed (by night, or the
+    Judge's question): its read-backs and refusals are then shown, never said (narration.in_the_dark). An owner
+    with no call of its own (the Idiot: his ballot is refused in the village's vote) is not."""
+    calls = [call for call in declared_calls().values() if call.owner == owner]
+    return bool(calls) and all(not call.day or call.traits.eyes_closed for call in calls)
+
+
+def never_said(key: str) -> bool:
+    """Returns whether the line ``key`` is only ever shown, never said, because every part of the game that may
+    bring it asks in the dark: a refusal of the Witch's, a read-back of the Seer's answer."""
+    if not key.startswith(("refusal.", "answer.")):
+        return False
+    found = owners(key)
+    return bool(found) and all(in_the_dark(owner) for owner in found)
+
 
 def absent(table: Table | None) -> frozenset[str]:
     """Returns the parts of the game a ``table`` never plays, by the owner names of the engine's declaration: the
@@ -113,17 +185,21 @@ def absent(table: Table | None) -> frozenset[str]:
 def lines_ahead(voice: Voice, seats: int, names: Sequence[str | None] = (), roles: Iterable[str] = (),
                 table: Table | None = None) -> Iterator[str]:
     """Returns every line to render ahead, those most likely said soon first: the deal's (its call to each seat in
-    turn), then the fixed lines (the calls), then the lines about one seat or one character. With the ``table``,
-    the lines of the characters and parts of the game it never plays are left out (see `absent`): a slow voice
-    renders them in minutes, and one said all the same is rendered then."""
+    turn), then the fixed lines (the calls), then the lines about one seat or one character. Lines only ever shown
+    are left out (`never_said`), and with the ``table``, the lines of the characters and parts of the game it
+    never plays (see `absent`): a slow voice renders them in minutes, and one said all the same is rendered then."""
     skipped = absent(table)
-    owners = {key: owner for key, (owner, _) in declared_lines().items()} if skipped else {}
-    entries = [line for line in table_entries(voice, seats, names, roles) if owners.get(line.key) not in skipped]
+
+    def played(key: str) -> bool:
+        found = owners(key) if skipped else frozenset()
+        return not found or not found <= skipped
+
+    entries = [line for line in table_entries(voice, seats, names, roles) if played(line.key)]
     opening = [voice.spoken(voice.text(key, {})) for key in said_keys(voice)
                if key.startswith(OPENING) and not placeholders(voice.lines[key])]
     opening += [line.text for line in entries if line.key.startswith(OPENING)]
     fixed = [voice.spoken(voice.text(key, {})) for key in said_keys(voice)
-             if not placeholders(voice.lines[key]) and owners.get(key) not in skipped]
+             if not placeholders(voice.lines[key]) and played(key)]
     yield from dict.fromkeys([*opening, *fixed, *(line.text for line in entries)])
 
 

@@ -403,6 +403,11 @@ def _engine() -> _KokoroEngine:
         return _shared[0]
 
 
+LOAD_WAIT = 20.0
+"""Seconds a line no render ahead could hold waits for the model still loading (about two here, seven or so on a
+Raspberry Pi, estimated) before espeak-ng says it instead."""
+
+
 class KokoroSpeaker(NeuralSpeaker):
     """Says lines with a Kokoro voice; a line is its clauses, rendered, cached and rendered ahead one by one.
 
@@ -431,9 +436,16 @@ class KokoroSpeaker(NeuralSpeaker):
 
     def _not_ready(self, text: str, fallback: RenderedSpeaker) -> None:
         """A line no render ahead could hold (one listing several seats: a tie) is rendered now and waited for, in
-        Kokoro's voice: a second or two here, rather than one line in espeak-ng's in the middle of the day. Any
-        other line not ready yet is said by the fallback (see RenderedSpeaker)."""
+        Kokoro's voice: a second or two here, rather than one line in espeak-ng's in the middle of the day; due
+        while the model still loads (the first seconds of a game), it waits for the model too. Any other line not
+        ready yet is said by the fallback (see RenderedSpeaker)."""
         started = self._renderer.started if self._renderer is not None else None
+        if started is not None and not started.done() and self.render_lines is not None \
+                and text not in self.render_lines:
+            try:
+                started.result(timeout=LOAD_WAIT)
+            except Exception:
+                pass  # not loaded in time, or cannot load: said by the fallback
         loaded = started is not None and started.done() and not started.cancelled() and started.exception() is None
         if loaded and self.render_lines is not None and text not in self.render_lines:
             try:
