@@ -190,6 +190,10 @@ class TableNarrator(Narrator):
         closed first if it is a night call: the table sat down with its eyes open)."""
         self.replaying = False
         opening = self.transcript[self.call_start:]
+        # The public state the journal rebuilt (the dead, the Sheriff's badge), before the table is told the game
+        # goes on: the screen still showed the seats as the deal left them.
+        self.screen.status(self.status(call))
+        self.screen.seating(seating(self.voice, self.seats, self.names, self.game))
         self.line("notice.resumed", VOICE)
         closing = wakes(call) and self.eyes_open
         self.close_or_open_eyes(call)
@@ -198,8 +202,6 @@ class TableNarrator(Narrator):
             # said and its secrets shown (a call said at once, its secret on the screen with it, met open eyes).
             self.pacing.sleep(self.pacing.floor)
         self.show_eyes()  # the silent part changed nothing on the screen
-        self.screen.status(self.status(call))
-        self.screen.seating(seating(self.voice, self.seats, self.names, self.game))
         self.screen.show_call(self.title(call), "")  # the call's own line heads its panel, not the notice
         self.opening = []
         for line in opening:

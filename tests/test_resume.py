@@ -691,6 +691,59 @@ def test_a_game_resumed_mid_night_keeps_its_pace_and_gives_the_table_time_to_clo
     assert speaker.when[closing + 1] - speaker.when[closing] >= 5.0  # the call floor, before the call's line
 
 
+class SeatsAndLines(PlainScreen):
+    """Notes, in one list with the lines said, each seating the screen is given."""
+
+    def __init__(self, events: list[tuple[str, Any]]) -> None:
+        super().__init__(io.StringIO())
+        self.events = events
+
+    def seating(self, seats: Sequence[Any]) -> None:
+        super().seating(seats)
+        self.events.append(("seating", {s.number: (s.alive, s.marks) for s in seats}))
+
+
+class Noted(Recorder):
+    def __init__(self, events: list[tuple[str, Any]]) -> None:
+        super().__init__()
+        self.events = events
+
+    def say(self, text: str) -> None:
+        super().say(text)
+        self.events.append(("said", text))
+
+
+def test_a_resumed_game_shows_the_dead_and_the_sheriff_before_it_says_the_game_goes_on(tmp_path: Path) -> None:
+    """Resumed mid-night, the seats showed the deal's state (everyone alive, no Sheriff's badge) until the call's
+    line: the public state the journal rebuilt is on the screen when the table is told the game goes on."""
+    steps, _ = plan()
+    night2 = next(i for i, step in enumerate(steps) if step.call.phase is Phase.NIGHT and step.call.number == 2)
+    keys = ["enter"] * DEAL_KEYS + keys_of(steps)
+    (tmp_path / "game").mkdir()
+    with pytest.raises(EOFError):
+        play(CONFIG, TableIO(ScriptedKeys(keys[:DEAL_KEYS + len(keys_of(steps[:night2]))]),
+                             PlainScreen(io.StringIO()), Recorder()),
+             seed=SEED, start=NewGame(folder=tmp_path / "game"), out=io.StringIO())
+    journal = the_journal(tmp_path / "game")
+    header, entries = read_journal(str(journal))
+    events: list[tuple[str, Any]] = []
+    game = play(CONFIG, TableIO(ScriptedKeys(keys_of(steps[night2:])), SeatsAndLines(events), Noted(events)),
+                seed=SEED, out=io.StringIO(),
+                start=Resumed(Journal(journal), deal=Deal(tuple(header["deal"]), tuple(header["centre"])),
+                              replay=entries, replay_from=str(journal), pace=header.get("pace", {})))
+    voice = load_voice("en")
+    resumed = events.index(("said", voice.spoken(voice.text("notice.resumed", {}))))
+    shown = [seats for kind, seats in events[:resumed] if kind == "seating"][-1]
+    replayed = Game(CONFIG.table, Deal(tuple(header["deal"]), tuple(header["centre"])))
+    for step in steps[:night2]:
+        replayed.answer(step.value if step.call.needs_answer else None)
+    assert replayed.sheriff and replayed.eliminated, "the plan must reach night 2 with a Sheriff and a death"
+    sheriff = voice.text("screen.mark.sheriff", {})
+    assert [n for n, (alive, _) in shown.items() if not alive] == sorted(e.seat for e in replayed.eliminated)
+    assert [n for n, (_, marks) in shown.items() if sheriff in marks] == [replayed.sheriff]
+    assert game.outcome is not None
+
+
 def test_the_calls_lengths_are_read_back_from_the_journal_among_the_deals_lines_too(tmp_path: Path) -> None:
     """The identification's samples (deal: cards) come among the deal's lines: read as samples, not as a damaged step;
     one that is not a length (a negative one, a string) is a damaged line."""
