@@ -416,7 +416,7 @@ def test_a_game_whose_supervisor_is_killed_stops_clean_and_lets_go_of_its_journa
 
 
 @pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])
-def test_a_stop_by_signal_comes_within_two_seconds_while_a_call_waits_out_its_floor(tmp_path: Path, stop: int) -> None:
+def test_a_stop_by_signal_at_the_table_does_not_wait_out_the_call_s_floor(tmp_path: Path, stop: int) -> None:
     """A call made with eyes closed lasts a floor (here 20 s) however quick its answer: SIGTERM then waited it out
     (33 s measured at a table). The answer confirmed and journaled, the floor under way, the game stops within a
     second of the signal (STOP_GRACE; test_supervise.py times it alone): here, its exit and the terminal's redraw
