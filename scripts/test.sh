@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Sets up (scripts/setup.sh --test) and runs the whole test suite; extra arguments go to pytest.
-# --fast first: the fast lane, what to run while working (docs/development.md): every test but those marked slow,
-# terminal, audio or bench (pyproject.toml's markers). Without it nothing is left out: CI and the README run that.
+# Sets up (scripts/setup.sh --test) and runs the test suite; extra arguments go to pytest (a `-m` of theirs wins).
+# With no option: every test but the benchmarks' checks (CI and the README run this).
+# --fast: the fast lane, what to run while working (docs/development.md): every test but those marked slow,
+#         terminal, audio or bench (pyproject.toml's markers).
+# --bench: the benchmarks' checks alone (tests marked bench: each runs a scripts/bench_*.py and reads what it prints),
+#         after a change to a benchmark script or to what it measures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-lane=()
-if [ "${1:-}" = "--fast" ]; then
-    shift
-    lane=(-m "not (slow or terminal or audio or bench)")
-fi
+lane=(-m "not bench")
+case "${1:-}" in
+    --fast) shift; lane=(-m "not (slow or terminal or audio or bench)") ;;
+    --bench) shift; lane=(-m "bench") ;;
+esac
 scripts/setup.sh --test
-exec .venv/bin/python -m pytest ${lane[@]+"${lane[@]}"} "$@"
+exec .venv/bin/python -m pytest "${lane[@]}" "$@"

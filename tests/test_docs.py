@@ -360,3 +360,23 @@ def test_the_boot_service_starts_a_game_in_its_tmux_session(tmp_path: Path) -> N
     finally:
         run("Service.ExecStop", check=False)
         subprocess.run(["tmux", "-L", server, "kill-server"], capture_output=True)
+
+
+@pytest.mark.parametrize(("options", "selection"), [
+    ([], ["-m", "not bench"]),
+    (["--fast"], ["-m", "not (slow or terminal or audio or bench)"]),
+    (["--bench"], ["-m", "bench"]),
+    (["tests/test_play.py", "-x"], ["-m", "not bench", "tests/test_play.py", "-x"]),
+])
+def test_the_test_command_runs_its_lane_after_the_set_up(tmp_path: Path, options: list[str], selection: list[str]) -> None:
+    """scripts/test.sh (CI, the README) leaves out only the benchmarks' checks; --fast and --bench are the other lanes
+    (docs/development.md); what follows goes to pytest. Run with a set-up and a Python that only say what they got."""
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(ROOT / "scripts" / "test.sh", tmp_path / "scripts" / "test.sh")
+    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    for path, text in ((tmp_path / "scripts" / "setup.sh", 'echo "setup $*" >> "$(dirname "$0")/../ran"\n'),
+                       (tmp_path / ".venv" / "bin" / "python", 'printf "%s\\n" "$@" >> "$(dirname "$0")/../../ran"\n')):
+        path.write_text("#!/bin/sh\n" + text)
+        path.chmod(0o755)
+    subprocess.run([str(tmp_path / "scripts" / "test.sh"), *options], check=True, timeout=60)
+    assert (tmp_path / "ran").read_text().splitlines() == ["setup --test", "-m", "pytest", *selection]
