@@ -28,7 +28,7 @@ from narrator.play import STARTER
 from narrator.speak import PiperSpeaker, VoiceCache, prepare_table
 from narrator.script import load_script
 from narrator.speak.ahead import (CAUSE_OWNERS, REFUSAL_OWNERS, Priorities, calls_ahead, fixed_lines, lines_ahead,
-                                  never_said, table_lines)
+                                  never_said, said_keys, table_lines)
 from narrator.speak.audio import Sound
 from narrator.speak.pyttsx3_backend import SpeechUnavailable
 from narrator.speak.rendered import NOW, EngineThread, RenderedSpeaker
@@ -461,3 +461,18 @@ def test_the_refusals_and_read_backs_of_calls_in_the_dark_are_not_rendered_ahead
     assert voice.spoken(voice.text("refusal.idiot_ballot", {"seat": 3})) in ahead  # in the village's vote, said
     assert voice.spoken(voice.text("refusal.eliminated", {"seat": 3})) in ahead
     assert voice.spoken(voice.text("refusal.barkeeper", {"seat": 3})) not in ahead  # no Village at this table
+
+
+def test_a_line_the_narrator_only_ever_shows_is_not_rendered_ahead() -> None:
+    """A line every call site of the narrator sends to the screen alone (the Confessor's look at a card, a seat typed
+    twice) is never said: rendering it ahead costs a slow voice its time for nothing. The call sites are read from the
+    narrator's sources; a key also said somewhere, or sent on a channel decided at run time, is left alone."""
+    channels: dict[str, set[str]] = {}
+    for path in (ENGINE.parent / "narrator").rglob("*.py"):
+        for key, channel in re.findall(r'\.line\(\s*"([a-z_.]+)"\s*,\s*([A-Za-z_.]+)\s*[,)]', path.read_text("utf-8")):
+            channels.setdefault(key, set()).add(channel)
+    shown = sorted(key for key, found in channels.items() if found == {"SCREEN"})
+    assert "confessor.sees" in shown and "refusal.twice" in shown  # the scan finds them
+    for language in ("en", "fr", "zh"):
+        said = set(said_keys(load_voice(language)))
+        assert [key for key in shown if key in said] == [], language
