@@ -25,8 +25,8 @@ from .hint import resume_hint, typed_path
 from .identify import identify, journaled
 from .journal import Entry, Journal, default_folder, journal_name
 from .keypad import Keys
-from .narration import (CLOSE_EYES, OPEN_EYES, SCREEN, VOICE, Answers, Line, Narrator, eyes_closed, in_the_dark, run,
-                        wakes)
+from .narration import (CLOSE_EYES, OPEN_EYES, SCREEN, VOICE, Answers, Line, Narrator, eyes_closed, in_the_dark,
+                        refusal, run, wakes)
 from .pacing import Pacing
 from .recap import build_recap, markdown, who, write_recap
 from .replay import Replay
@@ -155,6 +155,8 @@ class TableNarrator(Narrator):
                 self.screen.clear()  # a call's secrets go as its sleep line starts, not once it is said
             self.screen.public(line.text)
             self._say(line)
+        elif refusal(line.key):
+            self.screen.refusal(line.text)
         else:
             self.screen.secret(line.text)
 
@@ -271,9 +273,9 @@ class TableNarrator(Narrator):
         typed again (in the log at the bottom alone, a host without sound missed it)."""
         said = len(self.transcript)
         super().refuse(call, error)
-        refusal = self.transcript[said:]
-        if refusal and refusal[-1].channel == VOICE and not self.replaying:
-            self.screen.secret(refusal[-1].text)
+        refused = self.transcript[said:]
+        if refused and refused[-1].channel == VOICE and not self.replaying:
+            self.screen.refusal(refused[-1].text)
 
     def end(self, call: Call, step: Step) -> None:
         if any(f.secret for f in step.facts) and self.acknowledge is not None and not self.replaying:
@@ -329,7 +331,7 @@ class TableNarrator(Narrator):
         self.screen.show_call(title, next((line.text for line in lines if line.channel == VOICE), ""))
         if not was_open:
             for line in lines:
-                if line.channel == SCREEN:
+                if line.channel == SCREEN and not refusal(line.key):  # a refusal is gone with the next key
                     self.screen.secret(line.text)
         # The running call's lines are its own again: the card shown is never among the secrets shown again.
         del self.transcript[mark:]
