@@ -851,7 +851,7 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
     # While the deal goes on, every line of this table is rendered ahead: no call waits for its voice.
     prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck,
                   config.source, config.table)
-    screen: Screen = RichScreen() if full_screen else PlainScreen()
+    screen: Screen = RichScreen(load_voice(config.language).text("screen.title")) if full_screen else PlainScreen()
     if full_screen:
         screen.notice(" · ".join(told_before))
         opened.append(screen)

@@ -340,10 +340,11 @@ class RichScreen:
     """A full-screen view with rich: the eyes banner, the call (its secrets, prompt, entry, timer), the seating
     circle, the lines said, the host's status line and the keys that work now, fitted to the terminal's size."""
 
-    def __init__(self) -> None:
+    def __init__(self, title: str = "werewolf-narrator") -> None:
         from rich.console import Console
         from rich.live import Live
 
+        self.title = title  # the panel's title before the first call's: the table's language's (screen.title)
         self.console = Console()
         self.state = ScreenState()
         self.table = TableState()
@@ -379,7 +380,7 @@ class RichScreen:
             bar.align("center", width)
             pad = [Text(" " * width, style=BANNER_STYLES[kind])] if tall else []
             shown += [*pad, bar, *pad]
-        shown.append(Panel(Group(*parts), title=s.title or "werewolf-narrator"))
+        shown.append(Panel(Group(*parts), title=s.title or self.title))
         options = self.console.options.update(width=width)
         used = sum(len(self.console.render_lines(r, options, pad=False)) for r in shown)
         status = self._status_lines(t.flash or t.notice, width)

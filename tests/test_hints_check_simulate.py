@@ -104,3 +104,31 @@ def test_simulate_shows_a_progress_bar_on_a_terminal_only(terminal: bool, monkey
     assert main(["simulate", "--deck", "werewolf*2,seer,villager*5", "--games", "40", "--jobs", "1"]) == 0
     assert ("hunt: games" in err.getvalue()) is terminal
     assert "hunt" in capsys.readouterr().out  # the report, on the standard output either way
+
+
+LOPSIDED = "language: {language}\nseats: 6\ndeck: [werewolf, werewolf, werewolf, werewolf, seer, villager]\n"
+"""Four werewolves among six players: `check` warns, and the config is still sound."""
+
+
+@pytest.mark.parametrize("language, verdict, warning", [
+    ("en", "table.yaml: ok (table config: 6 players, language en)", "warning: "),
+    ("fr", "table.yaml : correct (configuration de table : 6 joueurs, langue fr)", "attention : "),
+    ("zh", "table.yaml：检查通过（牌桌配置：6名玩家，语言 zh）", "警告："),
+])
+def test_check_gives_its_verdict_and_warnings_in_the_tables_language(language: str, verdict: str, warning: str,
+                                                                   tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A Chinese table's `check` said "ok (table config: …)" and "the werewolves win …" in English: its verdict and its
+    warnings are in the table's language (the errors, in a file that may name no language, stay in English)."""
+    from narrator.voices import load_voice
+
+    (tmp_path / "table.yaml").write_text(LOPSIDED.format(language=language), encoding="utf-8")
+    assert main(["check", str(tmp_path / "table.yaml")]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.strip().endswith(verdict)
+    said = [line for line in captured.err.splitlines() if line]
+    lopsided = load_voice(language).text("screen.check_lopsided_werewolves", {
+        "rate": "100.0%", "games": "2,000", "model": "hunt", "low": "99.8%", "high": "100.0%", "fair_low": "25%",
+        "fair_high": "75%", "command": "werewolf-narrator"}, fragment=True)
+    assert f"{warning}{tmp_path / 'table.yaml'}: {lopsided}" in said
+    assert len(said) == 2 and all(line.startswith(warning) for line in said)  # and the deck's quarter of werewolves

@@ -567,6 +567,7 @@ def drawn(width: int, height: int, notice: str = "", said: int = 0) -> list[str]
 
     screen = RichScreen.__new__(RichScreen)  # drawn, not started: no terminal taken over
     screen.console = Console(file=io.StringIO(), width=width, height=height, force_terminal=True, color_system=None)
+    screen.title = VOICE.text("screen.title")
     screen.state = ScreenState(title="Night 1", spoken="It is night.", log=[f"line {n}" for n in range(1, said + 1)],
                                keys=VOICE.text("screen.keys_wait"))
     screen.table = TableState(seats=tuple(seating(VOICE, 12, ())), eyes="EYES CLOSED", eyes_open=False, notice=notice)
@@ -706,7 +707,7 @@ def test_the_full_screen_shows_a_refusal_on_a_line_of_its_own_replaced_by_the_ne
 
     screen = RichScreen.__new__(RichScreen)  # drawn, not started: no terminal taken over
     screen.console = Console(file=io.StringIO(), width=80, height=24, force_terminal=True, color_system=None)
-    screen.state, screen.table = ScreenState(title="Night 1", spoken="Cupido, wake up."), TableState()
+    screen.state, screen.table, screen.title = ScreenState(title="Night 1", spoken="Cupido, wake up."), TableState(), ""
     screen.live = type("Live", (), {"update": lambda self, *a, **k: None})()  # type: ignore[assignment]
 
     def panel() -> list[str]:
@@ -725,3 +726,48 @@ def test_the_full_screen_shows_a_refusal_on_a_line_of_its_own_replaced_by_the_ne
     screen.refusal("The same player is named twice.")
     screen.clear()
     assert not any("named twice" in line for line in panel()) and screen.state.refusal == ""
+
+
+# -- the screen's title in the table's language ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language, title", [("en", "Werewolf narrator"), ("fr", "Narrateur des Loups-Garous"),
+                                             ("zh", "狼人杀旁白")])
+def test_the_full_screens_title_is_in_the_tables_language(language: str, title: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before the first call names its panel, the panel was titled "werewolf-narrator" at a Chinese table: the table
+    opened at a terminal gives the full screen its language's title, and the panel shows it until a call's."""
+    import sys
+
+    from rich.console import Console
+
+    import narrator.keypad
+    import narrator.screen
+    from narrator.play import open_table
+    from narrator.screen import RichScreen, ScreenState, TableState
+
+    given: list[str] = []
+
+    class Opened:
+        def __init__(self, title: str) -> None:
+            given.append(title)
+
+        def notice(self, text: str, flash: bool = False) -> None:
+            pass
+
+        def redraw(self) -> None:
+            pass
+
+    monkeypatch.setattr(narrator.keypad, "TerminalKeys", lambda: ScriptedKeys([]))
+    monkeypatch.setattr(narrator.screen, "RichScreen", Opened)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    config = TableConfig(language, Table(6, DECK, Rules(sheriff=False)), speaker="console")
+    open_table(config, plain=False, model=None, warn=lambda message: None)
+    assert given == [title] == [load_voice(language).text("screen.title")]
+
+    screen = RichScreen.__new__(RichScreen)  # drawn, not started: no terminal taken over
+    screen.console = Console(file=io.StringIO(), width=80, height=24, force_terminal=True, color_system=None)
+    screen.state, screen.table, screen.title = ScreenState(), TableState(), title
+    screen.console.print(screen._render())
+    top = next(line for line in screen.console.file.getvalue().splitlines() if "╭" in line)  # type: ignore
+    assert f" {title} " in top and "werewolf-narrator" not in top
