@@ -483,12 +483,14 @@ class KeypadAnswers:
         self.screen.refusal(self.text(key, **values))
 
     def _choice(self, prompt: str, options: dict[int, tuple[Answer, str]],
-                whole: Callable[[Answer], Answer] = lambda value: value) -> Answer:
-        """Reads one of the numbered ``options``; ``whole`` makes of it the answer the engine checks."""
+                whole: Callable[[Answer], Answer] = lambda value: value,
+                other: str = "refusal.not_an_option") -> Answer:
+        """Reads one of the numbered ``options``; ``whole`` makes of it the answer the engine checks. Another number
+        is refused with the line ``other``."""
         while True:
             number = self._number(self.text(prompt), allow_zero=0 in options)
             if number not in options:
-                self._refuse("refusal.not_an_option", number=number)
+                self._refuse(other, number=number)
                 continue
             value, said = options[number]
             if self._confirm(said, whole(value)):
@@ -666,9 +668,11 @@ class KeypadAnswers:
             self.screen.secret(every, instead=left)
         if "heal" in potions and victim is not None:
             # Read back as what it does ("Save seat three?"), not "Yes?": the screen shows the victim to her alone.
+            # A seat typed here, with her poison spent, is her try at it: she is told it is spent (on the screen).
+            other = "refusal.not_an_option" if "poison" in potions else "refusal.poison_spent"
             heal = self._choice("prompt.heal", {1: (True, self.text("answer.heal_seat", seat=victim)),
                                                 0: (False, self.text("answer.no_heal", seat=victim))},
-                                whole=lambda value: {"heal": value, "poison": None}) is True
+                                whole=lambda value: {"heal": value, "poison": None}, other=other) is True
         poison = None
         if heal and shown.one_in_all:
             return {"heal": True, "poison": None}  # the one-potion Witch has used hers

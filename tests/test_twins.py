@@ -23,6 +23,7 @@ from narrator.narration import CLOSE_EYES, OPEN_EYES
 from narrator.play import NewGame, Resumed, TableNarrator
 from narrator.voices import load_voice
 from twins import (
+    AWAKE,
     CLOSED,
     EYES,
     REFUSAL,
@@ -135,6 +136,14 @@ NAMED: dict[str, tuple[Twin, Twin]] = {
     "host_menu_at_night": (
         replace(named(SEER_AT_3, **SEAT_3_VOTED_OUT), typed={"werewolves": MENU_AT_NIGHT}),
         replace(named(SEER_AT_7, **SEAT_3_VOTED_OUT), typed={"werewolves": MENU_AT_NIGHT})),
+    # A Witch who tries the poison she spent vs one who still holds it and answers no: on night 1 she poisoned the
+    # pack's victim (seat 3) or did nothing, seat 3 dies either way; on night 2 the one whose poison is spent is asked
+    # her heal alone, types seat 5 there (refused on the screen: the poison is spent), then passes; the other passes
+    # both questions.
+    "witch_refused_or_spent": (
+        replace(named(SEER_AT_3, 2, werewolves_1=3, witch_1={"heal": False, "poison": 3}, werewolves_2=7),
+                typed={("witch", 2): ["5", "enter"]}),
+        named(SEER_AT_3, 2, werewolves_1=3, werewolves_2=7)),
     # Issue 22: what only someone awake at the keypad does at night — repeat, the menu's repeat, its pause, its 6 (show
     # a card) — is never heard: the living Seer's call sounds as her call made for the dead.
     "keypad_at_night_living_or_dead": (
@@ -439,6 +448,38 @@ def test_a_slip_at_the_servants_question_is_refused_unheard_and_names_no_card() 
     assert not voice_difference(one, other)
     differences = screen_differences(one, other)
     assert not differences, "\n".join(differences)
+
+
+def test_the_witch_who_tries_her_spent_poison_is_refused_on_the_screen_while_she_alone_is_awake() -> None:
+    """The pair witch_refused_or_spent is what it says: on night 2 one Witch holds her heal alone, the other both
+    potions; the first types a seat at her heal's question and is told, on the screen alone and while she is awake,
+    that her poison is spent; the refusal is gone before her sleep line, and neither twin says it."""
+    spent, holds = PAIRS["witch_refused_or_spent"]
+    shown = [[dict(f.values)["potions"] for c in plan(twin).game.calls if c.id == "witch" and c.number == 2
+              for f in c.facts if f.key == "victim_shown"] for twin in (spent, holds)]
+    assert shown == [[["heal"]], [["heal", "poison"]]]
+    one, other = played("witch_refused_or_spent")
+    refusal = load_voice("en").text("refusal.poison_spent", {})
+    refused = [m for m in one.moments if m.view and m.view[REFUSAL] == refusal]
+    assert refused and all(m.eyes == AWAKE for m in refused)
+    assert not [m for m in other.moments if m.view and m.view[REFUSAL]]
+    assert not [key for key, _ in one.voice + other.voice if key.startswith("refusal.")]
+    sleep = next(m for m in one.moments if m.kind == "said" and m.said > refused[-1].said - 1
+                 and one.voice[m.said][0] == "witch.sleep")
+    assert sleep.view[REFUSAL] == ""
+
+
+def test_the_spent_poisons_refusal_said_aloud_would_part_the_twins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The harness hears a refusal said at night: the pair above can fail."""
+    from narrator.asking import KeypadAnswers
+
+    def aloud(self: KeypadAnswers, key: str, **values: object) -> None:
+        self.say(key, values)
+        self.screen.refusal(self.text(key, **values))
+
+    monkeypatch.setattr(KeypadAnswers, "_refuse", aloud)
+    one, other = (play_twin(twin) for twin in PAIRS["witch_refused_or_spent"])
+    assert "refusal.poison_spent" in voice_difference(one, other)
 
 
 def test_a_keypad_that_kept_the_stray_keys_would_part_the_twins(monkeypatch: pytest.MonkeyPatch) -> None:
