@@ -642,8 +642,9 @@ def _check_keys() -> str:
             + "\nCharacters (deck): " + ", ".join(sorted(ROLES)))
 
 
-VOICE_LOG_HELP = ("append every line said aloud to FILE as it is said, one JSON line {\"key\": ..., \"text\": ...} "
-                  "each (a resumed game: from where it goes on)")
+VOICE_LOG_HELP = ("append every line said aloud to FILE as it is said, one JSON line {\"key\": ..., \"text\": ..., "
+                  "\"at\": ...} each, at the time it began in seconds since the epoch (a resumed game: from where it "
+                  "goes on)")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -59,8 +59,9 @@ NOT_REPEATED = ("notice.", "answer.", "refusal.", "debate.warning", "debate.over
 class TableSettings:
     """What a table narrator is given once, from the table's config and devices: the house ``rules`` (for the lines
     that depend on them); the table's ``seats`` (for the seating circle; None: as many as the names); the
-    ``voice_log`` every line said aloud is written to, as JSON lines (play --voice-log); the night's ``ambience``
-    (narrator.speak.ambience.NightAmbience, with ambience: true; None: none); the keypad's ``pacing``, which
+    ``voice_log`` every line said aloud is written to, as JSON lines with the time each began (play --voice-log);
+    the night's ``ambience`` (narrator.speak.ambience.NightAmbience, with ambience: true; None: none); the keypad's
+    ``pacing``, which
     the narrator shares (None: its own); the ``listener`` muted while the narrator speaks, so that it never hears
     itself (None: no microphone, or none that hears answers)."""
 
@@ -354,7 +355,9 @@ class TableNarrator(Narrator):
 
     def _say(self, line: Line) -> None:
         if self.voice_log is not None:  # written as it is said, so that a host (or a test) follows the voice
-            self.voice_log.write(json.dumps({"key": line.key, "text": line.text}, ensure_ascii=False) + "\n")
+            # With the time it began (epoch seconds): a game's pacing can be checked from its log afterwards.
+            said = {"key": line.key, "text": line.text, "at": time.time()}
+            self.voice_log.write(json.dumps(said, ensure_ascii=False) + "\n")
             self.voice_log.flush()
         text = line.text
         self.ambience.duck()
@@ -715,9 +718,9 @@ def play(config: TableConfig, table: TableIO, *, seed: int | None = None, start:
 
     ``start`` is a new game (where its journal goes: `begin_journal`) or a journaled one going on (`Resumed`).
     ``timing`` times the calls made with eyes closed. Every line said aloud (not the silent replay) is appended to
-    ``voice_log`` as a JSON line ``{"key": ..., "text": ...}``. The recap goes to ``out`` (`show_recap`). The
-    devices are closed at the end, the ``table.ambience`` with the speaker; Ctrl-C stops the game, its journal
-    kept (GameStopped says how to go on).
+    ``voice_log`` as a JSON line ``{"key": ..., "text": ..., "at": ...}``, ``at`` the time it began (epoch
+    seconds). The recap goes to ``out`` (`show_recap`). The devices are closed at the end, the ``table.ambience`` with
+    the speaker; Ctrl-C stops the game, its journal kept (GameStopped says how to go on).
     """
     seed = random.SystemRandom().randrange(2**63) if seed is None else seed  # the OS's randomness, 63 bits
     session = TableSession(config, table, seed, timing, voice_log)

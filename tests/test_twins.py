@@ -529,22 +529,29 @@ def starter(tmp_path: Path) -> TableConfig:
     return load_config(str(path))[0]
 
 
-def logged(log: io.StringIO | str) -> list[dict[str, str]]:
+def logged(log: io.StringIO | str) -> list[dict[str, object]]:
     text = log.getvalue() if isinstance(log, io.StringIO) else log
     return [json.loads(line) for line in text.splitlines()]
 
 
 def test_the_voice_log_holds_every_line_said_aloud_as_it_is_said(tmp_path: Path) -> None:
-    """`play --voice-log`: one JSON line {key, text} for every line the loudspeaker says, in order, and no other."""
+    """`play --voice-log`: one JSON line {key, text, at} for every line the loudspeaker says, in order, and no other;
+    ``at`` the time it began (epoch seconds, a float), so that a game's pacing can be checked afterwards."""
+    import time
+
     config = starter(tmp_path)
     keys, _ = plan_keys(config, 5)
     log, speaker = io.StringIO(), Recorder()
+    began = time.time()
     play_keys(config, keys, seed=5, start=NewGame(folder=tmp_path), speaker=speaker, voice_log=log)
+    ended = time.time()
     entries = logged(log)
     spoken = load_voice("en").spoken
     assert [spoken(e["text"]) for e in entries] == speaker.said
     assert entries[0]["key"] == "deal.app_intro" and entries[-1]["key"].startswith("end.")
-    assert all(set(e) == {"key", "text"} for e in entries)
+    assert all(set(e) == {"key", "text", "at"} and isinstance(e["at"], float) for e in entries)
+    times = [float(e["at"]) for e in entries]
+    assert began <= times[0] and times == sorted(times) and times[-1] <= ended
 
 
 def test_a_resumed_game_logs_what_it_says_not_its_silent_replay(tmp_path: Path) -> None:
