@@ -169,9 +169,17 @@ class KeypadAnswers:
     def seat_words(self, seats: Sequence[int]) -> str:
         return self.voice.join([self.voice.seat(s, self.names) for s in seats])
 
+    def _read(self, timeout: float | None = None) -> str | None:
+        """Reads a key (None: none came within ``timeout``); a key pressed takes the last refusal off the screen,
+        which would else stand under the question asked next."""
+        key = self.keys.read(timeout)
+        if key is not None:
+            self.screen.refusal("")
+        return key
+
     def _key(self) -> str:
         while True:
-            key = self.keys.read()
+            key = self._read()
             assert key is not None
             if key == "repeat":
                 raise Repeat()
@@ -210,7 +218,7 @@ class KeypadAnswers:
         """Shows a yes/no question of the host's; Enter says yes, Backspace no."""
         self.screen.prompt(self.text(prompt_key, **values))
         while True:
-            key = self.keys.read()
+            key = self._read()
             if key in ("enter", "back"):
                 return key == "enter"
             if key == "interrupt":
@@ -226,7 +234,7 @@ class KeypadAnswers:
         """Ctrl-C: asks whether to stop; Enter stops (the game can go on later), any other key goes on."""
         prompt, _ = self._shown()
         self.screen.prompt(self.text("menu.stop_confirm"))
-        key = self.keys.read()
+        key = self._read()
         if key in ("enter", "interrupt"):
             raise HostStop()
         self.screen.prompt(prompt)
@@ -250,7 +258,7 @@ class KeypadAnswers:
         return self.asking is not None and self.asking.phase is Phase.NIGHT
 
     def _menu(self, prompt: str, entry: str, night: bool = False) -> None:
-        key = self.keys.read()
+        key = self._read()
         if key == "1" and night:
             self.nothing_here()  # not in the night's menu: the hint, as for any key that does nothing
         elif key == "1":
@@ -268,7 +276,7 @@ class KeypadAnswers:
             self.screen.prompt("")  # the banner says how to go on
             self.screen.keys(self.text("screen.keys_paused"))
             self.screen.paused(self.text("screen.paused"))
-            while self.keys.read() != "enter":
+            while self._read() != "enter":
                 pass
             self.screen.paused("")
             if heard:
@@ -297,7 +305,7 @@ class KeypadAnswers:
         entries seemed to work, and did nothing."""
         self.screen.entry(shown)
         self.screen.prompt(self.text("menu.back"))
-        while self.keys.read() != "enter":
+        while self._read() != "enter":
             pass
 
     def _menu_seat(self) -> int | None:
@@ -306,7 +314,7 @@ class KeypadAnswers:
         while True:
             self.screen.prompt(self.text("menu.card_seat"))
             self.screen.entry(typed)
-            key = self.keys.read()
+            key = self._read()
             if key == "interrupt":
                 raise HostStop()
             if key is not None and key.isdigit() and len(typed) < 2:
@@ -466,20 +474,27 @@ class KeypadAnswers:
     def _no_such_seat(self, number: int) -> None:
         """Says that seat ``number`` is not at the table (public: the table's size): aloud by day, at night on the
         screen only, as the engine's refusals are (narration.Narrator.refuse)."""
+        self._refuse("refusal.no_such_seat", seat=number)
+
+    def _refuse(self, key: str, **values: object) -> None:
+        """Shows why what was typed is refused on the refusal's line of the screen; by day it is said aloud too."""
         if self.day:
-            self.say("refusal.no_such_seat", {"seat": number})
-        else:
-            self.screen.secret(self.text("refusal.no_such_seat", seat=number))
+            self.say(key, values)
+        self.screen.refusal(self.text(key, **values))
 
     def _choice(self, prompt: str, options: dict[int, tuple[Answer, str]],
-                whole: Callable[[Answer], Answer] = lambda value: value) -> Answer:
-        """Reads one of the numbered ``options``; ``whole`` makes of it the answer the engine checks."""
+                whole: Callable[[Answer], Answer] = lambda value: value,
+                other: str = "refusal.not_an_option") -> Answer:
+        """Reads one of the numbered ``options``; ``whole`` makes of it the answer the engine checks. Another number
+        is refused with the line ``other``."""
         while True:
             number = self._number(self.text(prompt), allow_zero=0 in options)
-            if number in options:
-                value, said = options[number]
-                if self._confirm(said, whole(value)):
-                    return value
+            if number not in options:
+                self._refuse(other, number=number)
+                continue
+            value, said = options[number]
+            if self._confirm(said, whole(value)):
+                return value
 
     def _debate(self) -> Answer:
         """Waits for Enter or the end of the debate timer, counting down on the screen, warning a minute before."""
@@ -509,7 +524,7 @@ class KeypadAnswers:
                     return False
                 whole = math.ceil(left)
                 self.screen.countdown(self.text(key, time=f"{whole // 60}:{whole % 60:02d}"), whole)
-                pressed = self.keys.read(timeout=max(left - (whole - 1), 0.01))  # woken at the next whole second
+                pressed = self._read(timeout=max(left - (whole - 1), 0.01))  # woken at the next whole second
                 if pressed == "enter":
                     return True
                 if pressed == "repeat" and repeat is not None:
@@ -608,8 +623,7 @@ class KeypadAnswers:
             line = error.key if error.key in self.voice.lines else "refusal.shape"
             if self.day and not error.secret:
                 self.say(line, dict(error.values))
-            else:
-                self.screen.entry(self.text(line, **error.values))
+            self.screen.refusal(self.text(line, **error.values))
             return AGAIN
         return number
 
@@ -647,32 +661,37 @@ class KeypadAnswers:
         potions = shown.potions
         heal = False
         victim = shown.victim
+        every = self._potions_line(potions)  # as her call showed them
+        left = self._potions_line([p for p in potions if p != "heal"])  # once the heal is given
+        if "heal" in potions and "poison" in potions:
+            # Asked again (a refusal, undo, repeat): the heal given before is hers again, and the list says so.
+            self.screen.secret(every, instead=left)
         if "heal" in potions and victim is not None:
             # Read back as what it does ("Save seat three?"), not "Yes?": the screen shows the victim to her alone.
+            # A seat typed here, with her poison spent, is her try at it: she is told it is spent (on the screen).
+            other = "refusal.not_an_option" if "poison" in potions else "refusal.poison_spent"
             heal = self._choice("prompt.heal", {1: (True, self.text("answer.heal_seat", seat=victim)),
                                                 0: (False, self.text("answer.no_heal", seat=victim))},
-                                whole=lambda value: {"heal": value, "poison": None}) is True
+                                whole=lambda value: {"heal": value, "poison": None}, other=other) is True
         poison = None
         if heal and shown.one_in_all:
             return {"heal": True, "poison": None}  # the one-potion Witch has used hers
         if "poison" in potions:
-            if heal:  # what is left once the heal is given (the list shown with her call had it still)
-                self._potions_left([p for p in potions if p != "heal"])
+            if heal:  # what she holds now, in the place of the list her call showed: never both on the screen
+                self.screen.secret(left, instead=every)
             try:
                 poison = self._seat(optional=True, prompt_key="prompt.poison",
                                     whole=lambda seat: {"heal": heal, "poison": seat}, poison=True)
             except Undo:
                 if "heal" in potions and victim is not None:
-                    if heal:
-                        self._potions_left(list(potions))  # the heal taken back: hers again
                     return self._witch(call)
                 raise
         return {"heal": heal, "poison": poison}
 
-    def _potions_left(self, potions: Sequence[str]) -> None:
-        """Shows the Witch the potions she has left now, under those her call showed."""
+    def _potions_line(self, potions: Sequence[str]) -> str:
+        """Returns the line that shows the Witch the ``potions`` she holds (narration.Narrator.fact's own)."""
         names = [self.voice.lines[f"screen.potion.{potion}"] for potion in potions]
-        self.screen.secret(self.text("screen.potions", potions=self.voice.join(names)))
+        return self.text("screen.potions", potions=self.voice.join(names))
 
     def _ask(self, call: Call) -> Answer:
         if call.kind is Kind.NONE:
@@ -718,6 +737,7 @@ class KeypadAnswers:
             number = self._number(self.text("prompt.number", largest=largest), allow_zero=True)
             assert isinstance(number, int)
             if number > largest:
+                self._refuse("refusal.not_an_option", number=number)
                 continue
             said = self.text("answer.card", number=number) if number else self.text("answer.no_card")
             if self._confirm(said, number or None):

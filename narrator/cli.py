@@ -560,8 +560,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from .config import Findings, read_table
+    from .config import Findings, TableConfig, read_table
     from .script import read_script
+    from .voices import load_voice
     from .yamlfile import YamlError, load
 
     status = 0
@@ -574,33 +575,38 @@ def cmd_check(args: argparse.Namespace) -> int:
             continue
         data = doc.data
         is_script = _is_script(data)
+        checked: TableConfig | None
         if is_script:
             script, found = read_script(doc)
-            what = "practice script"
+            checked = script.config if script is not None else None
         else:
             found = Findings()
-            config = read_table(doc.data, doc, (), found)
-            what = "table config"
+            checked = read_table(doc.data, doc, (), found)
+        # The verdict and the warnings in the table's language; the errors (in a file that may name none) in English.
+        voice = load_voice(checked.language if checked is not None else "en")
         for warning in found.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
+            print(voice.text("screen.check_warning", {"text": warning}, fragment=True), file=sys.stderr)
         for error in found.errors:
             print(f"error: {error}", file=sys.stderr)
         if found.errors:
             status = 1
             continue
+        assert checked is not None
+        table, language = checked.table, checked.language
         if is_script:
             assert script is not None
-            table, language = script.config.table, script.config.language
-            extra = f", {len(script.answers)} answers"
+            verdict = voice.text("screen.check_ok_script", {"path": path, "count": table.seats, "language": language,
+                                                            "answers": len(script.answers)}, fragment=True)
         else:
-            assert config is not None
-            table, language, extra = config.table, config.language, ""
+            verdict = voice.text("screen.check_ok", {"path": path, "count": table.seats, "language": language},
+                                 fragment=True)
             if not args.no_simulate:
                 from .simulate import check_balance
 
-                for warning in check_balance(table):
-                    print(f"warning: {path}: {warning}", file=sys.stderr)
-        print(f"{path}: ok ({what}: {table.seats} players, language {language}{extra})")
+                for warning in check_balance(table, voice):
+                    print(voice.text("screen.check_warning", {"text": f"{path}: {warning}"}, fragment=True),
+                          file=sys.stderr)
+        print(verdict)
     return status
 
 
@@ -636,8 +642,9 @@ def _check_keys() -> str:
             + "\nCharacters (deck): " + ", ".join(sorted(ROLES)))
 
 
-VOICE_LOG_HELP = ("append every line said aloud to FILE as it is said, one JSON line {\"key\": ..., \"text\": ...} "
-                  "each (a resumed game: from where it goes on)")
+VOICE_LOG_HELP = ("append every line said aloud to FILE as it is said, one JSON line {\"key\": ..., \"text\": ..., "
+                  "\"at\": ...} each, at the time it began in seconds since the epoch (a resumed game: from where it "
+                  "goes on)")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from engine import (
     MAX_SEATS,
@@ -37,7 +38,8 @@ SPEAKERS = ("auto", "kokoro", "piper", "pyttsx3", "console")
 _TABLE_KEYS: dict[str, str] = {
     "language": "the narrator's language: one of the voice files (en, fr, zh)",
     "seats": f"the number of players ({MIN_SEATS} to {MAX_SEATS}), or a list of their names, clockwise from seat 1",
-    "deck": "a list of character ids, one card a player (plus the Thief's two centre cards)",
+    "deck": "a list of characters, one card a player (plus the Thief's two centre cards): their ids, or their names "
+            "in any voice file, case aside (Salvateur, Voyante, 女巫)",
     "preset": "a deck preset for the number of seats: " + ", ".join(sorted(PRESETS)),
     "deal": "app (the program shuffles and deals) or cards (real cards are dealt)",
 }
@@ -179,16 +181,20 @@ def suggest(word: object, choices: list[str]) -> str:
     return f" (did you mean {shown(close[0])}?)" if close else ""
 
 
-def closest(word: object, choices: list[str]) -> str:
+def closest(word: object, choices: list[str], fold: Callable[[str], str] = lambda text: text) -> str:
     """Returns "; did you mean X, Y or Z?" with the choices closest to ``word`` (a list of them all is too long to
-    read): up to three, as close as the closest but for a little (a clear misspelling names one); "" for none."""
+    read): up to three, as close as the closest but for a little (a clear misspelling names one); "" for none. With
+    ``fold``, words and choices are compared as it makes them (case aside), and the choices named as given."""
     if not isinstance(word, str):
         return ""
-    ratios = {c: difflib.SequenceMatcher(None, word, c).ratio() for c in difflib.get_close_matches(word, choices, 3)}
+    given = {fold(c): c for c in choices}
+    wanted = fold(word)
+    ratios = {c: difflib.SequenceMatcher(None, wanted, c).ratio()
+              for c in difflib.get_close_matches(wanted, list(given), 3)}
     close = [c for c, ratio in ratios.items() if ratio >= max(ratios.values(), default=0) - 0.1]
     if not close:
         return ""
-    named = [shown(c) for c in close]
+    named = [shown(given[c]) for c in close]
     return f"; did you mean {', '.join(named[:-1]) + ' or ' if len(named) > 1 else ''}{named[-1]}?"
 
 
@@ -213,19 +219,37 @@ def look(name: str) -> str:
     return plain.translate(LOOK_ALIKES)
 
 
-def named_role(word: str) -> str | None:
-    """Returns the character a table's language calls ``word`` (the French 'salvateur', 'Voyante', the Chinese 女巫), or
-    None: a deck names characters by their ids, and a host writes the names the docs and the cards use."""
+def fold_name(name: str) -> str:
+    """Returns a character's name as a deck's names are compared: composed, case aside, spaces around it dropped."""
+    return unicodedata.normalize("NFC", name).strip().casefold()
+
+
+@functools.lru_cache(maxsize=1)
+def written_names() -> tuple[tuple[str, str], ...]:
+    """Returns each character's name in each voice file's character names (``roles``), as written there, with its id:
+    (Salvateur, guard), (Voyante, seer), (女巫, witch), (Fortune Teller, seer)... The voice files are read once: they do
+    not change while the program runs."""
     from .voices import load_voice
 
-    wanted = unicodedata.normalize("NFC", word).casefold().strip()
-    for language in languages():
-        voice = load_voice(language)
-        for role in ROLES:
-            name = voice.role(role).casefold()
-            if wanted in (name, *name.split(" ", 1)[1:]) and wanted:  # "Salvateur", "la Voyante" as "voyante"
-                return role
-    return None
+    return tuple(dict.fromkeys((load_voice(language).role(role), role) for language in languages() for role in ROLES))
+
+
+def character_names() -> dict[str, str]:
+    """Returns every name a deck may give a character, by its `fold_name` form: its id (``guard``) and its names in the
+    voice files (`written_names`), each mapped to its id."""
+    names = {fold_name(role): role for role in ROLES}
+    for name, role in written_names():
+        names.setdefault(fold_name(name), role)
+    return names
+
+
+def character_id(card: str) -> str | None:
+    """Returns the character a deck's ``card`` names (its id, or its name in a voice file, case aside), or None.
+
+    >>> character_id("Salvateur"), character_id("voyante"), character_id("女巫"), character_id("Fortune Teller")
+    ('guard', 'seer', 'witch', 'seer')
+    """
+    return card if card in ROLES else character_names().get(fold_name(card))
 
 
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -382,11 +406,12 @@ class _Reader:
         if isinstance(raw_deck, list) and "seats" not in self.data:
             # The deal says how many players there are: a deck of another size is named as the deal's
             # mistake, once, rather than as the deck's consequences.
-            implied = len(raw_deck) - (2 if "thief" in raw_deck else 0)
+            thief = any(isinstance(c, str) and character_id(c) == "thief" for c in raw_deck)
+            implied = len(raw_deck) - (2 if thief else 0)
             if implied != seats_from_deal:
-                thief = ", plus the Thief's two centre cards" if "thief" in raw_deck else ""
+                thief_cards = ", plus the Thief's two centre cards" if thief else ""
                 self.found.errors.append(f"{deal_where}: deal: {seats_from_deal} seats are dealt, but the deck has "
-                                         f"cards for {implied} players (one card a seat{thief})")
+                                         f"cards for {implied} players (one card a seat{thief_cards})")
                 return False
         return True
 
@@ -401,13 +426,13 @@ class _Reader:
             if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
                 self.bad("deck", raw)
                 return None, seats
-            for i, card in enumerate(raw):
-                if card not in ROLES:
-                    named = named_role(card)
-                    hint = f"; write {shown(named)} for it" if named else closest(card, sorted(ROLES))
+            named = [character_id(card) for card in raw]  # Salvateur as guard, 女巫 as witch
+            for i, (card, role) in enumerate(zip(raw, named)):
+                if role is None:
+                    hint = closest(card, sorted({*ROLES, *(name for name, _ in written_names())}), fold=fold_name)
                     found.errors.append(f"{self.at('deck', i)}: deck: unknown character {shown(card)}"
                                         f"{hint} (`check --help` lists all {len(ROLES)})")
-            deck = tuple(raw)
+            deck = tuple(role or card for card, role in zip(raw, named))
             if seats is None:
                 seats = len(deck) - (2 if "thief" in deck else 0)
                 if "thief" in deck and seats < MIN_SEATS:

@@ -72,6 +72,15 @@ OPEN_EYES = frozenset({"dawn.call", "notice.open_eyes", "confessor.from_screen",
 """The lines that open them."""
 
 
+REFUSALS = ("refusal.", "identify.no_such_card")
+"""The lines that say why an answer was refused: on the screen, each on the refusal's line (narrator.screen)."""
+
+
+def refusal(key: str) -> bool:
+    """Returns whether the line ``key`` says why an answer was refused."""
+    return key.startswith(REFUSALS)
+
+
 def wakes(call: Call) -> bool:
     """Returns whether ``call`` wakes characters at night (said with a wake and a sleep line; not the nightfall)."""
     return call.phase is Phase.NIGHT and CALLS[call.id].night

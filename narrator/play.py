@@ -25,8 +25,8 @@ from .hint import resume_hint, typed_path
 from .identify import identify, journaled
 from .journal import Entry, Journal, default_folder, journal_name
 from .keypad import Keys
-from .narration import (CLOSE_EYES, OPEN_EYES, SCREEN, VOICE, Answers, Line, Narrator, eyes_closed, in_the_dark, run,
-                        wakes)
+from .narration import (CLOSE_EYES, OPEN_EYES, SCREEN, VOICE, Answers, Line, Narrator, eyes_closed, in_the_dark,
+                        refusal, run, wakes)
 from .pacing import Pacing
 from .recap import build_recap, markdown, who, write_recap
 from .replay import Replay
@@ -59,8 +59,9 @@ NOT_REPEATED = ("notice.", "answer.", "refusal.", "debate.warning", "debate.over
 class TableSettings:
     """What a table narrator is given once, from the table's config and devices: the house ``rules`` (for the lines
     that depend on them); the table's ``seats`` (for the seating circle; None: as many as the names); the
-    ``voice_log`` every line said aloud is written to, as JSON lines (play --voice-log); the night's ``ambience``
-    (narrator.speak.ambience.NightAmbience, with ambience: true; None: none); the keypad's ``pacing``, which
+    ``voice_log`` every line said aloud is written to, as JSON lines with the time each began (play --voice-log);
+    the night's ``ambience`` (narrator.speak.ambience.NightAmbience, with ambience: true; None: none); the keypad's
+    ``pacing``, which
     the narrator shares (None: its own); the ``listener`` muted while the narrator speaks, so that it never hears
     itself (None: no microphone, or none that hears answers)."""
 
@@ -155,6 +156,8 @@ class TableNarrator(Narrator):
                 self.screen.clear()  # a call's secrets go as its sleep line starts, not once it is said
             self.screen.public(line.text)
             self._say(line)
+        elif refusal(line.key):
+            self.screen.refusal(line.text)
         else:
             self.screen.secret(line.text)
 
@@ -271,9 +274,9 @@ class TableNarrator(Narrator):
         typed again (in the log at the bottom alone, a host without sound missed it)."""
         said = len(self.transcript)
         super().refuse(call, error)
-        refusal = self.transcript[said:]
-        if refusal and refusal[-1].channel == VOICE and not self.replaying:
-            self.screen.secret(refusal[-1].text)
+        refused = self.transcript[said:]
+        if refused and refused[-1].channel == VOICE and not self.replaying:
+            self.screen.refusal(refused[-1].text)
 
     def end(self, call: Call, step: Step) -> None:
         if any(f.secret for f in step.facts) and self.acknowledge is not None and not self.replaying:
@@ -329,7 +332,7 @@ class TableNarrator(Narrator):
         self.screen.show_call(title, next((line.text for line in lines if line.channel == VOICE), ""))
         if not was_open:
             for line in lines:
-                if line.channel == SCREEN:
+                if line.channel == SCREEN and not refusal(line.key):  # a refusal is gone with the next key
                     self.screen.secret(line.text)
         # The running call's lines are its own again: the card shown is never among the secrets shown again.
         del self.transcript[mark:]
@@ -352,7 +355,9 @@ class TableNarrator(Narrator):
 
     def _say(self, line: Line) -> None:
         if self.voice_log is not None:  # written as it is said, so that a host (or a test) follows the voice
-            self.voice_log.write(json.dumps({"key": line.key, "text": line.text}, ensure_ascii=False) + "\n")
+            # With the time it began (epoch seconds): a game's pacing can be checked from its log afterwards.
+            said = {"key": line.key, "text": line.text, "at": time.time()}
+            self.voice_log.write(json.dumps(said, ensure_ascii=False) + "\n")
             self.voice_log.flush()
         text = line.text
         self.ambience.duck()
@@ -713,9 +718,9 @@ def play(config: TableConfig, table: TableIO, *, seed: int | None = None, start:
 
     ``start`` is a new game (where its journal goes: `begin_journal`) or a journaled one going on (`Resumed`).
     ``timing`` times the calls made with eyes closed. Every line said aloud (not the silent replay) is appended to
-    ``voice_log`` as a JSON line ``{"key": ..., "text": ...}``. The recap goes to ``out`` (`show_recap`). The
-    devices are closed at the end, the ``table.ambience`` with the speaker; Ctrl-C stops the game, its journal
-    kept (GameStopped says how to go on).
+    ``voice_log`` as a JSON line ``{"key": ..., "text": ..., "at": ...}``, ``at`` the time it began (epoch
+    seconds). The recap goes to ``out`` (`show_recap`). The devices are closed at the end, the ``table.ambience`` with
+    the speaker; Ctrl-C stops the game, its journal kept (GameStopped says how to go on).
     """
     seed = random.SystemRandom().randrange(2**63) if seed is None else seed  # the OS's randomness, 63 bits
     session = TableSession(config, table, seed, timing, voice_log)
@@ -849,7 +854,7 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
     # While the deal goes on, every line of this table is rendered ahead: no call waits for its voice.
     prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck,
                   config.source, config.table)
-    screen: Screen = RichScreen() if full_screen else PlainScreen()
+    screen: Screen = RichScreen(load_voice(config.language).text("screen.title")) if full_screen else PlainScreen()
     if full_screen:
         screen.notice(" · ".join(told_before))
         opened.append(screen)

@@ -24,8 +24,13 @@ class Screen(Protocol):
     def show_call(self, title: str, spoken: str) -> None:
         """Starts a new call: its title and the line said; clears the previous call's secrets."""
 
-    def secret(self, text: str) -> None:
-        """Shows a secret line to those awake, until the call ends."""
+    def secret(self, text: str, instead: str = "") -> None:
+        """Shows a secret line to those awake, until the call ends; with ``instead``, in the place of that line if it
+        is shown, and never twice (what the Witch still holds, once she has given her heal)."""
+
+    def refusal(self, text: str) -> None:
+        """Shows why the answer typed was refused, on a line of its own in the call's panel: the next refusal replaces
+        it, and "" (the next key pressed) takes it away, so that it never stands under a later question."""
 
     def public(self, text: str) -> None:
         """Adds a line said aloud to the log."""
@@ -72,6 +77,7 @@ class ScreenState:
     title: str = ""
     spoken: str = ""
     secrets: list[str] = field(default_factory=list)
+    refusal: str = ""  # why the answer typed last was refused, until the next key
     prompt: str = ""
     entry: str = ""
     status: str = ""
@@ -148,9 +154,14 @@ class PlainScreen:
         self.said = []
         self.state = ScreenState(title=title, status=self.state.status, log=self.state.log)
 
-    def secret(self, text: str) -> None:
-        self.state.secrets.append(text)
-        self._private(f"  [screen] {text}")
+    def secret(self, text: str, instead: str = "") -> None:
+        if shown_instead(self.state.secrets, text, instead):
+            self._private(f"  [screen] {text}")
+
+    def refusal(self, text: str) -> None:
+        self.state.refusal = text
+        if text:
+            self._private(f"  [screen] {text}")
 
     def public(self, text: str) -> None:
         self.state.log.append(text)
@@ -211,10 +222,22 @@ class PlainScreen:
     def clear(self) -> None:
         self._leave()
         self.state.secrets.clear()
-        self.state.prompt = self.state.entry = ""
+        self.state.prompt = self.state.entry = self.state.refusal = ""
 
     def close(self) -> None:
         self._leave()
+
+
+def shown_instead(secrets: list[str], text: str, instead: str = "") -> bool:
+    """Puts ``text`` among the ``secrets`` shown: last; with ``instead``, in its place if it is there, and never
+    twice. Returns whether the secrets changed."""
+    if instead and instead in secrets:
+        secrets[secrets.index(instead)] = text
+    elif not instead or text not in secrets:
+        secrets.append(text)
+    else:
+        return False
+    return True
 
 
 def _isatty(out: TextIO) -> bool:
@@ -317,10 +340,11 @@ class RichScreen:
     """A full-screen view with rich: the eyes banner, the call (its secrets, prompt, entry, timer), the seating
     circle, the lines said, the host's status line and the keys that work now, fitted to the terminal's size."""
 
-    def __init__(self) -> None:
+    def __init__(self, title: str = "werewolf-narrator") -> None:
         from rich.console import Console
         from rich.live import Live
 
+        self.title = title  # the panel's title before the first call's: the table's language's (screen.title)
         self.console = Console()
         self.state = ScreenState()
         self.table = TableState()
@@ -338,6 +362,8 @@ class RichScreen:
         parts: list[Text] = [Text(s.spoken, style="bold")]
         if s.secrets:
             parts += [Text("  " + line, style="bold yellow") for line in s.secrets]
+        if s.refusal:
+            parts.append(Text("  " + s.refusal, style="bold red"))
         if s.prompt:
             parts.append(Text(s.prompt, style="cyan"))
         if s.entry:
@@ -354,7 +380,7 @@ class RichScreen:
             bar.align("center", width)
             pad = [Text(" " * width, style=BANNER_STYLES[kind])] if tall else []
             shown += [*pad, bar, *pad]
-        shown.append(Panel(Group(*parts), title=s.title or "werewolf-narrator"))
+        shown.append(Panel(Group(*parts), title=s.title or self.title))
         options = self.console.options.update(width=width)
         used = sum(len(self.console.render_lines(r, options, pad=False)) for r in shown)
         status = self._status_lines(t.flash or t.notice, width)
@@ -394,9 +420,14 @@ class RichScreen:
         self.table.flash = ""
         self._refresh()
 
-    def secret(self, text: str) -> None:
-        self.state.secrets.append(text)
-        self._refresh()
+    def secret(self, text: str, instead: str = "") -> None:
+        if shown_instead(self.state.secrets, text, instead):
+            self._refresh()
+
+    def refusal(self, text: str) -> None:
+        if text != self.state.refusal:  # every key pressed clears it: drawn again only when it changes
+            self.state.refusal = text
+            self._refresh()
 
     def public(self, text: str) -> None:
         self.state.log.append(text)
@@ -445,7 +476,7 @@ class RichScreen:
 
     def clear(self) -> None:
         self.state.secrets.clear()
-        self.state.prompt = self.state.entry = self.state.keys = ""
+        self.state.prompt = self.state.entry = self.state.keys = self.state.refusal = ""
         self.table.flash = ""
         self._refresh()
 

@@ -25,6 +25,7 @@ from engine.strategy import MAX_CALLS, MODELS, UNFINISHED, game_seed, play, winn
 
 from .errors import UserError
 from .hint import command
+from .voices import Voice
 
 SIDES = ("village", "werewolves")
 """The two sides whose balance ``check`` judges; the loners' goals are meant to be rare."""
@@ -128,32 +129,31 @@ def simulate(table: Table, games: int, model: str = CHECK_MODEL, seed: int = 1, 
     return Result(model, games, dict(wins), time.perf_counter() - start, jobs)
 
 
-def lopsided(result: Result) -> list[str]:
-    """Returns a warning naming the side that wins more than the FAIR band allows, with its figure; when
-    none does, one for each side that wins less (the loners' goals took the rest)."""
+def lopsided(result: Result, voice: Voice) -> list[str]:
+    """Returns a warning naming the side that wins more than the FAIR band allows, with its figure, in the language
+    of ``voice``; when none does, one for each side that wins less (the loners' goals took the rest)."""
     low, high = FAIR
     strong = [t for t in SIDES if result.rate(t) > high]
     weak = [t for t in SIDES if result.rate(t) < low]
     warnings = []
     for team in strong or weak:
         a, b = wilson(result.wins.get(team, 0), result.games)
-        wins = "wins" if team == "village" else "win"  # the village wins; the werewolves win
-        warnings.append(f"the {team} {wins} {result.rate(team):.1%} of {result.games:,} simulated games "
-                        f"({result.model} model, 95% interval {a:.1%} to {b:.1%}); a balanced deck gives "
-                        f"each side {low:.0%} to {high:.0%}: this one is lopsided (see `{command()} "
-                        f"simulate`; `check --no-simulate` skips this)")
+        warnings.append(voice.text(f"screen.check_lopsided_{team}", {
+            "rate": f"{result.rate(team):.1%}", "games": f"{result.games:,}", "model": result.model,
+            "low": f"{a:.1%}", "high": f"{b:.1%}", "fair_low": f"{low:.0%}", "fair_high": f"{high:.0%}",
+            "command": command()}, fragment=True))
     return warnings
 
 
-def deadlocks(result: Result) -> list[str]:
-    """Returns a warning when games of the deck never ended (still running after MAX_CALLS calls): the deck can
-    deadlock, and a table playing it may have to end the game from the host menu."""
+def deadlocks(result: Result, voice: Voice) -> list[str]:
+    """Returns a warning, in the language of ``voice``, when games of the deck never ended (still running after
+    MAX_CALLS calls): the deck can deadlock, and a table playing it may have to end the game from the host menu."""
     stuck = result.wins.get(UNFINISHED, 0)
     if not stuck:
         return []
-    return [f"{stuck:,} of {result.games:,} simulated games ({stuck / result.games:.1%}, {result.model} model) never "
-            f"ended: still running after {MAX_CALLS:,} calls, nobody able to win or to be eliminated. The deck can "
-            f"deadlock: at the table, end such a game from the host menu (see `{command()} simulate`)"]
+    return [voice.text("screen.check_deadlock", {
+        "stuck": f"{stuck:,}", "games": f"{result.games:,}", "share": f"{stuck / result.games:.1%}",
+        "model": result.model, "calls": f"{MAX_CALLS:,}", "command": command()}, fragment=True)]
 
 
 def unfinished_line(result: Result) -> str:
@@ -173,11 +173,11 @@ def check_games(seats: int) -> int:
     return max(500, CHECK_GAMES * 12 // max(12, seats))
 
 
-def check_balance(table: Table, jobs: int | None = None) -> list[str]:
-    """Returns ``check``'s warnings about a deck's balance and its deadlocks, from a quick simulation (fixed seed:
-    the same deck always gets the same verdict)."""
+def check_balance(table: Table, voice: Voice, jobs: int | None = None) -> list[str]:
+    """Returns ``check``'s warnings about a deck's balance and its deadlocks, in the table's language (``voice``),
+    from a quick simulation (fixed seed: the same deck always gets the same verdict)."""
     result = simulate(table, check_games(table.seats), CHECK_MODEL, seed=1, jobs=jobs)
-    return deadlocks(result) + lopsided(result)
+    return deadlocks(result, voice) + lopsided(result, voice)
 
 
 # -- the command line ------------------------------------------------------------------------------

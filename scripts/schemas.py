@@ -32,7 +32,7 @@ from engine.table import HouseRule, house_rules  # noqa: E402
 from engine.types import Phase  # noqa: E402
 from engine.variants import TOSS, VARIANTS  # noqa: E402
 from engine.village import TOKENS  # noqa: E402
-from narrator.config import _LIST_RULES, KEYS, SPEAKERS, TableConfig, readme_row  # noqa: E402
+from narrator.config import _LIST_RULES, KEYS, SPEAKERS, TableConfig, readme_row, written_names  # noqa: E402
 from narrator.script import REASONS, TOP_KEYS, WINNERS  # noqa: E402
 from narrator.voices import languages  # noqa: E402
 
@@ -114,7 +114,9 @@ def table_properties() -> dict[str, dict[str, Any]]:
         "language": {"enum": languages(), "default": "en"},
         "seats": {"anyOf": [{"type": "integer", "minimum": MIN_SEATS, "maximum": MAX_SEATS},
                             {"type": "array", "items": name, "minItems": MIN_SEATS, "maxItems": MAX_SEATS}]},
-        "deck": {"type": "array", "items": {"enum": roles}, "minItems": MIN_SEATS},
+        # The ids, then the voice files' names as written (check takes them case aside: an enum cannot say so).
+        "deck": {"type": "array", "items": {"enum": roles + sorted({n for n, _ in written_names()} - set(roles))},
+                 "minItems": MIN_SEATS},
         "preset": {"enum": sorted(PRESETS)},
         "deal": {"enum": ["app", "cards"]},
         "groups": _null_or({"type": "array", "minItems": 2, "maxItems": 2,

@@ -49,9 +49,9 @@ class Shown(Printed):
         self.titles.append(title)
         super().show_call(title, spoken)
 
-    def secret(self, text: str) -> None:
+    def secret(self, text: str, instead: str = "") -> None:
         self.on_secret(text)
-        super().secret(text)
+        super().secret(text, instead)
 
     @property
     def text(self) -> str:

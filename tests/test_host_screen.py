@@ -14,7 +14,7 @@ from rich.cells import cell_len
 from engine import Call, Deal, Game, Phase, Rules, Table, deal_cards
 from engine.roles import cupid, raven
 from engine.types import Kind
-from helpers import Printed
+from helpers import Printed, play_keys
 from keystrokes import Recorder, ScriptedKeys, after, keys_for
 from narrator.asking import KeypadAnswers
 from narrator.circle import SeatView, seating
@@ -567,6 +567,7 @@ def drawn(width: int, height: int, notice: str = "", said: int = 0) -> list[str]
 
     screen = RichScreen.__new__(RichScreen)  # drawn, not started: no terminal taken over
     screen.console = Console(file=io.StringIO(), width=width, height=height, force_terminal=True, color_system=None)
+    screen.title = VOICE.text("screen.title")
     screen.state = ScreenState(title="Night 1", spoken="It is night.", log=[f"line {n}" for n in range(1, said + 1)],
                                keys=VOICE.text("screen.keys_wait"))
     screen.table = TableState(seats=tuple(seating(VOICE, 12, ())), eyes="EYES CLOSED", eyes_open=False, notice=notice)
@@ -599,7 +600,7 @@ def test_a_tall_screen_shows_the_lines_said_in_the_rows_the_circle_leaves() -> N
 def test_a_refusal_said_by_day_stays_in_the_calls_panel_and_one_at_night_is_shown_there_only() -> None:
     """"Chloe, seat number three, has been eliminated." was said and added to the log at the bottom only: a host
     without sound, looking at the prompt typed again, never saw it. By day it is in the panel too; at night (on the
-    screen only) as before."""
+    screen only) as before; either way on the refusal's own line, not among the call's secrets."""
     from engine import IllegalAnswer
     from narrator.play import TableNarrator
 
@@ -609,4 +610,164 @@ def test_a_refusal_said_by_day_stays_in_the_calls_panel_and_one_at_night_is_show
         call = Call("vote" if phase is Phase.DAY else "seer", phase, 1, Kind.SEAT, seats=(1, 2, 4))
         narrator.refuse(call, IllegalAnswer("out", key="refusal.eliminated", seat=3))
         line = VOICE.text("refusal.eliminated", {"seat": 3})
-        assert screen.state.secrets == [line] and len(speaker.said) == said
+        assert screen.state.refusal == line and screen.state.secrets == [] and len(speaker.said) == said
+
+
+# -- refusals on a line of their own, the Witch's potions ---------------------------------------------------------
+
+
+class Watching(ScriptedKeys):
+    """Keys typed in order; before each is read, what the screen's call panel shows: (the key about to be read, the
+    refusal's line, the secrets, the prompt)."""
+
+    def __init__(self, keys: list[str], screen: PlainScreen) -> None:
+        super().__init__(keys)
+        self.screen = screen
+        self.seen: list[tuple[str, str, tuple[str, ...], str]] = []
+
+    def read(self, timeout: float | None = None) -> str | None:
+        key = super().read(timeout)
+        state = self.screen.state
+        self.seen.append((key or "", state.refusal, tuple(state.secrets), state.prompt))
+        return key
+
+
+def night_one(deck: tuple[str, ...], keys: list[str], tmp_path: Path) -> Watching:
+    """Plays ``keys`` into night 1 of an 8-seat table dealt ``deck`` in seat order, until they run out."""
+    table = Table(8, deck, Rules(sheriff=False))
+    screen = PlainScreen(io.StringIO(), terminal=True)
+    watched = Watching(keys, screen)
+    with pytest.raises(EOFError):
+        play_keys(TableConfig("en", table, pause=(0.0, 0.0), call_floor=0.0), watched, seed=1, screen=screen,
+                  start=NewGame(folder=tmp_path, deal=Deal(deck, ())))
+    return watched
+
+
+def test_a_refusal_at_night_has_a_line_of_its_own_gone_with_the_next_key_never_among_the_secrets(
+        tmp_path: Path) -> None:
+    """Cupid at 8 seats types 9 (refused as typed), then names seat 1 twice (refused by the engine), then 9 again:
+    each refusal stands alone on its line, in the place of the one before, until the next key; none joins the call's
+    secrets, where a leftover refusal once stood under a later question."""
+    deck = ("cupid", "werewolf", "villager", "villager", "werewolf", "villager", "villager", "villager")
+    keys = ["9", "1", "enter", "1", "enter", "9", "2", "enter", "3", "enter"]  # [1, 1] is refused before a read-back
+    seen = night_one(deck, keys, tmp_path).seen
+    no_seat, twice = VOICE.text("refusal.no_such_seat", {"seat": 9}), VOICE.text("refusal.twice", {})
+    refusals = [refusal for _, refusal, _, _ in seen]
+    # As each key is awaited: nothing refused; 9 refused; gone with "1"; ...; [1, 1] refused; then 9's in its place.
+    assert refusals == ["", no_seat, "", "", "", twice, no_seat, "", "", ""]
+    assert not [secrets for _, _, secrets, _ in seen if no_seat in secrets or twice in secrets]
+    assert [prompt for _, refusal, _, prompt in seen if refusal] == [VOICE.text("prompt.seats", {"count": 2})] * 3
+
+
+def test_a_number_that_is_no_answer_to_a_choice_is_refused_on_its_line() -> None:
+    """"5" and Enter at a yes/no question did nothing at all, the question shown again: it is refused (on the
+    screen at night, aloud too by day) until the next key."""
+    for day in (False, True):
+        keys, screen, said = ScriptedKeys(["5", "enter", "1", "enter", "enter"]), Timed(), []
+        answers = KeypadAnswers(keys, screen, VOICE, say=lambda key, values: said.append(key), repeat=lambda: None)
+        answers.day = day
+        refused: list[str] = []
+        screen.refusal = lambda text: (refused.append(text), PlainScreen.refusal(screen, text))  # type: ignore
+        assert answers._choice("prompt.yes_no", {1: (True, "yes"), 0: (False, "no")}) is True
+        assert VOICE.text("refusal.not_an_option", {"number": 5}) in refused
+        assert screen.state.refusal == ""  # gone with the keys typed since
+        assert said == (["refusal.not_an_option", "answer.heard"] if day else [])  # by day, said as read back
+
+
+def test_the_witchs_potions_line_says_what_she_holds_once_she_heals_and_again_when_she_is_asked_again(
+        tmp_path: Path) -> None:
+    """The list her call showed ("healing and poison") stayed on the screen under the one shown once she had healed
+    ("poison"): two lines that disagreed. The new one takes its place; asked again (she named her own seat, refused),
+    the list is whole again, and the refusal is gone with her next key."""
+    deck = ("werewolf", "werewolf", "villager", "witch", "villager", "villager", "villager", "villager")
+    keys = ["3", "enter", "enter",  # the pack: seat 3
+            "1", "enter", "enter",  # the Witch heals seat 3
+            "4", "enter", "enter",  # and poisons herself: refused
+            "0", "enter", "enter", "0", "enter"]
+    seen = night_one(deck, keys, tmp_path).seen
+    every = VOICE.text("screen.potions", {"potions": "healing and poison"})
+    left = VOICE.text("screen.potions", {"potions": "poison"})
+    poison_prompt = VOICE.text("prompt.poison")
+    at_poison = [secrets for _, _, secrets, prompt in seen if prompt == poison_prompt]
+    assert len(at_poison) == 4  # "4" and Enter once she has healed; "0" and Enter once she has not
+    assert all(left in secrets and every not in secrets for secrets in at_poison[:2])
+    assert all(every in secrets and left not in secrets for secrets in at_poison[2:])
+    refused = VOICE.text("refusal.self", {})
+    again = next(i for i, (_, refusal, _, _) in enumerate(seen) if refusal == refused)
+    _, _, secrets, prompt = seen[again]
+    assert prompt == VOICE.text("prompt.heal") and every in secrets and left not in secrets
+    assert seen[again + 1][1] == ""  # her "0" took it away: the question goes on without it
+
+
+def test_the_full_screen_shows_a_refusal_on_a_line_of_its_own_replaced_by_the_next() -> None:
+    """RichScreen: the refusal's line under the secrets, one at a time; "" and the end of the call take it away."""
+    from rich.console import Console
+
+    from narrator.screen import RichScreen, ScreenState, TableState
+
+    screen = RichScreen.__new__(RichScreen)  # drawn, not started: no terminal taken over
+    screen.console = Console(file=io.StringIO(), width=80, height=24, force_terminal=True, color_system=None)
+    screen.state, screen.table, screen.title = ScreenState(title="Night 1", spoken="Cupido, wake up."), TableState(), ""
+    screen.live = type("Live", (), {"update": lambda self, *a, **k: None})()  # type: ignore[assignment]
+
+    def panel() -> list[str]:
+        screen.console.file = io.StringIO()
+        screen.console.print(screen._render())
+        return [line.strip(" │") for line in screen.console.file.getvalue().splitlines()]  # type: ignore
+
+    screen.secret("Your lovers are seated.")
+    screen.refusal("There is no seat number nine at this table.")
+    screen.refusal("The same player is named twice.")
+    shown = panel()
+    assert "The same player is named twice." in shown and not any("seat number nine" in line for line in shown)
+    assert shown.index("The same player is named twice.") == shown.index("Your lovers are seated.") + 1
+    screen.refusal("")
+    assert not any("named twice" in line for line in panel())
+    screen.refusal("The same player is named twice.")
+    screen.clear()
+    assert not any("named twice" in line for line in panel()) and screen.state.refusal == ""
+
+
+# -- the screen's title in the table's language ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language, title", [("en", "Werewolf narrator"), ("fr", "Narrateur des Loups-Garous"),
+                                             ("zh", "狼人杀旁白")])
+def test_the_full_screens_title_is_in_the_tables_language(language: str, title: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before the first call names its panel, the panel was titled "werewolf-narrator" at a Chinese table: the table
+    opened at a terminal gives the full screen its language's title, and the panel shows it until a call's."""
+    import sys
+
+    from rich.console import Console
+
+    import narrator.keypad
+    import narrator.screen
+    from narrator.play import open_table
+    from narrator.screen import RichScreen, ScreenState, TableState
+
+    given: list[str] = []
+
+    class Opened:
+        def __init__(self, title: str) -> None:
+            given.append(title)
+
+        def notice(self, text: str, flash: bool = False) -> None:
+            pass
+
+        def redraw(self) -> None:
+            pass
+
+    monkeypatch.setattr(narrator.keypad, "TerminalKeys", lambda: ScriptedKeys([]))
+    monkeypatch.setattr(narrator.screen, "RichScreen", Opened)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    config = TableConfig(language, Table(6, DECK, Rules(sheriff=False)), speaker="console")
+    open_table(config, plain=False, model=None, warn=lambda message: None)
+    assert given == [title] == [load_voice(language).text("screen.title")]
+
+    screen = RichScreen.__new__(RichScreen)  # drawn, not started: no terminal taken over
+    screen.console = Console(file=io.StringIO(), width=80, height=24, force_terminal=True, color_system=None)
+    screen.state, screen.table, screen.title = ScreenState(), TableState(), title
+    screen.console.print(screen._render())
+    top = next(line for line in screen.console.file.getvalue().splitlines() if "╭" in line)  # type: ignore
+    assert f" {title} " in top and "werewolf-narrator" not in top

@@ -274,7 +274,7 @@ def test_with_cards_on_the_screen_the_confessor_sees_the_card_on_the_screen_eyes
 
 def test_the_witch_is_shown_the_potions_she_has_left_once_she_heals() -> None:
     """Issue 22: after her heal, the poison's question stood under "Potions left: healing, poison" (stale): the list
-    is shown again as it is now, and again whole if she takes the heal back."""
+    is shown again as it is now, in the place of the stale one, and again whole if she takes the heal back."""
     table = Table(6, ("werewolf", "witch", "villager", "villager", "villager", "villager"), Rules(sheriff=False))
     game = Game(table, deal_cards(table, 1))
     while game.call is not None and game.call.id != "witch":
@@ -288,4 +288,6 @@ def test_the_witch_is_shown_the_potions_she_has_left_once_she_heals() -> None:
     left = voice.text("screen.potions", {"potions": voice.lines["screen.potion.poison"]})
     both = voice.text("screen.potions", {"potions": voice.join([voice.lines["screen.potion.heal"],
                                                                  voice.lines["screen.potion.poison"]])})
-    assert out.count(left) == 2 and out.index(left) < out.index(both) < out.rindex(left)
+    shown = [line.split("[screen] ", 1)[1] for line in out.splitlines() if "Potions left" in line]
+    assert shown == [both, left, both, left]
+    assert screen.state.secrets == [left]  # one list at a time: what she holds now

@@ -21,7 +21,7 @@ from engine import ROLES, Kind, Table, call_kinds
 from engine.strategy import play
 from engine.variants import INCOMPATIBLE, VARIANTS
 from narrator.cli import main
-from narrator.config import KEYS, Findings, read_table
+from narrator.config import KEYS, Findings, read_table, written_names
 from narrator.yamlfile import load
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,7 +104,9 @@ def test_the_table_schema_knows_every_key_and_refuses_others() -> None:
     table = published("table.schema.json")
     assert list(table["properties"]) == list(KEYS)
     assert table["additionalProperties"] is False
-    assert set(table["properties"]["deck"]["items"]["enum"]) == set(ROLES)
+    # The ids, and the names the voice files give them, which a deck may write instead (narrator.config).
+    assert set(table["properties"]["deck"]["items"]["enum"]) == set(ROLES) | {name for name, _ in written_names()}
+    assert {"Salvateur", "Voyante", "女巫"} <= set(table["properties"]["deck"]["items"]["enum"])
     assert table["properties"]["elder_lives"] == {"description": KEYS["elder_lives"], "type": "integer",
                                                   "minimum": 1, "maximum": 5, "default": 2}
     assert published("practice-script.schema.json")["$defs"]["table"]["properties"] == table["properties"]

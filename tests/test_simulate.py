@@ -16,7 +16,10 @@ from engine.strategy import MAX_CALLS, MODELS, Player, play, winner
 from helpers import new_game, reach
 from narrator.cli import main
 from narrator.simulate import FAIR, Result, bar, deadlocks, lopsided, parse_deck, simulate, wilson
+from narrator.voices import load_voice
 from test_properties import WINNERS, tables
+
+EN = load_voice("en")
 
 EIGHT = ["werewolf", "seer", "villager", "villager", "werewolf", "villager", "villager", "villager"]
 
@@ -143,19 +146,19 @@ def test_the_wilson_interval_holds_the_rate() -> None:
 def test_a_lopsided_deck_is_named_with_the_side_and_its_figure() -> None:
     """A side winning above the band is named with its rate; a balanced result gives no warning."""
     heavy = Result("hunt", 1000, {"werewolves": 900, "village": 100}, 1.0, 1)
-    (warning,) = lopsided(heavy)
+    (warning,) = lopsided(heavy, EN)
     assert "werewolves win 90.0%" in warning and f"{FAIR[0]:.0%} to {FAIR[1]:.0%}" in warning
-    assert lopsided(Result("hunt", 1000, {"werewolves": 500, "village": 480, "lovers": 20}, 1.0, 1)) == []
-    (village,) = lopsided(Result("hunt", 1000, {"werewolves": 100, "village": 900}, 1.0, 1))
+    assert lopsided(Result("hunt", 1000, {"werewolves": 500, "village": 480, "lovers": 20}, 1.0, 1), EN) == []
+    (village,) = lopsided(Result("hunt", 1000, {"werewolves": 100, "village": 900}, 1.0, 1), EN)
     assert village.startswith("the village wins 90.0%")
 
 
 def test_a_deck_that_can_deadlock_is_warned_about_with_its_share() -> None:
     """Issue 23: games still running after MAX_CALLS calls make `check` warn that the deck can deadlock, with the
     share; none, no warning."""
-    (warning,) = deadlocks(Result("hunt", 2000, {"village": 1900, "werewolves": 88, "unfinished": 12}, 1.0, 1))
+    (warning,) = deadlocks(Result("hunt", 2000, {"village": 1900, "werewolves": 88, "unfinished": 12}, 1.0, 1), EN)
     assert warning.startswith("12 of 2,000 simulated games (0.6%, hunt model) never ended") and "deadlock" in warning
-    assert deadlocks(Result("hunt", 2000, {"village": 1000, "werewolves": 1000}, 1.0, 1)) == []
+    assert deadlocks(Result("hunt", 2000, {"village": 1000, "werewolves": 1000}, 1.0, 1), EN) == []
 
 
 def test_simulate_reports_the_unfinished_share_of_every_strategy(capsys: pytest.CaptureFixture[str]) -> None:

@@ -23,8 +23,10 @@ from narrator.narration import CLOSE_EYES, OPEN_EYES
 from narrator.play import NewGame, Resumed, TableNarrator
 from narrator.voices import load_voice
 from twins import (
+    AWAKE,
     CLOSED,
     EYES,
+    REFUSAL,
     SEATS,
     Moment,
     Played,
@@ -134,6 +136,14 @@ NAMED: dict[str, tuple[Twin, Twin]] = {
     "host_menu_at_night": (
         replace(named(SEER_AT_3, **SEAT_3_VOTED_OUT), typed={"werewolves": MENU_AT_NIGHT}),
         replace(named(SEER_AT_7, **SEAT_3_VOTED_OUT), typed={"werewolves": MENU_AT_NIGHT})),
+    # A Witch who tries the poison she spent vs one who still holds it and answers no: on night 1 she poisoned the
+    # pack's victim (seat 3) or did nothing, seat 3 dies either way; on night 2 the one whose poison is spent is asked
+    # her heal alone, types seat 5 there (refused on the screen: the poison is spent), then passes; the other passes
+    # both questions.
+    "witch_refused_or_spent": (
+        replace(named(SEER_AT_3, 2, werewolves_1=3, witch_1={"heal": False, "poison": 3}, werewolves_2=7),
+                typed={("witch", 2): ["5", "enter"]}),
+        named(SEER_AT_3, 2, werewolves_1=3, werewolves_2=7)),
     # Issue 22: what only someone awake at the keypad does at night — repeat, the menu's repeat, its pause, its 6 (show
     # a card) — is never heard: the living Seer's call sounds as her call made for the dead.
     "keypad_at_night_living_or_dead": (
@@ -434,10 +444,42 @@ def test_a_slip_at_the_servants_question_is_refused_unheard_and_names_no_card() 
     one, other = play_twin(twin(deck)), play_twin(twin(swapped))
     assert not [key for key, _ in one.voice if key.startswith("refusal.")]
     refusal = load_voice("en").text("refusal.not_servant", {})
-    assert any(refusal in m.view[2] for m in one.moments if m.view)
+    assert any(m.view[REFUSAL] == refusal for m in one.moments if m.view)
     assert not voice_difference(one, other)
     differences = screen_differences(one, other)
     assert not differences, "\n".join(differences)
+
+
+def test_the_witch_who_tries_her_spent_poison_is_refused_on_the_screen_while_she_alone_is_awake() -> None:
+    """The pair witch_refused_or_spent is what it says: on night 2 one Witch holds her heal alone, the other both
+    potions; the first types a seat at her heal's question and is told, on the screen alone and while she is awake,
+    that her poison is spent; the refusal is gone before her sleep line, and neither twin says it."""
+    spent, holds = PAIRS["witch_refused_or_spent"]
+    shown = [[dict(f.values)["potions"] for c in plan(twin).game.calls if c.id == "witch" and c.number == 2
+              for f in c.facts if f.key == "victim_shown"] for twin in (spent, holds)]
+    assert shown == [[["heal"]], [["heal", "poison"]]]
+    one, other = played("witch_refused_or_spent")
+    refusal = load_voice("en").text("refusal.poison_spent", {})
+    refused = [m for m in one.moments if m.view and m.view[REFUSAL] == refusal]
+    assert refused and all(m.eyes == AWAKE for m in refused)
+    assert not [m for m in other.moments if m.view and m.view[REFUSAL]]
+    assert not [key for key, _ in one.voice + other.voice if key.startswith("refusal.")]
+    sleep = next(m for m in one.moments if m.kind == "said" and m.said > refused[-1].said - 1
+                 and one.voice[m.said][0] == "witch.sleep")
+    assert sleep.view[REFUSAL] == ""
+
+
+def test_the_spent_poisons_refusal_said_aloud_would_part_the_twins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The harness hears a refusal said at night: the pair above can fail."""
+    from narrator.asking import KeypadAnswers
+
+    def aloud(self: KeypadAnswers, key: str, **values: object) -> None:
+        self.say(key, values)
+        self.screen.refusal(self.text(key, **values))
+
+    monkeypatch.setattr(KeypadAnswers, "_refuse", aloud)
+    one, other = (play_twin(twin) for twin in PAIRS["witch_refused_or_spent"])
+    assert "refusal.poison_spent" in voice_difference(one, other)
 
 
 def test_a_keypad_that_kept_the_stray_keys_would_part_the_twins(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -487,22 +529,29 @@ def starter(tmp_path: Path) -> TableConfig:
     return load_config(str(path))[0]
 
 
-def logged(log: io.StringIO | str) -> list[dict[str, str]]:
+def logged(log: io.StringIO | str) -> list[dict[str, object]]:
     text = log.getvalue() if isinstance(log, io.StringIO) else log
     return [json.loads(line) for line in text.splitlines()]
 
 
 def test_the_voice_log_holds_every_line_said_aloud_as_it_is_said(tmp_path: Path) -> None:
-    """`play --voice-log`: one JSON line {key, text} for every line the loudspeaker says, in order, and no other."""
+    """`play --voice-log`: one JSON line {key, text, at} for every line the loudspeaker says, in order, and no other;
+    ``at`` the time it began (epoch seconds, a float), so that a game's pacing can be checked afterwards."""
+    import time
+
     config = starter(tmp_path)
     keys, _ = plan_keys(config, 5)
     log, speaker = io.StringIO(), Recorder()
+    began = time.time()
     play_keys(config, keys, seed=5, start=NewGame(folder=tmp_path), speaker=speaker, voice_log=log)
+    ended = time.time()
     entries = logged(log)
     spoken = load_voice("en").spoken
     assert [spoken(e["text"]) for e in entries] == speaker.said
     assert entries[0]["key"] == "deal.app_intro" and entries[-1]["key"].startswith("end.")
-    assert all(set(e) == {"key", "text"} for e in entries)
+    assert all(set(e) == {"key", "text", "at"} and isinstance(e["at"], float) for e in entries)
+    times = [float(e["at"]) for e in entries]
+    assert began <= times[0] and times == sorted(times) and times[-1] <= ended
 
 
 def test_a_resumed_game_logs_what_it_says_not_its_silent_replay(tmp_path: Path) -> None:

@@ -94,7 +94,10 @@ def test_every_line_fills_without_a_missing_placeholder(language: str) -> None:
                                  "card": 2, "largest": 3, "time": "4:59", "votes": "x", "result": "x",
                                  "command": "werewolf-narrator", "why": "no sound output device found",
                                  "voice": "x", "fallback": "x", "signal": "SIGKILL", "status": 3,
-                                 "path": "game.md", "table": "x", "where": "x"}
+                                 "path": "game.md", "table": "x", "where": "x", "language": "en", "answers": 3,
+                                 "rate": "90.0%", "games": "2,000", "model": "hunt", "low": "88.6%", "high": "91.2%",
+                                 "fair_low": "25%", "fair_high": "75%", "stuck": "12", "share": "0.6%",
+                                 "calls": "2,000"}
     for key in voice.lines:
         text = voice.text(key, sample)
         assert text.strip() and "{" not in text, (key, text)

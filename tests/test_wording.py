@@ -156,3 +156,28 @@ def test_the_deal_card_says_once_how_to_hide_it(language: str) -> None:
     card, hide = voice.text("deal.app_show", {"role": "seer"}), voice.text("prompt.hide_card")
     enter = {"en": "Enter", "fr": "Entrée", "zh": "回车"}[language]
     assert enter in hide and enter not in card and voice.role("seer") in card
+
+
+SCREEN_WORDS = {"en": ("screen", "Enter"), "fr": ("écran", "Entrée"), "zh": ("屏幕", "回车")}
+"""How each language names the screen and the Enter key in a line said."""
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_the_bakers_and_the_lovers_wake_lines_say_who_comes_to_the_screen(language: str) -> None:
+    """"Baker, open your eyes, quickly." left the Baker wondering what to do, and the table waiting for an Enter nobody
+    knew to press: who comes to the screen is named, and what to do there (the Baker presses Enter: nothing else to
+    answer). The lovers' call already said it: they come to see whom they are bound to."""
+    voice = load_voice(language)
+    screen, enter = SCREEN_WORDS[language]
+    baker, lovers = voice.text("baker.wake"), voice.text("lovers.wake")
+    assert voice.role("baker") in baker.split(",")[0]  # named first: « Le Boulanger ouvre les yeux »
+    assert screen in baker and enter in baker
+    assert screen in lovers
+
+
+def test_the_rules_say_the_baker_comes_to_the_screen_and_presses_enter() -> None:
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    paragraph = page[page.index("The Baker is a building token"):].split("\n\n")[0]
+    assert "comes to the screen and presses Enter" in " ".join(paragraph.split())

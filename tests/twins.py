@@ -44,7 +44,7 @@ from narrator.config import TableConfig
 from narrator.journal import Journal, read_journal
 from narrator.narration import eyes_closed, wakes
 from narrator.play import NewGame, Resumed, TableIO, Timing, play
-from narrator.screen import ScreenState, TableState
+from narrator.screen import ScreenState, TableState, shown_instead
 from narrator.voices import load_voice
 
 CLOSED, OPEN, AWAKE = "closed", "open", "awake"
@@ -241,8 +241,8 @@ class Timeline:
         self.ambience.append(("unduck", len(self.voice)))
 
 
-SEATS, EYES = 7, 9
-"""Where a screen's view (WatchedScreen) holds the seating circle and the eyes banner's text."""
+SEATS, EYES, REFUSAL = 7, 9, 14
+"""Where a screen's view (WatchedScreen) holds the seating circle, the eyes banner's text and the refusal's line."""
 
 
 class WatchedScreen:
@@ -258,15 +258,20 @@ class WatchedScreen:
         # The seating circle, the banners, the timer and the host's lines are compared with the rest; the lines said as
         # many as a 60-row screen shows.
         self.timeline.view = (s.title, s.spoken, tuple(s.secrets), s.prompt, s.entry, s.status, tuple(s.log[-60:]),
-                              t.seats, t.eyes_open, t.eyes, t.paused, t.countdown, t.notice, t.flash, s.keys)
+                              t.seats, t.eyes_open, t.eyes, t.paused, t.countdown, t.notice, t.flash, s.refusal,
+                              s.keys)
 
     def show_call(self, title: str, spoken: str) -> None:
         self.state = ScreenState(title=title, spoken=spoken, status=self.state.status, log=self.state.log)
         self.table.flash = ""
         self._changed()
 
-    def secret(self, text: str) -> None:
-        self.state.secrets.append(text)
+    def secret(self, text: str, instead: str = "") -> None:
+        shown_instead(self.state.secrets, text, instead)
+        self._changed()
+
+    def refusal(self, text: str) -> None:
+        self.state.refusal = text
         self._changed()
 
     def public(self, text: str) -> None:
@@ -289,7 +294,7 @@ class WatchedScreen:
 
     def clear(self) -> None:
         self.state.secrets.clear()
-        self.state.prompt = self.state.entry = self.state.keys = ""
+        self.state.prompt = self.state.entry = self.state.keys = self.state.refusal = ""
         self.table.flash = ""
         self._changed()
 
