@@ -171,9 +171,10 @@ class KeypadAnswers:
 
     def _read(self, timeout: float | None = None) -> str | None:
         """Reads a key (None: none came within ``timeout``); a key pressed takes the last refusal off the screen,
-        which would else stand under the question asked next."""
+        which would else stand under the question asked next. Enter does not: a seat beyond the table is refused as
+        its digit is typed, and the Enter typed right after it would take the reason away unread."""
         key = self.keys.read(timeout)
-        if key is not None:
+        if key is not None and key != "enter":
             self.screen.refusal("")
         return key
 

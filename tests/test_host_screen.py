@@ -659,6 +659,17 @@ def test_a_refusal_at_night_has_a_line_of_its_own_gone_with_the_next_key_never_a
     assert [prompt for _, refusal, _, prompt in seen if refusal] == [VOICE.text("prompt.seats", {"count": 2})] * 3
 
 
+
+def test_a_seat_beyond_the_table_refused_as_typed_stays_through_the_enter_typed_after_it(tmp_path: Path) -> None:
+    """9 at 8 seats is refused as it is typed: a player who types "9" and Enter quickly saw the reason taken away by
+    that Enter, unread. Enter (which does nothing on an empty entry) leaves it; the next digit takes it away."""
+    deck = ("cupid", "werewolf", "villager", "villager", "werewolf", "villager", "villager", "villager")
+    keys = ["9", "enter", "enter", "1", "enter", "2", "enter", "enter"]
+    seen = night_one(deck, keys, tmp_path).seen
+    no_seat = VOICE.text("refusal.no_such_seat", {"seat": 9})
+    # As each key is awaited: nothing refused; 9 refused, through two Enters; gone with "1".
+    assert [refusal for _, refusal, _, _ in seen] == ["", no_seat, no_seat, no_seat, "", "", "", ""]
+
 def test_a_number_that_is_no_answer_to_a_choice_is_refused_on_its_line() -> None:
     """"5" and Enter at a yes/no question did nothing at all, the question shown again: it is refused (on the
     screen at night, aloud too by day) until the next key."""
@@ -678,7 +689,7 @@ def test_the_witchs_potions_line_says_what_she_holds_once_she_heals_and_again_wh
         tmp_path: Path) -> None:
     """The list her call showed ("healing and poison") stayed on the screen under the one shown once she had healed
     ("poison"): two lines that disagreed. The new one takes its place; asked again (she named her own seat, refused),
-    the list is whole again, and the refusal is gone with her next key."""
+    the list is whole again, and the refusal is gone with her next key but Enter."""
     deck = ("werewolf", "werewolf", "villager", "witch", "villager", "villager", "villager", "villager")
     keys = ["3", "enter", "enter",  # the pack: seat 3
             "1", "enter", "enter",  # the Witch heals seat 3
@@ -696,7 +707,9 @@ def test_the_witchs_potions_line_says_what_she_holds_once_she_heals_and_again_wh
     again = next(i for i, (_, refusal, _, _) in enumerate(seen) if refusal == refused)
     _, _, secrets, prompt = seen[again]
     assert prompt == VOICE.text("prompt.heal") and every in secrets and left not in secrets
-    assert seen[again + 1][1] == ""  # her "0" took it away: the question goes on without it
+    # Refused as she confirmed, her next Enter did nothing and left it there; her "0" took it away.
+    assert seen[again + 1][0] == "0" and seen[again + 1][1] == refused
+    assert seen[again + 2][1] == ""
 
 
 def test_the_full_screen_shows_a_refusal_on_a_line_of_its_own_replaced_by_the_next() -> None:
