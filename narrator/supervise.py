@@ -166,10 +166,9 @@ class Supervisor:
                 # The journal and the command each on a line of their own, as the user may type them: cut by the
                 # terminal, they would not be. The words in the table's language, as its screen was.
                 say = self._words()
-                self._write(self._fold(say("screen.crashed", why=_why(status, say))) + "\n"
-                            + self._fold(say("screen.crash_saved")) + f"\n  {typed_path(str(self.journal))}\n\n"
-                            + self._fold(say("screen.crash_ask")) + "\n")
-                if not self._enter():
+                if not self._enter(self._fold(say("screen.crashed", why=_why(status, say))) + "\n"
+                                   + self._fold(say("screen.crash_saved")) + f"\n  {typed_path(str(self.journal))}\n\n"
+                                   + self._fold(say("screen.crash_ask")) + "\n"):
                     self._write(f"{self._fold(say('screen.go_on_later'))}\n  {resume_hint(self.journal, self.out)}\n")
                     return code
                 if self.screen:
@@ -227,8 +226,10 @@ class Supervisor:
         """Cuts ``text`` between words to the terminal's width, never mid-word as the terminal would."""
         return fold(text, columns(self.out) if self.screen else None)
 
-    def _enter(self) -> bool:
-        """Reads one key; returns True for Enter. Keys typed before the question do not answer it."""
+    def _enter(self, question: str) -> bool:
+        """Writes ``question``, reads one key; returns True for Enter. Keys typed before the question do not answer
+        it: they are dropped before it is written, so that an Enter pressed as soon as it shows is not (dropped
+        after, it was lost, and the host waited for a game that waited for a key)."""
         try:
             saved = termios.tcgetattr(0)
             single = termios.tcgetattr(0)
@@ -236,7 +237,9 @@ class Supervisor:
             single[6][termios.VMIN], single[6][termios.VTIME] = 1, 0
             termios.tcsetattr(0, termios.TCSAFLUSH, single)
         except (OSError, termios.error):
+            self._write(question)
             return False  # no terminal left to ask
+        self._write(question)
         self.asking = True
         try:
             return os.read(0, 1) in ENTER

@@ -193,7 +193,7 @@ def test_the_crash_message_is_cleared_once_the_host_goes_on(tmp_path: Path, capf
     screen, and came back when that game later stopped cleanly: Enter clears it before the game goes on."""
     from narrator.supervise import CLEAN
 
-    monkeypatch.setattr(Supervisor, "_enter", lambda self: True)
+    monkeypatch.setattr(Supervisor, "_enter", lambda self, question: (self._write(question), True)[1])
     path = tmp_path / "game.jsonl"
     path.write_text(json.dumps({"werewolf-narrator": 1, "kind": "play"}) + "\n")
     count = tmp_path / "runs"
