@@ -16,7 +16,7 @@ from . import crier, deaths, sheriff, variants, victory, village, votes
 from .answers import kept_after_undo
 from .order import PROFILES, Entry, night_calls
 from .role import HOOKS, Anew, CallSpec, Flow, GameOver, Play, Role
-from .roles import CALLS, ROLES, check_deck, check_extras
+from .roles import CALLS, ROLES, Advice, check_deck, check_extras
 from .table import Deal, Table, check_groups
 from .types import Answer, Call, Fact, IllegalAnswer, Kind, Outcome, Phase, Step
 
@@ -56,7 +56,7 @@ DEATH_HOOKS = frozenset({"survives", "on_mark", "on_death", "ballot", "on_vote",
 
 
 @lru_cache(maxsize=256)
-def _checked_deck(seats: int, deck: tuple[str, ...], chosen: tuple[str, ...]) -> tuple[list[str], list[str]]:
+def _checked_deck(seats: int, deck: tuple[str, ...], chosen: tuple[str, ...]) -> tuple[list[str], list[Advice]]:
     return check_deck(seats, deck, chosen) if chosen else check_deck(seats, deck)
 
 

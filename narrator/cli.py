@@ -34,12 +34,16 @@ if TYPE_CHECKING:
     from .narration import Line
 
 
-def _warn(message: str) -> None:
+def _warn(message: str, language: str = "") -> None:
     """Prints a warning, cut between words at the terminal's width: printed before the full screen opens, it is
-    what the host finds again once it closes, and the terminal would cut it mid-word."""
+    what the host finds again once it closes, and the terminal would cut it mid-word. With a ``language``, the
+    warning is about the table and labelled in its language, as its text is."""
     from .hint import columns, fold
+    from .voices import load_voice
 
-    print(fold(f"warning: {message}", columns(2)), file=sys.stderr, flush=True)
+    labelled = (load_voice(language).text("screen.check_warning", {"text": message}, fragment=True) if language
+                else f"warning: {message}")
+    print(fold(labelled, columns(2)), file=sys.stderr, flush=True)
 
 
 def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_from: str = "",
@@ -52,9 +56,9 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
     from .voices import load_voice
 
     script, warnings = load_script(args.script)
-    for warning in warnings:
-        _warn(warning)
     config = script.config
+    for warning in warnings:
+        _warn(warning, config.language)
     spoken = load_voice(config.language).spoken
     speakers: list[Any] = []
     if args.audio_dir:
@@ -253,7 +257,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.config:
         config, warnings = load_config(args.config)
         for warning in warnings:
-            _warn(warning)
+            _warn(warning, config.language)
     else:
         config = STARTER
     if args.speaker:
@@ -423,7 +427,7 @@ def _render_voices(args: argparse.Namespace) -> int:
         else:
             config, warnings = load_config(args.config)
         for warning in warnings:
-            _warn(warning)
+            _warn(warning, config.language)
         if config.language != language:
             raise UserError(f"{args.config}: the table speaks {config.language!r}, not {language!r}: "
                             f"voices render {config.language} --config {args.config}")
@@ -585,7 +589,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         # The verdict and the warnings in the table's language; the errors (in a file that may name none) in English.
         voice = load_voice(checked.language if checked is not None else "en")
         for warning in found.warnings:
-            print(voice.text("screen.check_warning", {"text": warning}, fragment=True), file=sys.stderr)
+            print(voice.text("screen.check_warning", {"text": warning.text(voice)}, fragment=True), file=sys.stderr)
         for error in found.errors:
             print(f"error: {error}", file=sys.stderr)
         if found.errors:
@@ -603,8 +607,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             if not args.no_simulate:
                 from .simulate import check_balance
 
-                for warning in check_balance(table, voice):
-                    print(voice.text("screen.check_warning", {"text": f"{path}: {warning}"}, fragment=True),
+                for advice in check_balance(table, voice):
+                    print(voice.text("screen.check_warning", {"text": f"{path}: {advice}"}, fragment=True),
                           file=sys.stderr)
         print(verdict)
     return status

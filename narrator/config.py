@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from engine import (
+    Advice,
     MAX_SEATS,
     MIN_SEATS,
     PRESETS,
@@ -29,7 +30,7 @@ from engine.variants import INCOMPATIBLE, VARIANTS
 from engine.village import TOKENS, check_buildings
 
 from .errors import UserError
-from .voices import languages
+from .voices import Voice, languages, load_voice
 from .yamlfile import Document, YamlError, load
 
 # The speech backends a table may ask for (narrator.speak.BACKENDS).
@@ -160,12 +161,35 @@ class TableConfig:
         return frozenset(phase for phase, inputs in self.inputs if "voice" in inputs)
 
 
+@dataclass(frozen=True)
+class Warned:
+    """A warning found in a file: where it is (file:line, and the key) and the advice, which is said in the table's
+    language (the host of a Chinese table reads Chinese; the keys and file names stay as written)."""
+
+    where: str
+    advice: Advice
+
+    def text(self, voice: Voice) -> str:
+        """Returns the warning in ``voice``'s language, its place first."""
+        said = voice.text(f"screen.advice_{self.advice.key}", dict(self.advice.values), fragment=True)
+        return f"{self.where}: {said}"
+
+
 @dataclass
 class Findings:
     """Problems found while checking a file: errors stop it, warnings are advice."""
 
     errors: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Warned] = field(default_factory=list)
+
+    def warn(self, where: str, key: str, **values: int | str) -> None:
+        """Records the advice ``key`` (the line ``screen.advice_<key>``), filled with ``values``, found at ``where``."""
+        self.warnings.append(Warned(where, Advice(key, tuple(values.items()))))
+
+    def said(self, language: str) -> list[str]:
+        """Returns the warnings as the table's ``language`` says them."""
+        voice = load_voice(language)
+        return [warning.text(voice) for warning in self.warnings]
 
     def fail_if_any(self) -> None:
         """Raises a UserError listing every error, if there is any."""
@@ -388,15 +412,12 @@ class _Reader:
         seen: dict[str, int] = {}
         for seat, name in enumerate(names, start=1):
             if blank(name):
-                self.found.warnings.append(f"{self.at('seats', seat - 1)}: seats: seat {seat}'s name {shown(name)} "
-                                           "is blank: the screen and the voice would name nobody; give a name, or "
-                                           "the seat's number")
+                self.found.warn(f"{self.at('seats', seat - 1)}: seats", "blank_name", number=seat, name=shown(name))
                 continue
             key = look(name)
             if key in seen:
-                self.found.warnings.append(
-                    f"{self.at('seats', seat - 1)}: seats: seat {seat}'s name {shown(name)} looks like seat "
-                    f"{seen[key]}'s, {shown(names[seen[key] - 1])}: the table could not tell them apart")
+                self.found.warn(f"{self.at('seats', seat - 1)}: seats", "names_alike", number=seat, name=shown(name),
+                                other=seen[key], other_name=shown(names[seen[key] - 1]))
             else:
                 seen[key] = seat
 
@@ -509,9 +530,7 @@ class _Reader:
             self.bad("call_floor", floor)
             floor = 5
         elif "pause" in data and pause[1] < floor:
-            self.found.warnings.append(f"{self.at('pause')}: pause: {shown(pause)} ends under call_floor "
-                                       f"({shown(floor)} s): until the living set the pace, every call made for "
-                                       f"the dead will last exactly the floor")
+            self.found.warn(f"{self.at('pause')}: pause", "pause_under_floor", pause=shown(pause), floor=shown(floor))
         timer = data.get("debate_timer", 0)
         if isinstance(timer, bool) or not isinstance(timer, int) or not 0 <= timer <= 3600:
             self.bad("debate_timer", timer)
@@ -569,12 +588,11 @@ class _Reader:
         errors, warnings = check_deck(seats, deck, variants)
         place = self.at("deck") if "deck" in data else self.at("preset")
         found.errors += [f"{place}: deck: {e}" for e in errors]
-        found.warnings += [f"{place}: {w}" for w in warnings]
+        found.warnings += [Warned(place, advice) for advice in warnings]
         groups_place = self.at("groups") if "groups" in data else place
         found.errors += [f"{groups_place}: groups: {e}" for e in check_groups(seats, deck, groups)]
         if groups and "prejudiced_manipulator" not in deck:
-            found.warnings.append(f"{self.at('groups')}: groups: only the Prejudiced Manipulator uses the groups, "
-                                  "and he is not in the deck")
+            found.warn(f"{self.at('groups')}: groups", "groups_unused", role="prejudiced_manipulator")
 
 
 def _buildings(raw: Any, where: str, seats: int | None,
@@ -653,7 +671,7 @@ def load_config(path: str) -> tuple[TableConfig, list[str]]:
     config = read_table(doc.data, doc, (), found)
     found.fail_if_any()
     assert config is not None
-    return config, found.warnings
+    return config, found.said(config.language)
 
 
 def config_to_dict(config: TableConfig) -> dict[str, Any]:

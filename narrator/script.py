@@ -7,12 +7,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from engine import MAX_SEATS, ROLES, Deal, Kind, call_kinds, check_groups
+from engine import MAX_SEATS, ROLES, Advice, Deal, Kind, call_kinds, check_groups
 from engine.answers import shown
 from engine import check_extras
 from engine.village import TOKENS, check_buildings
 
-from .config import Findings, TableConfig, read_table, suggest
+from .config import Findings, TableConfig, Warned, read_table, suggest
 from .errors import UserError
 from .yamlfile import Document, YamlError, load
 
@@ -223,7 +223,7 @@ def read_script(doc: Document) -> tuple[Script | None, Findings]:
         deck = roles + tuple(centre)
         errors, warnings = _check(len(roles), deck, table.rules.variants)
         found.errors += [f"{doc.where('deal')}: deal: {e}" for e in errors]
-        found.warnings += [f"{doc.where('deal')}: {w}" for w in warnings]
+        found.warnings += [Warned(doc.where('deal'), advice) for advice in warnings]
         table = replace(table, seats=len(roles), deck=deck)
         config = replace(config, table=table)
         if not errors:
@@ -259,7 +259,7 @@ def read_script(doc: Document) -> tuple[Script | None, Findings]:
     return script, found
 
 
-def _check(seats: int, deck: tuple[str, ...], variants: tuple[str, ...]) -> tuple[list[str], list[str]]:
+def _check(seats: int, deck: tuple[str, ...], variants: tuple[str, ...]) -> tuple[list[str], list[Advice]]:
     from engine import check_deck
 
     return check_deck(seats, deck, variants)
@@ -274,4 +274,4 @@ def load_script(path: str) -> tuple[Script, list[str]]:
     script, found = read_script(doc)
     found.fail_if_any()
     assert script is not None
-    return script, found.warnings
+    return script, found.said(script.config.language)

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from narrator.voices import load_voice
+
 MEMORY = 1 << 29
 """The address space a run may use: a sound run needs a small part of it; input that blows up memory
 must then fail quickly rather than swamp the machine (and the test says so)."""
@@ -633,3 +635,28 @@ def test_check_warns_about_a_blank_name_and_names_that_look_alike(tmp_path: Path
     assert "seat 3's name '  ' is blank: the screen and the voice would name nobody" in result.stderr
     assert "seat 6's name '\u3164' is blank" in result.stderr
     assert result.stderr.count("warning:") == 4  # the emoji and Bob are names like any other
+
+
+@pytest.mark.parametrize("language", ["fr", "zh"])
+def test_check_gives_a_tables_warnings_in_its_language(tmp_path: Path, language: str) -> None:
+    """A French or Chinese host reads every warning about the table in the table's language (its keys and file
+    names as written): a blank name, names alike, a pause under the floor, groups unused, too many werewolves."""
+    (tmp_path / "t.yaml").write_text(
+        f"language: {language}\nseats: [Zo\u00eb, Zoe, '  ', Bob, Cy, Di, Ed, Flo]\n"
+        "deck: [werewolf, werewolf, werewolf, seer, villager, villager, villager, villager]\n"
+        "pause: [1, 2]\ngroups: [[1, 2, 3, 4], [5, 6, 7, 8]]\n", encoding="utf-8")
+    result = run_cli(tmp_path, "check", "--no-simulate", "t.yaml")
+    assert result.returncode == 0, result.stderr
+    voice = load_voice(language)
+    label = voice.text("screen.check_warning", {"text": ""}, fragment=True)
+    warnings = result.stderr.splitlines()
+    assert len(warnings) == 5 and all(w.startswith(label) for w in warnings), result.stderr
+    for where, key in [("t.yaml:2: seats", "names_alike"), ("t.yaml:2: seats", "blank_name"),
+                       ("t.yaml:3", "werewolves_over_a_quarter"), ("t.yaml:4: pause", "pause_under_floor"),
+                       ("t.yaml:5: groups", "groups_unused")]:
+        stem = voice.lines[f"screen.advice_{key}"].split("{")[0]
+        assert any(w.startswith(f"{label}{where}: {stem}") for w in warnings), (key, result.stderr)
+    english = load_voice("en")
+    for key in ("blank_name", "names_alike", "pause_under_floor", "werewolves_over_a_quarter"):
+        words = english.lines[f"screen.advice_{key}"].split(":")[-1].split()[:3]
+        assert " ".join(words) not in result.stderr, key

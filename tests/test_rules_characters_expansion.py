@@ -544,7 +544,7 @@ def test_groups_without_the_manipulator_give_a_warning() -> None:
     found = Findings()
     data = {"deck": MANIPULATOR[1:] + ["villager"], "groups": [[1, 2, 3, 4], [5, 6, 7, 8]]}
     assert read_table(data, Document("table.yaml", data), (), found) is not None
-    assert any("Prejudiced Manipulator" in w for w in found.warnings)
+    assert any("Prejudiced Manipulator" in w for w in found.said("en"))
 
 
 def test_servant_who_becomes_the_manipulator_aims_at_her_own_other_group() -> None:

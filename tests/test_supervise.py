@@ -436,3 +436,63 @@ def test_a_terminal_taken_away_stops_the_game_as_a_closed_window_does() -> None:
         if primary >= 0:
             os.close(primary)
         os.close(terminal)
+
+
+LATE_FLUSH = """\
+import os, select, sys, termios
+from pathlib import Path
+from narrator.supervise import Supervisor
+
+# A loaded machine at its worst: the host reads the question and presses Enter before the supervisor's next
+# flush of the terminal's input. A flush that comes after the question was written, before it was answered,
+# waits for that key first.
+asked = False
+real_write, real_read, real_flush = os.write, os.read, termios.tcsetattr
+def write(fd, data):
+    global asked
+    asked = asked or b"Press Enter" in data
+    return real_write(fd, data)
+def read(fd, size):
+    global asked
+    asked = False
+    return real_read(fd, size)
+def flush(fd, when, attrs):
+    global asked
+    if when == termios.TCSAFLUSH and asked:
+        select.select([fd], [], [], 60)
+        asked = False
+    real_flush(fd, when, attrs)
+os.write, os.read, termios.tcsetattr = write, read, flush
+sys.exit(Supervisor(Path(sys.argv[1]), ['resume'], python=sys.argv[2]).run(['play']))
+"""
+
+
+def test_the_supervisor_drops_keys_typed_before_its_question_and_takes_the_enter_pressed_as_it_shows(
+        tmp_path: Path) -> None:
+    """Killed mid-game, the game's keys typed ahead ('x') do not answer "Press Enter to go on": they are dropped
+    before the question is written, never after, or an Enter pressed as soon as it shows was dropped with them and
+    the host waited for a game that waited for a key (a kill trial on a loaded machine)."""
+    import select
+
+    (tmp_path / "game.jsonl").write_text(json.dumps({"werewolf-narrator": 1, "kind": "play"}) + "\n")
+    typed, runs = tmp_path / "typed", tmp_path / "runs"
+    python = fake_python(tmp_path, f'echo run >> {runs}; [ "$(wc -l < {runs})" -gt 1 ] && exit 0\n'
+                                   f"while [ ! -e {typed} ]; do sleep 0.02; done\nkill -9 $$")
+    primary, terminal = os.openpty()
+    try:
+        supervisor = subprocess.Popen([sys.executable, "-c", LATE_FLUSH, str(tmp_path / "game.jsonl"), python],
+                                      stdin=terminal, stdout=terminal, stderr=terminal)
+        os.write(primary, b"x")  # a key for the game, never read by it
+        typed.touch()
+        shown = b""
+        while b"Press Enter" not in shown:
+            assert select.select([primary], [], [], 60)[0], shown
+            shown += os.read(primary, 4096)
+        os.write(primary, b"\r")
+        assert supervisor.wait(timeout=60) == 0  # the Enter was taken: the game went on, and ended
+        assert runs.read_text().count("run") == 2
+    finally:
+        if supervisor.poll() is None:
+            supervisor.kill()
+        os.close(primary)
+        os.close(terminal)

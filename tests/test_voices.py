@@ -97,7 +97,8 @@ def test_every_line_fills_without_a_missing_placeholder(language: str) -> None:
                                  "path": "game.md", "table": "x", "where": "x", "language": "en", "answers": 3,
                                  "rate": "90.0%", "games": "2,000", "model": "hunt", "low": "88.6%", "high": "91.2%",
                                  "fair_low": "25%", "fair_high": "75%", "stuck": "12", "share": "0.6%",
-                                 "calls": "2,000"}
+                                 "calls": "2,000", "name": "'Ann'", "other": 1, "other_name": "'Anne'",
+                                 "pause": "[1, 2]", "floor": "5", "wolves": 3, "players": 8, "advised": 2}
     for key in voice.lines:
         text = voice.text(key, sample)
         assert text.strip() and "{" not in text, (key, text)

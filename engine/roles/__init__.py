@@ -11,7 +11,7 @@ import importlib
 import pkgutil
 from collections import Counter
 from dataclasses import replace
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Mapping, NamedTuple, Sequence
 
 from ..contract import CallTraits, FactSpec
 from ..role import CallSpec, Role
@@ -59,21 +59,29 @@ def _load() -> None:
 _load()
 
 
-def check_deck(seats: int, deck: Sequence[str], variants: Sequence[str] = ()) -> tuple[list[str], list[str]]:
-    """Returns (errors, warnings) for a deck at a table of ``seats`` players (playing ``variants``).
+class Advice(NamedTuple):
+    """Advice on a deck, not an error: ``key`` names it (the narrator says it in the table's language, with its
+    line ``screen.advice_<key>``) and ``values`` fill that line."""
+
+    key: str
+    values: tuple[tuple[str, int | str], ...]
+
+
+def check_deck(seats: int, deck: Sequence[str], variants: Sequence[str] = ()) -> tuple[list[str], list[Advice]]:
+    """Returns (errors, advice) for a deck at a table of ``seats`` players (playing ``variants``).
 
     The Black Death is played without any werewolf card; every other game needs one.
 
     >>> check_deck(8, ["werewolf"] * 2 + ["villager"] * 6)
     ([], [])
     >>> check_deck(8, ["werewolf"] * 3 + ["villager"] * 5)[1]
-    ['3 werewolves for 8 players: the rulebook advises no more than a quarter (2)']
+    [Advice(key='werewolves_over_a_quarter', values=(('wolves', 3), ('players', 8), ('advised', 2)))]
     >>> check_deck(8, ["werewolf"] * 2 + ["villager"] * 5 + ["sister"])[0]
     ["1 'sister' card: a deck holds 0 or 2"]
     """
     known = frozenset(ROLES)
     errors: list[str] = []
-    warnings: list[str] = []
+    warnings: list[Advice] = []
     if not MIN_SEATS <= seats <= MAX_SEATS:
         errors.append(f"a table has {MIN_SEATS} to {MAX_SEATS} players, not {seats}")
     unknown = sorted({r for r in deck if r not in known})
@@ -99,8 +107,8 @@ def check_deck(seats: int, deck: Sequence[str], variants: Sequence[str] = ()) ->
             errors.append(f"{n} {role!r} {word}: a deck holds {' or '.join(map(str, allowed))}")
     # The Harvest advises more werewolves than usual: no warning then.
     if not errors and wolves > seats // 4 and "harvest" not in variants:
-        warnings.append(f"{wolves} werewolves for {seats} players: "
-                        f"the rulebook advises no more than a quarter ({seats // 4})")
+        warnings.append(Advice("werewolves_over_a_quarter",
+                               (("wolves", wolves), ("players", seats), ("advised", seats // 4))))
     return errors, warnings
 
 
