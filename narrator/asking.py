@@ -15,11 +15,10 @@ import time
 from typing import Any, Callable, Sequence
 
 from engine import Answer, Call, Game, IllegalAnswer, Kind, Phase, votes
-from engine.roles import witch
 
 from .hint import command
-from .keypad import Keys
-from .narration import CALLS, StepBack, eyes_closed, in_the_dark, wakes
+from .keypad import HostStop, Keys
+from .narration import CALLS, StepBack, VictimShown, eyes_closed, in_the_dark, victim_shown, wakes
 from .pacing import Pacing
 from .screen import Screen
 from .voices import Voice
@@ -41,10 +40,6 @@ class Repeat(Exception):
 
 class HostUndo(StepBack):
     """The host took back the last confirmed answer (the host menu): the game steps back one answer."""
-
-
-class HostStop(KeyboardInterrupt):
-    """The host ended the game (the host menu, or Ctrl-C confirmed); the journal lets it go on later."""
 
 
 class Undo(Exception):
@@ -651,14 +646,14 @@ class KeypadAnswers:
         """Returns how yes and no are read back for ``call``: what they do, for the seat it is about (the victim
         shown to the Infected Father, the condemned the Noble may pardon); else "yes" and "no"."""
         means = CALLS[call.id].traits.yes_means
-        shown = witch.shown(call)
+        shown = victim_shown(call)
         seat = shown.victim if shown is not None else (call.seats[0] if len(call.seats) == 1 else None)
         if not means or (seat is None and "{seat}" in self.voice.lines[f"answer.{means}"]):
             return self.text("answer.yes"), self.text("answer.no")
         return self.text(f"answer.{means}", seat=seat), self.text(f"answer.no_{means}", seat=seat)
 
     def _witch(self, call: Call) -> Answer:
-        shown = witch.shown(call) or witch.Shown()  # the Witch's own reading of what her call shows
+        shown = victim_shown(call) or VictimShown()  # the Witch's own reading of what her call shows
         potions = shown.potions
         heal = False
         victim = shown.victim

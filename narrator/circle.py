@@ -8,9 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from engine import Game, Phase
+from engine import Game, badges
 from engine.crier import crier
-from engine.roles import raven
 
 from .voices import Voice
 
@@ -64,16 +63,14 @@ def _card(game: Game, seat: int, voice: Voice) -> str | None:
 
 
 def _marks(game: Game, seat: int) -> list[str]:
-    """The marks said aloud on ``seat``: the Sheriff, the Town Crier he named, the Raven's mark (told at dawn,
-    gone after the vote: shown by day only, as tonight's choice it is a secret)."""
+    """The marks said aloud on ``seat``: the Sheriff, the Town Crier he named, then the characters' public marks
+    (the Raven's, by day only: each character says when its mark is public)."""
     marks = []
     if game.sheriff == seat:
         marks.append("sheriff")
     if crier(game) == seat and game.alive(seat):
         marks.append("town_crier")
-    if game.phase is Phase.DAY and raven.marked(game) == seat:
-        marks.append("raven")
-    return marks
+    return marks + badges(game, seat)
 
 
 def _token(game: Game, seat: int, voice: Voice) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from engine import (
+    TABLE_KEYS,
     Advice,
     MAX_SEATS,
     MIN_SEATS,
@@ -23,7 +24,6 @@ from engine import (
 )
 from engine.answers import shown
 from engine.order import interval
-from engine.roles.actor import LENDABLE
 from engine import check_extras
 from engine.table import HouseRule, house_rules
 from engine.variants import INCOMPATIBLE, VARIANTS
@@ -49,8 +49,7 @@ _TABLE_KEYS: dict[str, str] = {
 _MORE_KEYS: dict[str, str] = {
     "groups": "the Prejudiced Manipulator's two public groups: two lists of seats that hold every seat once, "
               "e.g. [[1, 2, 3, 4], [5, 6, 7, 8]] (needed when he is in the deck; default: none)",
-    "actor_cards": "with the Actor in the deck: the 3 face-up cards in the middle, character ids not in the deck, "
-                   "from " + ", ".join(LENDABLE) + " (no default: the Actor needs them)",
+    **TABLE_KEYS,  # the characters' own keys (the Actor's cards), their help declared by each
     "seance_cards": "the questions of the Gypsy's 5 séance cards, in the table's language: a list of 5 lists of "
                     "texts (default: none; the narrator then names the card and the question by number)",
     "buildings": "the Village's building tokens: a list of ids (" + ", ".join(TOKENS) + ") dealt at random, "

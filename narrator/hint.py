@@ -113,21 +113,6 @@ def pinned() -> dict[str, str]:
     return {COMMAND: command()}
 
 
-def table_language(journal: str | os.PathLike[str]) -> str:
-    """Returns the language of the table whose game ``journal`` keeps (its header's config); English when there is
-    no header yet to say (nothing was saved: no table's language is known) or it cannot be read."""
-    from .journal import open_regular, parse_line
-
-    try:
-        with open_regular(str(journal)) as file:
-            header = parse_line(file.readline().removesuffix(b"\n"))
-        language = header["config"]["language"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return "en"
-    # A name, never a path: the header is a file anyone may have edited.
-    return language if isinstance(language, str) and language.isalnum() and language.isascii() else "en"
-
-
 def printable(text: str) -> str:
     """Returns ``text`` with every character a terminal would act on (an escape, a line break, a bidi override)
     written as its code, ``\\x1b``: a journal's header is a file anyone may have edited, shown on the table's

@@ -18,16 +18,27 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from engine import ROLES, Deal, Table, night_calls
 
 from .asking import KeypadAnswers, Repeat, Undo
-from .narration import SCREEN, VOICE
+from .narration import SCREEN, VOICE, Line
 from .pacing import IDENTIFY
+from .voices import Voice
 
-if TYPE_CHECKING:
-    from .play import TableNarrator
+
+class TableNarrator(Protocol):
+    """What the deal by cards needs of the table's narrator (play.TableNarrator): its voice, its lines, and a
+    moment of its own on the screen for each character identifying itself."""
+
+    voice: Voice
+
+    def line(self, key: str, channel: str, **values: object) -> Line:
+        """Says or shows the line ``key``."""
+
+    def moment(self, title: str) -> None:
+        """Starts a moment outside the engine's calls, ``title`` on the screen."""
 
 CALL_OF = {"werewolf": "werewolves", "sister": "sisters"}
 """A card whose first-night call has another id than the card's."""

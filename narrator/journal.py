@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable
 
 from .errors import UserError
+from .hint import resume_hint
 
 if TYPE_CHECKING:  # the supervisor names a game's journal without loading the engine
     from engine import Answer, Call, Deal
@@ -149,8 +150,6 @@ class Journal:
         try:
             self._append(entry)
         except OSError as exc:
-            from .hint import resume_hint
-
             raise UserError(f"{self.path}: the journal could not be written ({exc.strerror or exc}): the game "
                             f"stops here; every answer before this one is saved; to go on:\n  "
                             f"{resume_hint(self.path)}") from None
@@ -461,3 +460,16 @@ def _undo(entries: list[Entry]) -> None:
     keep = kept_after_undo([entry.needs for entry in entries])
     if keep is not None:
         del entries[keep:]
+
+
+def table_language(journal: str | os.PathLike[str]) -> str:
+    """Returns the language of the table whose game ``journal`` keeps (its header's config); English when there is
+    no header yet to say (nothing was saved: no table's language is known) or it cannot be read."""
+    try:
+        with open_regular(str(journal)) as file:
+            header = parse_line(file.readline().removesuffix(b"\n"))
+        language = header["config"]["language"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return "en"
+    # A name, never a path: the header is a file anyone may have edited.
+    return language if isinstance(language, str) and language.isalnum() and language.isascii() else "en"

@@ -37,6 +37,11 @@ ESCAPES = {"OM": "enter", "Ok": "tie", "Om": "back", "Oj": "menu", "Oo": "undo",
            **{f"O{chr(ord('p') + d)}": str(d) for d in range(10)}}
 
 
+class HostStop(KeyboardInterrupt):
+    """The host ended the game (the host menu, or Ctrl-C confirmed), or the terminal went away or was told to stop
+    (SIGTERM, SIGHUP); the journal lets it go on later. Raised by the keypad, whose keys and signals say so."""
+
+
 class Keys(Protocol):
     """A source of key names."""
 
@@ -106,8 +111,6 @@ class TerminalKeys:
             signal.setitimer(signal.ITIMER_REAL, STOP_GRACE)
 
     def _stop_now(self, signum: int, frame: Any) -> None:
-        from .asking import HostStop
-
         raise HostStop()
 
     def _char(self, timeout: float | None) -> str | None:
@@ -121,8 +124,6 @@ class TerminalKeys:
                 break
             woken = os.read(self._wake_r, 64)
             if b"S" in woken:
-                from .asking import HostStop  # asking needs the keypad: imported when the game runs
-
                 signal.setitimer(signal.ITIMER_REAL, 0)  # stopped here, between two steps: no need to force it
                 raise HostStop()
             if b"W" in woken:
@@ -136,8 +137,6 @@ class TerminalKeys:
                 raise
             data = b""  # the terminal taken away: closed, or given to the shell (the supervisor killed or stopped)
         if not data:
-            from .asking import HostStop
-
             raise HostStop()  # as a closed window's SIGHUP: the game stops, its journal kept
         return data.decode("latin-1")
 

@@ -91,6 +91,27 @@ def end_key(outcome: Outcome) -> str:
     return "end.stalemate" if outcome.reason == "stalemate" else f"end.{outcome.winner}"
 
 
+@dataclass(frozen=True)
+class VictimShown:
+    """What a call shows of the werewolves' victim (the Witch's fact ``victim_shown``), as the keypad asks about
+    it: the victim (None: none tonight), the potions left, whether she has one potion in all."""
+
+    victim: int | None = None
+    potions: tuple[str, ...] = ()
+    one_in_all: bool = False
+
+
+def victim_shown(call: Call) -> VictimShown | None:
+    """Returns what ``call`` shows of the werewolves' victim, or None when it shows nothing of it."""
+    for fact in call.facts:
+        if fact.key == "victim_shown":
+            seat, potions = fact.values.get("seat"), fact.values.get("potions")
+            return VictimShown(seat if isinstance(seat, int) else None,
+                               tuple(str(p) for p in potions) if isinstance(potions, list) else (),
+                               fact.values.get("one_in_all") is True)
+    return None
+
+
 class Narrator:
     """Turns calls, facts and refusals into lines in one language and hands each to ``emit``."""
 

@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from engine import Answer, Call, Game, Phase
-from engine.roles import cupid
+from engine import Answer, Call, Game, Phase, revealed
 
 from .errors import UserError
 from .journal import PRIVATE_FILE
@@ -46,7 +45,7 @@ class Recap:
     title: str
     result: list[str]
     deal: list[str]
-    lovers: str
+    revealed: list[str]  # the characters' secrets told at the end (the lovers)
     turns: list[Turn]
     sheriff: list[str]
     eliminated: list[str]
@@ -92,7 +91,10 @@ def build_recap(game: Game, voice: Voice, names: Sequence[str | None] = ()) -> R
         deal.append(voice.text("summary.deal", {"seat": seat, "role": role}, names))
     if game.deal.centre:
         deal.append(voice.text("recap.centre", {"cards": voice.join([voice.role(c) for c in game.deal.centre])}))
-    lovers = cupid.lovers(game)
+    told: list[str] = []
+    teller = Narrator(voice, lambda line: told.append(line.text), names)
+    for fact in revealed(game):
+        teller.fact(fact)
     looks = {key: [voice.text("recap.at", {"when": turn.when, "text": " · ".join([turn.answer, *turn.brought])})
                    for turn in turns if turn.call.id == call_id and turn.answer]
              for key, call_id in (("seer_title", "seer"), ("witch_title", "witch"))}
@@ -100,7 +102,7 @@ def build_recap(game: Game, voice: Voice, names: Sequence[str | None] = ()) -> R
         title=voice.text("recap.title", {}),
         result=[line.text for line in lines[-2 if game.outcome.winners else -1:]],
         deal=deal,
-        lovers=voice.text("screen.lovers", {"seats": list(lovers)}, names) if lovers else "",
+        revealed=told,
         turns=turns,
         sheriff=[voice.text("recap.sheriff", {"when": when, "seat": seat}, names) if seat else
                  voice.text("recap.no_sheriff", {"when": when}) for when, seat in sheriff],
@@ -166,8 +168,8 @@ def markdown(recap: Recap) -> str:
     h = recap.headings
     out = [f"# {recap.title}", "", *recap.result, "", f"## {h['deal_title']}", ""]
     out += [f"- {line}" for line in recap.deal]
-    if recap.lovers:
-        out += ["", recap.lovers]
+    if recap.revealed:
+        out += ["", *recap.revealed]
     out += ["", f"## {h['turns_title']}"]
     when = ""
     for turn in recap.turns:

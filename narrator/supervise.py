@@ -17,7 +17,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from .hint import columns, command, fold, pinned, resume_hint, table_language, table_text, typed_path
+from .hint import columns, command, fold, pinned, resume_hint, table_text, typed_path
+from .journal import table_language
 
 SUPERVISED = "WEREWOLF_NARRATOR_SUPERVISED"
 """Set in the game's own process (to the supervisor's process id), so that it plays rather than supervise itself,

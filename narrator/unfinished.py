@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from .errors import UserError
-from .hint import columns, command, fold, printable, table_language, table_text, typed_path
-from .journal import in_use, read_journal
+from .hint import columns, command, fold, printable, table_text, typed_path
+from .journal import in_use, read_journal, table_language
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The engine in layers. Every import of the project's modules is read from their source — at the top,
+"""The engine in layers, and the narrator without circles or characters. Every import of the project's modules is read from their source — at the top,
 inside functions, under TYPE_CHECKING alike — and the registry's loads of the characters are counted as imports:
 no circle in engine/, each module importing only from its own layer or those below, nothing but engine/__init__
 and the strategies importing engine.game; and nothing outside engine/state.py writes the village's state."""
@@ -121,6 +121,28 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_engine_has_no_import_circle() -> None:
     assert circles(engine_graph()) == []
+
+
+def narrator_graph() -> dict[str, set[str]]:
+    """Every narrator module's imports of the project's modules (the engine's by their module, a character's too)."""
+    modules = sources("engine", "narrator")
+    known = set(modules)
+    return {name: imports(name, path, known) for name, path in modules.items() if name.startswith("narrator")}
+
+
+def test_the_narrator_has_no_import_circle_lazy_imports_included() -> None:
+    """A circle hidden behind an import inside a function is a circle all the same: the two modules cannot be
+    read, tested or moved one without the other."""
+    assert circles(narrator_graph()) == []
+
+
+def test_the_narrator_imports_no_character() -> None:
+    """What the narrator needs of a character comes through the engine's declared contract (facts, calls'
+    traits, badges, what is revealed at the end, table keys), so that adding a character is its module and its
+    lines: never a narrator module that names it."""
+    characters = [f"{name} imports {target}" for name, targets in narrator_graph().items()
+                  for target in sorted(targets) if target.startswith("engine.roles.")]
+    assert characters == []
 
 
 def test_the_circle_finder_finds_one() -> None:

@@ -212,7 +212,7 @@ def test_a_missing_espeak_and_sound_card_are_named_in_one_warning(backend: str, 
     monkeypatch.setattr(pyttsx3_backend, "_shared", None)  # as if no speaker had started the engine yet
     monkeypatch.setitem(sys.modules, "sounddevice", fake_sounddevice(devices=[]))
     warnings: list[str] = []
-    monkeypatch.setattr("narrator.speak.AUTO_ORDER", {})  # auto without Kokoro (its fr needs no pyttsx3)
+    monkeypatch.setattr("narrator.speak.choice.AUTO_ORDER", {})  # auto without Kokoro (its fr needs no pyttsx3)
     assert isinstance(make_speaker(backend, "fr", warn=warnings.append), ConsoleSpeaker)
     assert len(warnings) == 1
     if sys.platform.startswith("linux"):

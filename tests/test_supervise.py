@@ -258,7 +258,7 @@ def test_the_keypad_turns_sigterm_and_sighup_into_the_host_s_stop(stop: int) -> 
     a confirmed Ctrl-C); closed, the keypad gives the terminal and the signals back as they were."""
     import termios
 
-    from narrator.asking import HostStop
+    from narrator.keypad import HostStop
     from narrator.keypad import TerminalKeys
 
     primary, terminal = os.openpty()
@@ -312,7 +312,7 @@ def test_ctrl_z_suspends_nothing_and_ctrl_backslash_asks_as_ctrl_c_does_while_th
 def test_sigterm_and_sighup_stop_the_game_within_two_seconds_even_while_it_waits_out_a_call_s_floor(
         stop: int) -> None:
     """Not only at a key read: a call's floor (up to 120 s), a line being said, the stop comes within a second."""
-    from narrator.asking import HostStop
+    from narrator.keypad import HostStop
     from narrator.keypad import TerminalKeys
 
     primary, terminal = os.openpty()
@@ -421,7 +421,7 @@ def test_the_keypad_closed_drops_the_keys_typed_for_the_game_and_never_read() ->
 def test_a_terminal_taken_away_stops_the_game_as_a_closed_window_does() -> None:
     """The terminal hung up, or given to the shell (the supervisor killed or stopped): reading it fails (EIO). The
     game stopped with an internal error (Input/output error); it stops as on SIGHUP, its journal kept."""
-    from narrator.asking import HostStop
+    from narrator.keypad import HostStop
     from narrator.keypad import TerminalKeys
 
     primary, terminal = os.openpty()

@@ -516,7 +516,7 @@ def test_voices_render_without_a_config_renders_the_built_in_tables_lines_too(
     assert starter - generic and set(rendered) == starter | generic and len(rendered) == len(set(rendered))
     assert f"{len(rendered)} lines (18 seats, the built-in table's 8)" in capsys.readouterr().out
     rendered.clear()
-    monkeypatch.setattr("narrator.speak.AUTO_ORDER", {})  # espeak-ng: a line a render (Kokoro's: its clauses)
+    monkeypatch.setattr("narrator.speak.choice.AUTO_ORDER", {})  # espeak-ng: a line a render (Kokoro's: its clauses)
     assert main(["voices", "render", "fr"]) == 0  # no built-in table speaks French
     assert set(rendered) == set(lines_ahead(load_voice("fr"), 18))
 

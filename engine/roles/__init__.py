@@ -14,8 +14,9 @@ from dataclasses import replace
 from typing import Callable, Mapping, NamedTuple, Sequence
 
 from ..contract import CallTraits, FactSpec
-from ..role import CallSpec, Role
+from ..role import CallSpec, Play, Role
 from ..table import MAX_SEATS, MIN_SEATS, Table
+from ..types import Fact
 
 ROLES: dict[str, Role] = {}
 """Every character by card id, in a fixed order (the modules' names)."""
@@ -34,6 +35,16 @@ OWNERS: dict[str, str] = {}
 
 TABLE_CHECKS: list[Callable[[Table, Mapping[str, Role]], list[str]]] = []
 """The characters' own checks of what a table adds for them (a module's ``check_table``: the Actor's cards)."""
+
+BADGES: dict[str, Callable[[Play], int | None]] = {}
+"""The public marks characters put on a seat, by the mark's name (a module's ``BADGES``: the Raven's, by day):
+each returns the seat that bears it now, or None. The narrator shows them on the seating."""
+
+REVEALS: list[Callable[[Play], tuple[Fact, ...]]] = []
+"""The characters' secrets told once the game is over, in its recap (a module's ``revealed``: the Lovers)."""
+
+TABLE_KEYS: dict[str, str] = {}
+"""The table config's keys a character adds, with their help (a module's ``TABLE_KEYS``: the Actor's cards)."""
 
 
 def _load() -> None:
@@ -54,6 +65,10 @@ def _load() -> None:
             TRAITS[call_id] = traits
         if hasattr(module, "check_table"):
             TABLE_CHECKS.append(module.check_table)
+        BADGES.update(getattr(module, "BADGES", {}))
+        if hasattr(module, "revealed"):
+            REVEALS.append(module.revealed)
+        TABLE_KEYS.update(getattr(module, "TABLE_KEYS", {}))
 
 
 _load()
@@ -110,6 +125,16 @@ def check_deck(seats: int, deck: Sequence[str], variants: Sequence[str] = ()) ->
         warnings.append(Advice("werewolves_over_a_quarter",
                                (("wolves", wolves), ("players", seats), ("advised", seats // 4))))
     return errors, warnings
+
+
+def badges(game: Play, seat: int) -> list[str]:
+    """Returns the characters' public marks ``seat`` bears now (BADGES), by name."""
+    return [mark for mark, bearer in BADGES.items() if bearer(game) == seat]
+
+
+def revealed(game: Play) -> tuple[Fact, ...]:
+    """Returns the characters' secrets a finished game's recap tells (REVEALS), in deck order of the modules."""
+    return tuple(fact for reveal in REVEALS for fact in reveal(game))
 
 
 def check_extras(table: Table) -> list[str]:

@@ -26,6 +26,10 @@ rules tie to the card itself (the Little Girl, whom the Guard cannot protect); a
 themselves. The Witch lent to the Actor comes with her own two fresh potions (the card is not in the deck,
 so nobody else has spent them)."""
 
+TABLE_KEYS = {"actor_cards": "with the Actor in the deck: the 3 face-up cards in the middle, character ids not in the "
+                             "deck, from " + ", ".join(LENDABLE) + " (no default: the Actor needs them)"}
+"""The table config's key for his cards, with its help."""
+
 
 class Actor(Role):
     id = "actor"

@@ -8,7 +8,7 @@ from .. import answers, deaths
 from ..contract import FactSpec, Value
 from ..role import CallSpec, Flow, Play, Role
 from ..state import Kept
-from ..types import Kind
+from ..types import Fact, Kind
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,12 @@ class Named(Kept):
 def lovers(game: Play) -> tuple[int, ...]:
     """Returns every lover's seat (two a pair), or () before Cupid has chosen."""
     return game.kept(Lovers).seats
+
+
+def revealed(game: Play) -> tuple[Fact, ...]:
+    """The lovers, a secret told in the recap of a finished game."""
+    seats = lovers(game)
+    return (Fact("lovers", {"seats": list(seats)}, secret=True),) if seats else ()
 
 
 def _mixed(game: Play, pair: tuple[int, int]) -> bool:

@@ -42,6 +42,10 @@ def marked(game: Play) -> int | None:
     return game.kept(Marked).seat
 
 
+BADGES = {"raven": lambda game: marked(game) if game.phase is Phase.DAY else None}
+"""The mark is told at dawn and gone after the vote: shown by day only (at night, tonight's choice is a secret)."""
+
+
 class Raven(Role):
     id = "raven"
     villager_power = True

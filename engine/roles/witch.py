@@ -8,7 +8,7 @@ from .. import answers, variants
 from ..contract import CallTraits, FactSpec, Value
 from ..role import CallSpec, Flow, Play, Role
 from ..state import Kept
-from ..types import Answer, Call, Fact, IllegalAnswer, Kind
+from ..types import Answer, Fact, IllegalAnswer, Kind
 
 
 @dataclass(frozen=True)
@@ -94,24 +94,6 @@ one potion in all; the Infected Father is shown it too, the seat alone."""
 FACTS = (SHOWN,)
 
 
-@dataclass(frozen=True)
-class Shown:
-    """What a call shows of the werewolves' victim (the fact SHOWN), as the keypad asks about it."""
-
-    victim: int | None = None
-    potions: tuple[str, ...] = ()
-    one_in_all: bool = False
-
-
-def shown(call: Call) -> Shown | None:
-    """Returns what ``call`` shows of the werewolves' victim, or None when it shows nothing of it."""
-    for fact in call.facts:
-        if fact.key == SHOWN.key:
-            seat, potions = fact.values.get("seat"), fact.values.get("potions")
-            return Shown(seat if isinstance(seat, int) else None,
-                         tuple(str(p) for p in potions) if isinstance(potions, list) else (),
-                         fact.values.get("one_in_all") is True)
-    return None
 TRAITS = {"witch": CallTraits(ruled_lines=("wake_harvest",),
                                ruled=lambda rules: "wake_harvest" if "harvest" in rules.variants else None)}
 """The Harvest's Witch wakes to one potion in all."""

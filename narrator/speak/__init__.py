@@ -16,8 +16,8 @@ from .ambience import NightAmbience, SoundDeviceOutput
 from .audio import NO_OUTPUT, Sound, output_problem
 from .cache import VoiceCache, default_folder
 from .console import ConsoleSpeaker, print_to_stderr
-from .kokoro_backend import KokoroSpeaker, choose_kokoro_voice, kokoro_problem
-from .piper_backend import PiperSpeaker, choose_piper_voice, piper_problem
+from .kokoro_backend import KokoroSpeaker, choose_kokoro_voice
+from .piper_backend import PiperSpeaker, choose_piper_voice
 from .pyttsx3_backend import (
     Pyttsx3Speaker,
     SpeechUnavailable,
@@ -26,21 +26,14 @@ from .pyttsx3_backend import (
     install_hint,
     installed_voices,
 )
+from . import choice
+from .choice import AUTO_ORDER, BACKENDS, DEFAULT_AUTO_ORDER, PROBLEMS, auto_backend, rendering_speaker, why_not
 from .rendered import RenderedSpeaker
 from .wavdir import WavDirSpeaker
 
-__all__ = ["BACKENDS", "ConsoleSpeaker", "KokoroSpeaker", "PiperSpeaker", "Pyttsx3Speaker", "RenderedSpeaker", "Speaker", "SpeechUnavailable", "VoiceCache", "VoiceInfo",
-           "WavDirSpeaker", "default_folder", "describe_voices", "fixed_lines", "lines_ahead", "make_speaker",
-           "open_ambience", "prepare_table", "print_to_stderr", "rendering_speaker", "table_lines"]
-
-BACKENDS = ("auto", "kokoro", "piper", "pyttsx3", "console")
-# The neural voices `speaker: auto` tries for a language, best first, by how well an independent judge
-# (Whisper, scripts/bench_voice.py) understands them: Kokoro's French and Chinese are heard with a tenth of
-# espeak-ng's errors; in English Piper's joe is kept (Kokoro's English needs a G2P we do not ship).
-AUTO_ORDER = {"fr": ("kokoro", "piper"), "zh": ("kokoro", "piper"), "en": ("piper",)}
-DEFAULT_AUTO_ORDER = ("piper",)
-PROBLEMS: dict[str, Callable[[str, str | None], str | None]] = {"kokoro": kokoro_problem, "piper": piper_problem}
-
+__all__ = ["AUTO_ORDER", "BACKENDS", "DEFAULT_AUTO_ORDER", "PROBLEMS", "ConsoleSpeaker", "KokoroSpeaker", "PiperSpeaker", "Pyttsx3Speaker", "RenderedSpeaker", "Speaker", "SpeechUnavailable", "VoiceCache", "VoiceInfo",
+           "WavDirSpeaker", "auto_backend", "default_folder", "describe_voices", "fixed_lines", "lines_ahead", "make_speaker",
+           "open_ambience", "prepare_table", "print_to_stderr", "rendering_speaker", "table_lines", "why_not"]
 
 class Speaker(Protocol):
     """Says the narrator's lines."""
@@ -53,37 +46,6 @@ class Speaker(Protocol):
 
     def close(self) -> None:
         """Releases everything; closing again does nothing."""
-
-
-def rendering_speaker(backend: str, language: str, voice: str | None = None, rate: int | None = None,
-                      device: str | int | None = None, warn: Callable[[str], None] = print_to_stderr,
-                      **options: Any) -> RenderedSpeaker:
-    """Returns the speaker that renders lines for ``backend``: 'kokoro', 'piper', 'pyttsx3', or 'auto' (the voice
-    the judge understands best among those installed for ``language``: see `auto_backend`); raises
-    SpeechUnavailable.
-
-    In 'auto', a ``voice`` that names no Kokoro or Piper voice is a pyttsx3 voice (an espeak-ng id).
-    """
-    chosen = auto_backend(language, voice) if backend == "auto" else backend
-    if chosen == "kokoro":
-        return KokoroSpeaker(language, voice, rate, device, warn=warn, **options)
-    if chosen == "piper":
-        return PiperSpeaker(language, voice, rate, device, warn=warn, **options)
-    return Pyttsx3Speaker(language, voice, rate, device, warn=warn, **options)
-
-
-def auto_backend(language: str, voice: str | None = None) -> str:
-    """Returns the backend `speaker: auto` gives ``language`` here: the first of AUTO_ORDER's that can say it (with
-    ``voice``, when one is named), else pyttsx3 (espeak-ng)."""
-    for backend in AUTO_ORDER.get(language, DEFAULT_AUTO_ORDER):
-        if PROBLEMS[backend](language, voice) is None:
-            return backend
-    return "pyttsx3"
-
-
-def why_not(language: str, backend: str, voice: str | None = None) -> str | None:
-    """Returns why ``backend`` cannot say ``language`` here, or None if it can."""
-    return PROBLEMS[backend](language, voice)
 
 
 def make_speaker(backend: str, language: str, voice: str | None = None, rate: int | None = None,
@@ -170,7 +132,7 @@ def describe_voices() -> list[dict[str, str | None]]:
         voices, engine_problem = None, str(exc)
     for lang in wanted:
         reasons = []
-        for backend in AUTO_ORDER.get(lang, DEFAULT_AUTO_ORDER):
+        for backend in choice.AUTO_ORDER.get(lang, choice.DEFAULT_AUTO_ORDER):
             reason = why_not(lang, backend)
             if reason is not None:
                 reasons.append(reason)

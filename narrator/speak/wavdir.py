@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from ..errors import UserError
+from .choice import rendering_speaker
 from .console import print_to_stderr
 from .pyttsx3_backend import SpeechUnavailable
 
@@ -23,8 +24,6 @@ class WavDirSpeaker:
 
     def __init__(self, folder: Path | str, language: str, voice: str | None = None, rate: int | None = None,
                  *, backend: str = "auto", warn: Callable[[str], None] = print_to_stderr) -> None:
-        from . import rendering_speaker
-
         self.folder = Path(folder)
         try:
             self._speaker = rendering_speaker("auto" if backend == "console" else backend, language, voice, rate,
