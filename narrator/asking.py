@@ -14,45 +14,22 @@ import random
 import time
 from typing import Any, Callable, Sequence
 
-from engine import Answer, Call, Game, IllegalAnswer, Kind, Phase, votes
+from engine import Answer, Call, Game, IllegalAnswer, Kind, Phase
 
 from .hint import command
 from .keypad import HostStop, Keys
-from .narration import CALLS, StepBack, VictimShown, eyes_closed, in_the_dark, victim_shown, wakes
+from .narration import eyes_closed, in_the_dark, wakes
 from .pacing import Pacing
 from .screen import Screen
+from .shapes import SHAPES, UNCHECKED, HostUndo, Refused, Repeat, Undo
+from .shapes.seats import so_far
 from .voices import Voice
 
 KEYPAD = object()
 """What a voice source returns when the keypad is to answer instead."""
 
-UNCHECKED = object()
-"""What the deal's read-backs confirm (the seats of real cards): no answer of the game, nothing to check."""
-
-AGAIN = object()
-"""A roll call's ballot to ask again (a seat refused, repeat)."""
 
 
-
-class Repeat(Exception):
-    """The table asked to hear the call again."""
-
-
-class HostUndo(StepBack):
-    """The host took back the last confirmed answer (the host menu): the game steps back one answer."""
-
-
-class Undo(Exception):
-    """The table took back the last part of its answer."""
-
-
-class Refused(Exception):
-    """The engine refuses the answer typed: it goes to the engine unread, which says why (by day aloud, at
-    night on the screen) and asks again."""
-
-    def __init__(self, value: Answer) -> None:
-        super().__init__(value)
-        self.value = value
 
 
 class KeypadAnswers:
@@ -173,7 +150,7 @@ class KeypadAnswers:
             self.screen.refusal("")
         return key
 
-    def _key(self) -> str:
+    def key(self) -> str:
         while True:
             key = self._read()
             assert key is not None
@@ -204,7 +181,7 @@ class KeypadAnswers:
         self.screen.keys(self.text("screen.keys_wait"))
         while True:
             try:
-                if self._key() == "enter":
+                if self.key() == "enter":
                     return
                 self.nothing_here()
             except Repeat:
@@ -322,7 +299,7 @@ class KeypadAnswers:
             elif key == "enter":
                 return int(typed)
 
-    def _number(self, prompt: str, allow_zero: bool, tie: bool = False, roll_call: bool = False,
+    def number(self, prompt: str, allow_zero: bool, tie: bool = False, roll_call: bool = False,
                 largest: int | None = None) -> int | str:
         """Reads a number typed digit by digit and closed with Enter ("tie" or "rollcall" if that key is pressed
         where it may be). A seat beyond the table (over ``largest``) is refused as its digit is typed, and typed
@@ -334,7 +311,7 @@ class KeypadAnswers:
         typed = ""
         while True:
             self.screen.entry(typed)
-            key = self._key()
+            key = self.key()
             if key.isdigit() and len(typed) < 2 and largest is not None and int(typed + key) > largest:
                 self._no_such_seat(int(typed + key))
                 typed = ""
@@ -366,7 +343,7 @@ class KeypadAnswers:
             return False
         return True
 
-    def _confirm(self, said: str, value: Answer = UNCHECKED) -> bool:
+    def confirm(self, said: str, value: Answer = UNCHECKED) -> bool:
         """Reads back ``said``, the whole would-be answer ``value``; returns True on Enter, False on Backspace
         (type it again). A value the engine refuses is never read back: Refused hands it over unread."""
         if value is not UNCHECKED and not self._legal(value):
@@ -378,7 +355,7 @@ class KeypadAnswers:
         if self.day:
             self.say("answer.heard", {"answer": said})
         while True:
-            key = self._key()
+            key = self.key()
             if key == "enter":
                 # Confirmed: the read-back's keys no longer work (the call may wait out its floor), and say so no more.
                 self.screen.prompt(self.text("answer.confirmed"))
@@ -390,58 +367,24 @@ class KeypadAnswers:
                 raise Undo()
             self.nothing_here()  # a digit typed at the read-back: Backspace first, the hint says
 
-    def _seat(self, optional: bool, prompt_key: str | None = None,
+    def seat(self, optional: bool, prompt_key: str | None = None,
               whole: Callable[[int | None], Answer] = lambda seat: seat, poison: bool = False) -> int | None:
         """Reads a seat (0 for nobody when ``optional``); ``whole`` makes of it the answer the engine checks; the
         Witch's ``poison`` is read back as such ("Poison seat five?", "No poison?")."""
         while True:
             prompt = self.text(prompt_key or ("prompt.seat_or_none" if optional else "prompt.seat"))
-            number = self._number(prompt, allow_zero=optional, largest=self._largest())
+            number = self.number(prompt, allow_zero=optional, largest=self.largest())
             assert isinstance(number, int)
             if poison:
                 said = self.text("answer.poison", seat=number) if number else self.text("answer.no_poison")
             else:
                 said = self.text("answer.none") if number == 0 else self.voice.seat(number, self.names)
-            if self._confirm(said, whole(number or None)):
+            if self.confirm(said, whole(number or None)):
                 return number or None
 
-    def _largest(self) -> int | None:
+    def largest(self) -> int | None:
         """Returns the table's last seat, over which a seat typed is refused as it is typed (None: no game yet)."""
         return self.game.table.seats if self.game is not None else None
-
-    def _seats(self, count: int) -> list[int]:
-        """Reads ``count`` seats (Cupido's lovers, the Piper's charmed) and confirms them together."""
-        seats = self.game.table.seats if self.game is not None else 99
-        return self.numbers(count, seats, self.seat_words, undo_out=True)
-
-    def _some_seats(self, optional: bool = False, prompt: str = "prompt.voters") -> list[int] | None:
-        """Reads one seat or more (the Scapegoat's voters), each with Enter, then 0 and Enter; when
-        ``optional`` (the Schoolteacher's barred), 0 at once is nobody."""
-        while True:
-            chosen: list[int] = []
-            while True:
-                try:
-                    number = self._number(self.text(prompt) + self._so_far(chosen), allow_zero=True,
-                                          largest=self._largest())
-                except Undo:
-                    if chosen:
-                        chosen.pop()
-                    continue
-                assert isinstance(number, int)
-                if number == 0:
-                    if chosen or optional:
-                        break
-                    continue
-                chosen.append(number)
-            if not chosen:
-                if self._confirm(self.text("answer.none"), None):
-                    return None
-                continue
-            if self._confirm(self.seat_words(chosen), chosen):
-                return chosen
-
-    def _so_far(self, chosen: list[int]) -> str:
-        return ("  (" + ", ".join(map(str, chosen)) + ")") if chosen else ""
 
     def numbers(self, count: int, largest: int, said: Callable[[list[int]], str] | None = None,
                 undo_out: bool = False) -> list[int]:
@@ -454,7 +397,7 @@ class KeypadAnswers:
             chosen: list[int] = []
             while len(chosen) < count:
                 try:
-                    number = self._number(self.text("prompt.seats", count=count) + self._so_far(chosen),
+                    number = self.number(self.text("prompt.seats", count=count) + so_far(chosen),
                                           allow_zero=False, largest=largest)
                 except Undo:
                     if not chosen and undo_out:
@@ -464,40 +407,39 @@ class KeypadAnswers:
                     continue
                 assert isinstance(number, int)
                 chosen.append(number)  # one beyond ``largest`` was refused as it was typed
-            if self._confirm(said(chosen) if said else ", ".join(map(str, chosen)), chosen):
+            if self.confirm(said(chosen) if said else ", ".join(map(str, chosen)), chosen):
                 return chosen
 
     def _no_such_seat(self, number: int) -> None:
         """Says that seat ``number`` is not at the table (public: the table's size): aloud by day, at night on the
         screen only, as the engine's refusals are (narration.Narrator.refuse)."""
-        self._refuse("refusal.no_such_seat", seat=number)
+        self.refuse("refusal.no_such_seat", seat=number)
 
-    def _refuse(self, key: str, **values: object) -> None:
+    def refuse(self, key: str, **values: object) -> None:
         """Shows why what was typed is refused on the refusal's line of the screen; by day it is said aloud too."""
         if self.day:
             self.say(key, values)
         self.screen.refusal(self.text(key, **values))
 
-    def _choice(self, prompt: str, options: dict[int, tuple[Answer, str]],
+    def choice(self, prompt: str, options: dict[int, tuple[Answer, str]],
                 whole: Callable[[Answer], Answer] = lambda value: value,
                 other: str = "refusal.not_an_option") -> Answer:
         """Reads one of the numbered ``options``; ``whole`` makes of it the answer the engine checks. Another number
         is refused with the line ``other``."""
         while True:
-            number = self._number(self.text(prompt), allow_zero=0 in options)
+            number = self.number(self.text(prompt), allow_zero=0 in options)
             if number not in options:
-                self._refuse(other, number=number)
+                self.refuse(other, number=number)
                 continue
             value, said = options[number]
-            if self._confirm(said, whole(value)):
+            if self.confirm(said, whole(value)):
                 return value
 
-    def _debate(self) -> Answer:
+    def debate(self) -> None:
         """Waits for Enter or the end of the debate timer, counting down on the screen, warning a minute before."""
         self.screen.prompt(self.text("prompt.done"))
         self.countdown(self.debate_timer, "screen.debate_left", warn=True, repeat=self.repeat,
                        footer="screen.keys_timer")
-        return None
 
     def countdown(self, seconds: int, key: str, warn: bool = False, repeat: Callable[[], None] | None = None,
                   footer: str = "screen.keys_last_words") -> bool:
@@ -538,229 +480,8 @@ class KeypadAnswers:
         finally:
             self.screen.countdown("", 0)
 
-    def _vote(self, optional: bool, prompt: str = "prompt.vote") -> Answer:
-        """Reads the vote's result (a seat, 0 for nobody, the tie key then the tied seats) or, with the roll-call
-        key, every voter's ballot; the Sheriff's election (``prompt.election``) alike, its tally read back as who
-        is elected."""
-        roll_call = self.game is not None
-        while True:
-            key = self._number(self.text(prompt), allow_zero=optional, tie=True, roll_call=roll_call,
-                               largest=self._largest())
-            if key == "rollcall":
-                ballots = self._roll_call("tally.elected" if prompt == "prompt.election" else "tally.out")
-                if ballots is not None:
-                    return ballots
-                continue
-            if key == "tie":
-                tied: list[int] = []
-                while True:
-                    number = self._number(self.text("prompt.tie") + self._so_far(tied), allow_zero=True,
-                                          largest=self._largest())
-                    if number == 0:
-                        break
-                    assert isinstance(number, int)
-                    tied.append(number)
-                if len(tied) >= 2 and self._confirm(self.text("answer.tie", seats=self.seat_words(tied)),
-                                                    {"tie": tied}):
-                    return {"tie": tied}
-                continue
-            assert isinstance(key, int)
-            said = self.text("answer.none") if key == 0 else self.voice.seat(key, self.names)
-            if self._confirm(said, key or None):
-                return key or None
-
-    def _roll_call(self, result: str = "tally.out") -> Answer:
-        """Asks each voter in seat order (by day, aloud) and reads their ballot: a seat, or 0 for nobody; undo
-        takes back the last ballot (with none, back to the result). The engine counts the whole roll call (the
-        day's vote or the Sheriff's election: the running call's rules); its tally is shown and read back before
-        it counts, the seat chosen said with ``result``. Returns ``{ballots: {voter: target}}``, or None to type
-        the result instead."""
-        assert self.game is not None
-        game = self.game
-        voters = votes.voters(game)
-        ballots: list[int | None] = []
-        while True:
-            try:
-                if len(ballots) == len(voters):
-                    cast = dict(zip(voters, ballots))
-                    if self._confirm(self._tally(game, cast, result), {"ballots": cast}):
-                        return {"ballots": cast}
-                    ballots.pop()  # Backspace: the last voter's ballot again
-                    continue
-                ballot = self._ballot(voters[len(ballots)], ballots, voters)
-            except Undo:
-                if not ballots:
-                    self.screen.entry("")
-                    return None
-                ballots.pop()
-                continue
-            if ballot is not AGAIN:
-                assert ballot is None or isinstance(ballot, int)
-                ballots.append(ballot)
-
-    def _ballot(self, voter: int, ballots: list[int | None], voters: Sequence[int]) -> int | None | object:
-        """Asks ``voter`` for their ballot; returns the seat, None for nobody, or AGAIN when it must be asked
-        again (a seat the engine refuses, said why; repeat)."""
-        if self.day:
-            self.say("roll_call.voter", {"seat": voter})
-        done = "  ".join(f"{v}→{b or 0}" for v, b in zip(voters, ballots))
-        try:
-            number = self._number(self.text("prompt.roll_call", seat=voter) + (f"  ({done})" if done else ""),
-                                  allow_zero=True, largest=self._largest())
-        except Repeat:
-            return AGAIN
-        assert isinstance(number, int)
-        if number == 0:
-            return None
-        try:  # a seat out of the vote (eliminated, not among the tied) is refused now, not after the last voter
-            assert self.check is not None
-            self.check({"ballots": {voter: number}})
-        except IllegalAnswer as error:
-            line = error.key if error.key in self.voice.lines else "refusal.shape"
-            if self.day and not error.secret:
-                self.say(line, dict(error.values))
-            self.screen.refusal(self.text(line, **error.values))
-            return AGAIN
-        return number
-
-    def _tally(self, game: Game, ballots: dict[int, int | None], result_key: str = "tally.out") -> str:
-        """Returns the engine's count of ``ballots`` as read back: each seat's votes, most first, then the
-        result ("Seat three, four votes; seat five, two votes. Seat three is eliminated", or "... is elected
-        Sheriff" with ``result_key`` tally.elected)."""
-        totals = votes.totals(game, ballots)
-        tally = votes.count(game, ballots)
-        said = ""
-        for seat, n in sorted(totals.items(), key=lambda item: (-item[1], item[0])):
-            if n > 0:  # each seat's votes appended to those before: the separator is the language's own
-                said = self.voice.text("tally.more" if said else "tally.votes", {"votes": said, "seat": seat,
-                                                                                 "count": n}, self.names, fragment=True)
-        if tally.tied:
-            result = self.text("answer.tie", seats=self.seat_words(tally.tied))
-        elif tally.seat is not None:
-            result = self.voice.text(result_key, {"seat": tally.seat}, self.names, fragment=True)
-        else:
-            result = self.voice.text("tally.nobody", {}, self.names, fragment=True)
-        return self.text("tally.read", votes=said or self.voice.text("tally.empty", {}, fragment=True), result=result)
-
-    def _yes_no(self, call: Call) -> tuple[str, str]:
-        """Returns how yes and no are read back for ``call``: what they do, for the seat it is about (the victim
-        shown to the Infected Father, the condemned the Noble may pardon); else "yes" and "no"."""
-        means = CALLS[call.id].traits.yes_means
-        shown = victim_shown(call)
-        seat = shown.victim if shown is not None else (call.seats[0] if len(call.seats) == 1 else None)
-        if not means or (seat is None and "{seat}" in self.voice.lines[f"answer.{means}"]):
-            return self.text("answer.yes"), self.text("answer.no")
-        return self.text(f"answer.{means}", seat=seat), self.text(f"answer.no_{means}", seat=seat)
-
-    def _witch(self, call: Call) -> Answer:
-        shown = victim_shown(call) or VictimShown()  # the Witch's own reading of what her call shows
-        potions = shown.potions
-        heal = False
-        victim = shown.victim
-        every = self._potions_line(potions)  # as her call showed them
-        left = self._potions_line([p for p in potions if p != "heal"])  # once the heal is given
-        if "heal" in potions and "poison" in potions:
-            # Asked again (a refusal, undo, repeat): the heal given before is hers again, and the list says so.
-            self.screen.secret(every, instead=left)
-        if "heal" in potions and victim is not None:
-            # Read back as what it does ("Save seat three?"), not "Yes?": the screen shows the victim to her alone.
-            # A seat typed here, with her poison spent, is her try at it: she is told it is spent (on the screen).
-            other = "refusal.not_an_option" if "poison" in potions else "refusal.poison_spent"
-            heal = self._choice("prompt.heal", {1: (True, self.text("answer.heal_seat", seat=victim)),
-                                                0: (False, self.text("answer.no_heal", seat=victim))},
-                                whole=lambda value: {"heal": value, "poison": None}, other=other) is True
-        poison = None
-        if heal and shown.one_in_all:
-            return {"heal": True, "poison": None}  # the one-potion Witch has used hers
-        if "poison" in potions:
-            if heal:  # what she holds now, in the place of the list her call showed: never both on the screen
-                self.screen.secret(left, instead=every)
-            try:
-                poison = self._seat(optional=True, prompt_key="prompt.poison",
-                                    whole=lambda seat: {"heal": heal, "poison": seat}, poison=True)
-            except Undo:
-                if "heal" in potions and victim is not None:
-                    return self._witch(call)
-                raise
-        return {"heal": heal, "poison": poison}
-
-    def _potions_line(self, potions: Sequence[str]) -> str:
-        """Returns the line that shows the Witch the ``potions`` she holds (narration.Narrator.fact's own)."""
-        names = [self.voice.lines[f"screen.potion.{potion}"] for potion in potions]
-        return self.text("screen.potions", potions=self.voice.join(names))
-
     def _ask(self, call: Call) -> Answer:
-        if call.kind is Kind.NONE:
-            traits = CALLS[call.id].traits
-            if traits.announces:
-                return None
-            if traits.timed and self.debate_timer:
-                return self._debate()
-            self.screen.prompt(self.text("prompt.done"))
-            self.screen.keys(self.text("screen.keys_wait"))
-            while self._key() != "enter":
-                self.nothing_here()
-            return None
-        if call.kind is Kind.ELECTION:
-            return self._vote(False, "prompt.election")
-        if call.kind is Kind.SEAT:
-            return self._seat(call.optional)
-        if call.kind is Kind.SEATS and call.picks == 0:
-            return self._some_seats(call.optional, "prompt.barred" if call.optional else "prompt.voters")
-        if call.kind is Kind.SEATS:
-            return self._seats(call.picks)
-        if call.kind is Kind.YES_NO:
-            yes, no = self._yes_no(call)
-            return self._choice("prompt.yes_no", {1: (True, yes), 0: (False, no)})
-        if call.kind is Kind.SIDE:
-            return self._choice("prompt.side", {1: ("village", self.text("answer.village")),
-                                                2: ("wolf", self.text("answer.wolf"))})
-        if call.kind is Kind.CARD:
-            return self._choice("prompt.card", {1: (1, self.text("answer.card", number=1)),
-                                                2: (2, self.text("answer.card", number=2)),
-                                                0: (None, self.text("answer.keep"))})
-        if call.kind is Kind.WITCH:
-            return self._witch(call)
-        if call.kind is Kind.NUMBER:
-            return self._numbered(call.picks)
-        if call.kind is Kind.SEANCE:
-            return self._seance()
-        return self._vote(call.optional)
-
-    def _numbered(self, largest: int) -> Answer:
-        """Reads a number from 1 to ``largest`` (a card in the middle, an event card), or 0 for none."""
-        while True:
-            number = self._number(self.text("prompt.number", largest=largest), allow_zero=True)
-            assert isinstance(number, int)
-            if number > largest:
-                self._refuse("refusal.not_an_option", number=number)
-                continue
-            said = self.text("answer.card", number=number) if number else self.text("answer.no_card")
-            if self._confirm(said, number or None):
-                return number or None
-
-    def _seance(self) -> Answer:
-        """Reads the Gypsy's three numbers: the séance card (0: none), the question, the asker's seat;
-        undo takes back the number before."""
-        while True:
-            chosen: list[int] = []
-            prompts = ("prompt.seance_card", "prompt.seance_question", "prompt.seance_asker")
-            while len(chosen) < 3:
-                try:
-                    number = self._number(self.text(prompts[len(chosen)]) + self._so_far(chosen),
-                                          allow_zero=not chosen)
-                except Undo:
-                    if chosen:
-                        chosen.pop()
-                    continue
-                assert isinstance(number, int)
-                if not chosen and number == 0:
-                    if self._confirm(self.text("answer.no_card"), None):
-                        return None
-                    continue
-                chosen.append(number)
-            card, question, asker = chosen
-            said = self.text("answer.seance", card=card, question=question, seat=asker)
-            value = {"card": card, "question": question, "asker": asker}
-            if self._confirm(said, value):
-                return value
+        """Reads the answer as its kind's shape reads it (narrator/shapes)."""
+        read = SHAPES[call.kind].read
+        assert read is not None, f"nobody types the answer of a {call.kind.value} (the program draws it)"
+        return read(self, call)

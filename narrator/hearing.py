@@ -21,12 +21,7 @@ from .listen import Listener
 from .listen.errors import MicrophoneLost
 from .listen.understand import Allowed, Vocabulary, phrases, understand
 from .narration import CALLS, in_the_dark
-
-WORDS_BY_KIND = {Kind.SEAT: ("undo", "repeat"), Kind.VOTE: ("undo", "repeat"), Kind.ELECTION: ("undo", "repeat"),
-                 Kind.YES_NO: ("yes", "no", "undo", "repeat"), Kind.NONE: ("done", "repeat"),
-                 Kind.NUMBER: ("undo", "repeat")}
-"""The calls a voice may answer, and the words it may use besides seats."""
-
+from .shapes import SHAPES
 
 class PushbackKeys:
     """Keys with one-key pushback: a key that interrupted listening is read again by the keypad."""
@@ -83,19 +78,11 @@ class VoiceAnswers:
 
     def allowed(self, call: Call) -> Allowed | None:
         """Returns what may answer ``call`` by voice, or None when the keypad alone answers it."""
-        if call.kind not in WORDS_BY_KIND or not call.live or CALLS[call.id].traits.announces:
+        heard = SHAPES[call.kind].heard  # what the call's shape may be answered with aloud (narrator/shapes)
+        if heard is None or not call.live or CALLS[call.id].traits.announces:
             return None  # an announcement (dawn) asks nothing: the keypad goes on at once, so must the voice
-        words = list(WORDS_BY_KIND[call.kind])
-        seats: tuple[int, ...] = ()
-        if call.kind in (Kind.SEAT, Kind.VOTE, Kind.ELECTION):
-            seats = tuple(call.seats)
-            if call.optional:
-                words.append("none")
-        elif call.kind is Kind.NUMBER:  # a card's number, said as a number ("twelve")
-            seats = tuple(range(1, min(call.picks, max(self.vocabulary.numbers)) + 1))
-            if call.optional:
-                words.append("none")
-        return Allowed(seats, tuple(words))
+        seats, words = heard(call, max(self.vocabulary.numbers))
+        return Allowed(seats, words)
 
     def _hear(self, allowed: Allowed) -> str | None:
         """Listens once, while watching the keypad; raises KeyPressed if a key comes first."""

@@ -22,9 +22,11 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from engine import ROLES, Deal, Table, night_calls
 
-from .asking import KeypadAnswers, Repeat, Undo
+from .asking import KeypadAnswers
 from .narration import SCREEN, VOICE, Line
 from .pacing import IDENTIFY
+from .shapes import Repeat, Undo
+from .shapes.seats import so_far
 from .voices import Voice
 
 
@@ -192,7 +194,7 @@ def _numbers(narrator: TableNarrator, answers: KeypadAnswers, count: int, larges
         try:
             while len(chosen) < count:
                 try:
-                    number = answers._number(prompt + answers._so_far(chosen), allow_zero=False)
+                    number = answers.number(prompt + so_far(chosen), allow_zero=False)
                 except Undo:
                     if chosen:
                         chosen.pop()
@@ -204,7 +206,7 @@ def _numbers(narrator: TableNarrator, answers: KeypadAnswers, count: int, larges
                     narrator.line("refusal.twice", SCREEN)
                 else:
                     chosen.append(number)
-            if answers._confirm(said(chosen)):
+            if answers.confirm(said(chosen)):
                 return chosen
         except Repeat:
             answers.repeat()

@@ -34,6 +34,7 @@ from engine.variants import TOSS, VARIANTS  # noqa: E402
 from engine.village import TOKENS  # noqa: E402
 from narrator.config import _LIST_RULES, KEYS, SPEAKERS, TableConfig, readme_row, written_names  # noqa: E402
 from narrator.script import REASONS, TOP_KEYS, WINNERS  # noqa: E402
+from narrator.shapes import SEAT, SEAT_KEY, SHAPES, null_or  # noqa: E402
 from narrator.voices import languages  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,26 +49,6 @@ PAUSE = (0, 120)
 DEBATE_TIMER = (0, 3600)
 LAST_WORDS = (0, 600)
 INPUTS = ("keypad", "voice")
-
-SEAT: dict[str, Any] = {"type": "integer", "minimum": 1, "maximum": MAX_SEATS}
-SEAT_KEY = "^[1-9][0-9]*$"
-"""A seat number as the key of a mapping (YAML's 1: is a string key once the file is read as JSON)."""
-
-
-def _null_or(schema: dict[str, Any]) -> dict[str, Any]:
-    return {"anyOf": [schema, {"type": "null"}]}
-
-
-TIE: dict[str, Any] = {"type": "object", "required": ["tie"], "additionalProperties": False,
-                       "properties": {"tie": {"type": "array", "items": SEAT, "minItems": 2, "uniqueItems": True}}}
-"""A vote's or an election's tie, the seats tied (the vote and the election take the same)."""
-
-BALLOTS: dict[str, Any] = {"type": "object", "required": ["ballots"], "additionalProperties": False,
-                           "properties": {"ballots": {"type": "object", "minProperties": 1,
-                                                      "additionalProperties": False,
-                                                      "patternProperties": {SEAT_KEY: _null_or(SEAT)}}}}
-"""A roll call, each voter's seat to the seat they named (or null): the vote's and the election's."""
-
 
 def _json(value: object) -> object:
     """Returns a default as JSON writes it (tuples as lists)."""
@@ -119,20 +100,20 @@ def table_properties() -> dict[str, dict[str, Any]]:
                  "minItems": MIN_SEATS},
         "preset": {"enum": sorted(PRESETS)},
         "deal": {"enum": ["app", "cards"]},
-        "groups": _null_or({"type": "array", "minItems": 2, "maxItems": 2,
+        "groups": null_or({"type": "array", "minItems": 2, "maxItems": 2,
                             "items": {"type": "array", "minItems": 1, "items": SEAT}}),
         "actor_cards": {"type": "array", "items": {"enum": list(actor.LENDABLE)}, "maxItems": actor.CARDS,
                         "uniqueItems": True},
         "seance_cards": {"type": "array", "maxItems": gypsy.CARDS,
                          "items": {"type": "array", "minItems": 1, "maxItems": gypsy.QUESTIONS,
                                    "items": {"type": "string", "minLength": 1}}},
-        "buildings": _null_or({"anyOf": [
+        "buildings": null_or({"anyOf": [
             {"type": "array", "items": {"enum": tokens}},
             {"type": "object", "patternProperties": {SEAT_KEY: {"enum": tokens}}, "additionalProperties": False}]}),
         "speaker": {"enum": list(SPEAKERS)},
-        "voice": _null_or({"type": "string"}),
-        "rate": _null_or({"type": "integer", "minimum": RATE[0], "maximum": RATE[1]}),
-        "device": _null_or(name),
+        "voice": null_or({"type": "string"}),
+        "rate": null_or({"type": "integer", "minimum": RATE[0], "maximum": RATE[1]}),
+        "device": null_or(name),
         "ambience": {"type": "boolean"},
         "call_floor": {"type": "number", "minimum": CALL_FLOOR[0], "maximum": CALL_FLOOR[1]},
         "pause": {"type": "array", "minItems": 2, "maxItems": 2,
@@ -142,8 +123,8 @@ def table_properties() -> dict[str, dict[str, Any]]:
         "inputs": {"type": "object", "additionalProperties": False,
                    "properties": {phase.value: {"type": "array", "minItems": 1, "items": {"enum": list(INPUTS)}}
                                   for phase in Phase}},
-        "model": _null_or({"type": "string"}),
-        "microphone": _null_or(name),
+        "model": null_or({"type": "string"}),
+        "microphone": null_or(name),
     }
     shapes.update({rule.name: rule_schema(rule) for rule in house_rules()})
     missing = set(KEYS) - set(shapes)
@@ -174,30 +155,8 @@ def table_schema() -> dict[str, Any]:
 
 # -- the practice script -----------------------------------------------------------------------------------------
 
-KIND_SHAPES: dict[Kind, tuple[str, dict[str, Any]]] = {
-    Kind.SEAT: ("`seat`, or `null` where the call may pass", _null_or(SEAT)),
-    Kind.SEATS: ("`[a, b, ...]`: the seats chosen, as many as the call asks for (`null` where it may pass)",
-                 _null_or({"type": "array", "items": SEAT, "minItems": 1, "uniqueItems": True})),
-    Kind.YES_NO: ("`true` or `false`", {"type": "boolean"}),
-    Kind.SIDE: ("`wolf` or `village`", {"enum": ["wolf", "village"]}),
-    Kind.CARD: ("`1` or `2` (the centre card taken), or `null`", {"enum": [1, 2, None]}),
-    Kind.WITCH: ("`{heal: true/false, poison: seat or null}`",
-                 {"type": "object", "additionalProperties": False,
-                  "properties": {"heal": {"type": "boolean"}, "poison": _null_or(SEAT)}}),
-    Kind.VOTE: ("`seat`, `null` (nobody), `{tie: [a, b]}`, or a roll call `{ballots: {voter: target, ...}}`",
-                {"anyOf": [SEAT, {"type": "null"}, TIE, BALLOTS]}),
-    Kind.ELECTION: ("`seat`, `{tie: [a, b]}`, or a roll call `{ballots: {voter: target, ...}}`",
-                    {"anyOf": [SEAT, TIE, BALLOTS]}),
-    Kind.NUMBER: ("a card's number, `1` to the number of cards, or `null`",
-                  _null_or({"type": "integer", "minimum": 1})),
-    Kind.SEANCE: ("`{card: 1-5, question: number, asker: seat}`, or `null`",
-                  _null_or({"type": "object", "additionalProperties": False,
-                            "required": ["card", "question", "asker"],
-                            "properties": {"card": {"type": "integer", "minimum": 1, "maximum": gypsy.CARDS},
-                                           "question": {"type": "integer", "minimum": 1},
-                                           "asker": SEAT}})),
-    Kind.DRAW: ("the program's draw, written as the answer: a `seat`", SEAT),
-}
+KIND_SHAPES: dict[Kind, tuple[str, dict[str, Any]]] = {kind: (shape.written, shape.schema)
+                                                   for kind, shape in SHAPES.items()}
 """The shape of the answer of each kind of call (engine.types.Kind), in words for the docs and as a schema."""
 
 DRAW_WORDS: dict[str, tuple[str, ...]] = {"witch_toss": tuple(TOSS), "wolf_hound": SIDES}
@@ -254,7 +213,7 @@ def script_schema() -> dict[str, Any]:
                                 "buildings": {"type": "object", "additionalProperties": False,
                                               "patternProperties": {SEAT_KEY: {"enum": list(TOKENS)}}}},
                  "patternProperties": {SEAT_KEY: {"enum": roles}}, "additionalProperties": False},
-        "answers": _null_or({"type": "array", "items": {"$ref": "#/$defs/answer"},
+        "answers": null_or({"type": "array", "items": {"$ref": "#/$defs/answer"},
                              "description": "the table's answers, in the order the narrator asks: each "
                                             "{call id: answer}; calls that need no answer are not listed"}),
         "expect": {"type": "object", "additionalProperties": False,

@@ -198,7 +198,7 @@ def test_the_footer_names_what_enter_ends_the_debate_or_the_last_words(language:
     keys, screen = Clocked([(1.0, "enter"), (1.0, "enter")]), Timed()
     answers = KeypadAnswers(keys, screen, voice, say=lambda key, values: None, repeat=lambda: None,
                             clock=keys.clock, debate_timer=62)
-    answers._debate()
+    answers.debate()
     assert answers.countdown(30, "screen.last_words_left") is True
     assert screen.footers == [voice.text("screen.keys_timer"), voice.text("screen.keys_last_words")]
     assert debate in screen.footers[0].lower() and last_words not in screen.footers[0].lower()
@@ -227,13 +227,13 @@ def test_after_the_host_menu_the_table_sees_again_what_to_type() -> None:
     """The menu's pause during the debate, then the menu left at a read-back: "Press Enter when done." and the
     read-back waiting for Enter are on the screen again (they were gone, and the table no longer knew what to type)."""
     answers, screen, said = timed([(2.5, "menu"), (2.5, "3"), (9.0, "enter"), (9.0, "enter")])
-    answers._debate()
+    answers.debate()
     assert screen.pauses == ["PAUSED · Enter: go on", ""] and screen.state.prompt == VOICE.text("prompt.done")
     answers, screen, said = timed([(0.0, "4"), (0.0, "enter"), (0.0, "menu"), (0.0, "enter")])
     entries: list[str] = []
     screen.entry = lambda text: (entries.append(text), PlainScreen.entry(screen, text))  # type: ignore[method-assign]
     answers.keys.presses.append((0.0, "enter"))  # type: ignore[attr-defined]
-    assert answers._seat(optional=False) == 4
+    assert answers.seat(optional=False) == 4
     assert entries[-1] == entries[-2] == VOICE.text("answer.heard", {"answer": VOICE.seat(4, ())})
 
 
@@ -313,7 +313,7 @@ def test_the_debates_end_calls_the_vote_then_gives_its_signal_before_the_result_
 
 def test_a_key_that_does_nothing_here_flashes_a_hint_and_the_answer_goes_on() -> None:
     answers, screen, said = timed([(0.0, "other"), (0.0, "tie"), (0.0, "4"), (0.0, "enter"), (0.0, "enter")])
-    assert answers._seat(optional=False) == 4
+    assert answers.seat(optional=False) == 4
     hint = VOICE.text("screen.wrong_key")
     assert screen.notices == [hint, hint]  # an unknown key, then the tie key where no tie may be typed
 
@@ -679,7 +679,7 @@ def test_a_number_that_is_no_answer_to_a_choice_is_refused_on_its_line() -> None
         answers.day = day
         refused: list[str] = []
         screen.refusal = lambda text: (refused.append(text), PlainScreen.refusal(screen, text))  # type: ignore
-        assert answers._choice("prompt.yes_no", {1: (True, "yes"), 0: (False, "no")}) is True
+        assert answers.choice("prompt.yes_no", {1: (True, "yes"), 0: (False, "no")}) is True
         assert VOICE.text("refusal.not_an_option", {"number": 5}) in refused
         assert screen.state.refusal == ""  # gone with the keys typed since
         assert said == (["refusal.not_an_option", "answer.heard"] if day else [])  # by day, said as read back

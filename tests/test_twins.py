@@ -477,7 +477,7 @@ def test_the_spent_poisons_refusal_said_aloud_would_part_the_twins(monkeypatch: 
         self.say(key, values)
         self.screen.refusal(self.text(key, **values))
 
-    monkeypatch.setattr(KeypadAnswers, "_refuse", aloud)
+    monkeypatch.setattr(KeypadAnswers, "refuse", aloud)
     one, other = (play_twin(twin) for twin in PAIRS["witch_refused_or_spent"])
     assert "refusal.poison_spent" in voice_difference(one, other)
 

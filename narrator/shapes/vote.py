@@ -1,0 +1,139 @@
+"""The village's vote (Kind.VOTE) and the Sheriff's election (Kind.ELECTION): the result typed (a seat, 0 for
+nobody where it may pass, the tie key then the tied seats), or each voter's ballot in a roll call, counted by the
+engine and read back before it counts."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from engine import Answer, Call, Game, IllegalAnswer, Kind, votes
+
+from . import AGAIN, SEAT, SEAT_KEY, Pad, Repeat, Shape, Undo, seats_heard
+from .seats import so_far
+
+TIE: dict[str, Any] = {"type": "object", "required": ["tie"], "additionalProperties": False,
+                       "properties": {"tie": {"type": "array", "items": SEAT, "minItems": 2, "uniqueItems": True}}}
+"""A vote's or an election's tie, the seats tied (the vote and the election take the same)."""
+
+BALLOTS: dict[str, Any] = {"type": "object", "required": ["ballots"], "additionalProperties": False,
+                           "properties": {"ballots": {"type": "object", "minProperties": 1,
+                                                      "additionalProperties": False,
+                                                      "patternProperties": {SEAT_KEY: {"anyOf": [
+                                                          SEAT, {"type": "null"}]}}}}}
+"""A roll call, each voter's seat to the seat they named (or null): the vote's and the election's."""
+
+
+def vote(pad: Pad, optional: bool, prompt: str = "prompt.vote") -> Answer:
+    """Reads the vote's result or, with the roll-call key, every voter's ballot; the Sheriff's election
+    (``prompt.election``) alike, its tally read back as who is elected."""
+    roll_call = pad.game is not None
+    while True:
+        key = pad.number(pad.text(prompt), allow_zero=optional, tie=True, roll_call=roll_call,
+                         largest=pad.largest())
+        if key == "rollcall":
+            ballots = read_roll_call(pad, "tally.elected" if prompt == "prompt.election" else "tally.out")
+            if ballots is not None:
+                return ballots
+            continue
+        if key == "tie":
+            tied: list[int] = []
+            while True:
+                number = pad.number(pad.text("prompt.tie") + so_far(tied), allow_zero=True, largest=pad.largest())
+                if number == 0:
+                    break
+                assert isinstance(number, int)
+                tied.append(number)
+            if len(tied) >= 2 and pad.confirm(pad.text("answer.tie", seats=pad.seat_words(tied)), {"tie": tied}):
+                return {"tie": tied}
+            continue
+        assert isinstance(key, int)
+        said = pad.text("answer.none") if key == 0 else pad.voice.seat(key, pad.names)
+        if pad.confirm(said, key or None):
+            return key or None
+
+
+def read_roll_call(pad: Pad, result: str = "tally.out") -> Answer:
+    """Asks each voter in seat order (by day, aloud) and reads their ballot: a seat, or 0 for nobody; undo
+    takes back the last ballot (with none, back to the result). The engine counts the whole roll call (the
+    day's vote or the Sheriff's election: the running call's rules); its tally is shown and read back before
+    it counts, the seat chosen said with ``result``. Returns ``{ballots: {voter: target}}``, or None to type
+    the result instead."""
+    assert pad.game is not None
+    game = pad.game
+    voters = votes.voters(game)
+    ballots: list[int | None] = []
+    while True:
+        try:
+            if len(ballots) == len(voters):
+                cast = dict(zip(voters, ballots))
+                if pad.confirm(tally(pad, game, cast, result), {"ballots": cast}):
+                    return {"ballots": cast}
+                ballots.pop()  # Backspace: the last voter's ballot again
+                continue
+            ballot = read_ballot(pad, voters[len(ballots)], ballots, voters)
+        except Undo:
+            if not ballots:
+                pad.screen.entry("")
+                return None
+            ballots.pop()
+            continue
+        if ballot is not AGAIN:
+            assert ballot is None or isinstance(ballot, int)
+            ballots.append(ballot)
+
+
+def read_ballot(pad: Pad, voter: int, ballots: list[int | None], voters: Sequence[int]) -> int | None | object:
+    """Asks ``voter`` for their ballot; returns the seat, None for nobody, or AGAIN when it must be asked
+    again (a seat the engine refuses, said why; repeat)."""
+    if pad.day:
+        pad.say("roll_call.voter", {"seat": voter})
+    done = "  ".join(f"{v}→{b or 0}" for v, b in zip(voters, ballots))
+    try:
+        number = pad.number(pad.text("prompt.roll_call", seat=voter) + (f"  ({done})" if done else ""),
+                            allow_zero=True, largest=pad.largest())
+    except Repeat:
+        return AGAIN
+    assert isinstance(number, int)
+    if number == 0:
+        return None
+    try:  # a seat out of the vote (eliminated, not among the tied) is refused now, not after the last voter
+        assert pad.check is not None
+        pad.check({"ballots": {voter: number}})
+    except IllegalAnswer as error:
+        line = error.key if error.key in pad.voice.lines else "refusal.shape"
+        if pad.day and not error.secret:
+            pad.say(line, dict(error.values))
+        pad.screen.refusal(pad.text(line, **error.values))
+        return AGAIN
+    return number
+
+
+def tally(pad: Pad, game: Game, ballots: dict[int, int | None], result_key: str = "tally.out") -> str:
+    """Returns the engine's count of ``ballots`` as read back: each seat's votes, most first, then the
+    result ("Seat three, four votes; seat five, two votes. Seat three is eliminated", or "... is elected
+    Sheriff" with ``result_key`` tally.elected)."""
+    voice, names = pad.voice, pad.names
+    totals = votes.totals(game, ballots)
+    counted = votes.count(game, ballots)
+    said = ""
+    for seat, n in sorted(totals.items(), key=lambda item: (-item[1], item[0])):
+        if n > 0:  # each seat's votes appended to those before: the separator is the language's own
+            said = voice.text("tally.more" if said else "tally.votes", {"votes": said, "seat": seat, "count": n},
+                              names, fragment=True)
+    if counted.tied:
+        result = pad.text("answer.tie", seats=pad.seat_words(counted.tied))
+    elif counted.seat is not None:
+        result = voice.text(result_key, {"seat": counted.seat}, names, fragment=True)
+    else:
+        result = voice.text("tally.nobody", {}, names, fragment=True)
+    return pad.text("tally.read", votes=said or voice.text("tally.empty", {}, fragment=True), result=result)
+
+
+SHAPES = (
+    Shape(Kind.VOTE, lambda pad, call: vote(pad, call.optional),
+          "`seat`, `null` (nobody), `{tie: [a, b]}`, or a roll call `{ballots: {voter: target, ...}}`",
+          {"anyOf": [SEAT, {"type": "null"}, TIE, BALLOTS]}, heard=seats_heard),
+    Shape(Kind.ELECTION, lambda pad, call: vote(pad, False, "prompt.election"),
+          "`seat`, `{tie: [a, b]}`, or a roll call `{ballots: {voter: target, ...}}`",
+          {"anyOf": [SEAT, TIE, BALLOTS]}, heard=seats_heard),
+)
