@@ -1,0 +1,244 @@
+"""The commands that play: `play` and `resume` (a game at the table, under its supervisor) and `dry-run` (a
+practice script), with the voice log and the report they write.
+
+The supervisor of a game must not load the engine: everything past it is imported inside the functions."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import errno
+import json
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator, Sequence, TextIO
+
+from ..errors import UserError
+from .common import SEED, UsageError, _warn
+
+if TYPE_CHECKING:
+    from ..journal import Entry, Journal
+    from ..narration import Line
+
+
+def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_from: str = "",
+                journal: Journal | None = None) -> int:
+    """Plays a practice script; or, with ``replay`` and the ``journal`` it came from, goes on with it."""
+    from ..journal import Journal
+    from ..narration import SCREEN, VOICE
+    from ..practice import dry_run, report
+    from ..script import load_script
+    from ..voices import load_voice
+
+    script, warnings = load_script(args.script)
+    config = script.config
+    for warning in warnings:
+        _warn(warning, config.language)
+    spoken = load_voice(config.language).spoken
+    speakers: list[Any] = []
+    if args.audio_dir:
+        from ..speak import WavDirSpeaker
+
+        speakers.append(WavDirSpeaker(Path(args.audio_dir), config.language, config.voice, config.rate,
+                                      backend=config.speaker, warn=_warn))
+        if config.ambience:  # once, for the host to hear what the table will hear under the night
+            from ..speak.ambience import night_loop
+
+            try:
+                night_loop().write(Path(args.audio_dir) / "ambience.wav")
+            except OSError as exc:
+                speakers[0].close()
+                raise UserError(f"{args.audio_dir}: cannot write ambience.wav there ({exc.strerror or exc})") from None
+    if not args.silent:
+        from ..speak import make_speaker, prepare_table
+
+        speaker = make_speaker(config.speaker, config.language, config.voice, config.rate, config.device,
+                               warn=_warn)
+        if speaker.name == "console":
+            speaker.close()  # the lines are printed anyway
+        else:
+            speakers.append(speaker)
+            prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck,
+                          config.source, config.table)
+
+    said = []
+
+    def emit(line: Line) -> None:
+        said.append(line)
+        print(("  [screen] " if line.channel == SCREEN else "") + line.text, flush=True)
+        if line.channel == VOICE:
+            for speaker in speakers:
+                speaker.say(spoken(line.text))
+
+    if getattr(args, "journal_file", None):
+        from ..practice import journal_header
+
+        journal = Journal(Path(args.journal_file), journal_header(script))
+    try:
+        game, lines = dry_run(script, emit=emit, journal=journal, replay=replay, replay_from=replay_from,
+                              pace=args.pace)
+    except KeyboardInterrupt:
+        if journal is not None:
+            from ..hint import resume_hint
+
+            print(f"stopped; every answer so far is saved; to go on:\n  {resume_hint(journal.path)}", file=sys.stderr)
+        raise
+    finally:
+        for speaker in speakers:
+            speaker.close()
+        if journal is not None:
+            journal.close()
+    if replay and not said:  # every line was replayed, silently: without this the command would print nothing
+        winner = game.outcome.winner if game.outcome is not None else "?"
+        print(f"{replay_from}: this practice game had ended already (the winner: {winner}): nothing is left to "
+              f"play (`dry-run {args.script}` plays it again; --report FILE writes its report)", file=sys.stderr)
+    if args.report:
+        _write_report(args.report, report(game, lines, script.config.language))
+    return 0
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    from ..supervise import supervise, table_journal, wanted
+
+    if args.journal and args.last:
+        raise UsageError("resume takes a journal or --last, not both")
+    if not args.journal:
+        from ..journal import default_folder
+        from ..unfinished import choose
+
+        chosen = choose(Path(args.journal_dir) if args.journal_dir else default_folder(), args.last)
+        if chosen is None:
+            return 0
+        args.journal = str(chosen)
+    if wanted() and table_journal(args.journal):
+        resume = ["resume", *_table_options(args), "--", args.journal]
+        return supervise(resume, Path(args.journal), resume)
+    from engine.answers import shown
+
+    from ..journal import Journal, read_journal
+    from ..script import load_script
+
+    read_journal(args.journal)  # a journal indeed: nothing is cut from a file that is not one
+    journal = Journal(Path(args.journal))  # locked: the same game resumed twice at once stops here
+    with contextlib.closing(journal):
+        # Read again now that no one else writes it: a resume that ended meanwhile may have added to it.
+        header, entries = read_journal(args.journal)
+        if header.get("kind") == "dry-run":
+            from ..practice import script_fingerprint
+
+            if args.voice_log:
+                raise UsageError("--voice-log is for a game at the table; a dry run prints its lines "
+                                 "(--report lists them)")
+            script_path = str(header.get("script"))
+            script, _ = load_script(script_path)
+            if script_fingerprint(script) != header.get("sha256"):
+                raise UserError(f"{args.journal}: its practice script {script_path} was changed since; "
+                                "start the dry run again")
+            args.script, args.audio_dir = script_path, None
+            return cmd_dry_run(args, entries, args.journal, journal)
+        if header.get("kind") == "play":
+            from ..play import resume_play
+
+            with _voice_log(args.voice_log) as voice_log:
+                resume_play(args, header, entries, warn=_warn, voice_log=voice_log, journal=journal)
+            return 0
+        raise UserError(f"{args.journal}:1: a journal of an unknown kind of game ({shown(header.get('kind'))})")
+
+
+def _open_output(path: str, flags: int, mode: int, cannot: str) -> int:
+    """Opens ``path`` for writing (with ``flags``: append or truncate) and returns its descriptor, blocking. The
+    open itself does not block: a FIFO that no program reads would hang the command (a game on a blank screen)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC | flags, mode)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise UserError(f"{path}: {cannot} (a FIFO that no program reads: start its reader first)") from None
+        raise UserError(f"{path}: {cannot} ({exc.strerror or exc})") from None
+    os.set_blocking(fd, True)
+    return fd
+
+
+def _write_report(path: str, data: dict[str, Any]) -> None:
+    fd = _open_output(path, os.O_TRUNC, 0o666, "cannot write the report")
+    try:
+        with open(fd, "w", encoding="utf-8") as report_file:
+            report_file.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    except OSError as exc:
+        raise UserError(f"{path}: cannot write the report ({exc.strerror or exc})") from None
+
+
+def _table_options(args: argparse.Namespace) -> list[str]:
+    """The options of `play` that a game keeps when it goes on with `resume`."""
+    return [*(["--speaker", args.speaker] if args.speaker else []), *(["--plain"] if args.plain else []),
+            *(["--model", args.model] if args.model else []),
+            *(["--voice-log", args.voice_log] if args.voice_log else []),
+            *(["--max-size", str(args.max_size)] if args.max_size else [])]
+
+
+def _supervise_play(args: argparse.Namespace) -> int:
+    """Plays the game in a supervised child process, which it gives its journal's name. Never the seed on its
+    command line, which every account sees (ps): a seed the host chose goes by the environment, private to the
+    account; without one, the game draws its own."""
+    from ..journal import default_folder, journal_name
+    from ..supervise import SEED_VARIABLE, supervise
+
+    folder = Path(args.journal_dir) if args.journal_dir else default_folder()
+    journal = Path(args.journal_file) if args.journal_file else folder / journal_name()
+    game = ["play", "--journal", str(journal), *_table_options(args),
+            *(["--journal-dir", args.journal_dir] if args.journal_dir else []),
+            *(["--", args.config] if args.config else [])]
+    return supervise(game, journal, ["resume", *_table_options(args), "--", str(journal)],
+                     {SEED_VARIABLE: str(args.seed)} if args.seed is not None else {})
+
+
+@contextlib.contextmanager
+def _voice_log(path: str | None) -> Iterator[TextIO | None]:
+    """Opens the voice log to append to (before anything is shown or said), or gives None without one."""
+    if not path:
+        yield None
+        return
+    fd = _open_output(path, os.O_APPEND, 0o600, "cannot write the voice log")
+    with open(fd, "a", encoding="utf-8") as log:
+        yield log
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from ..supervise import wanted
+
+    if wanted():
+        return _supervise_play(args)
+    from ..config import load_config
+    from ..play import STARTER, NewGame, open_table, play
+
+    if args.config:
+        config, warnings = load_config(args.config)
+        for warning in warnings:
+            _warn(warning, config.language)
+    else:
+        config = STARTER
+    if args.speaker:
+        config = dataclasses.replace(config, speaker=args.speaker)
+    from ..journal import open_to_others
+
+    folder = Path(args.journal_dir) if args.journal_dir else None
+    chosen = open_to_others(folder) if folder else None  # a file named with --journal is private (0600) alone
+    seed = args.seed if args.seed is not None else _supervisor_seed()
+    with _voice_log(args.voice_log) as voice_log:
+        io = open_table(config, plain=args.plain, model=args.model, warn=_warn, warnings=[chosen] if chosen else [])
+        play(config, io, seed=seed, voice_log=voice_log,
+             start=NewGame(folder, Path(args.journal_file) if args.journal_file else None))
+    return 0
+
+
+def _supervisor_seed() -> int | None:
+    """The seed the host gave the supervisor (`play --seed N`), passed by the environment, or None: the game draws
+    its own. Taken out of the environment, so that nothing the game starts inherits it."""
+    from ..supervise import SEED_VARIABLE
+
+    given = os.environ.pop(SEED_VARIABLE, None)
+    try:
+        return None if given is None else SEED(given)
+    except argparse.ArgumentTypeError as exc:
+        raise UserError(f"{SEED_VARIABLE}: {exc}") from None
