@@ -12,16 +12,16 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any, Callable, Sequence
+from typing import Callable, Protocol, Sequence
 
-from engine import Answer, Call, Game, IllegalAnswer, Kind, Phase
+from engine import Answer, Call, Game, IllegalAnswer, Kind
 
-from .hint import command
-from .keypad import HostStop, Keys
+from .hostmenu import HostMenu, MenuHooks
+from .keypad import Keys
 from .narration import eyes_closed, in_the_dark, wakes
 from .pacing import Pacing
 from .screen import Screen
-from .shapes import SHAPES, UNCHECKED, HostUndo, Refused, Repeat, Undo
+from .shapes import SHAPES, UNCHECKED, Refused, Repeat, Undo
 from .shapes.seats import so_far
 from .voices import Voice
 
@@ -32,6 +32,13 @@ KEYPAD = object()
 
 
 
+class SpokenAnswers(Protocol):
+    """Answers said aloud (hearing.VoiceAnswers): the keypad asks them first where the table may speak."""
+
+    def answer(self, call: Call, legal: Callable[[Answer], bool] = ...) -> Answer | object:
+        """Returns the answer heard and confirmed, or KEYPAD when the keypad is to answer."""
+
+
 class KeypadAnswers:
     """The table's answers, from the keypad, with read-back and confirmation."""
 
@@ -39,7 +46,10 @@ class KeypadAnswers:
                  repeat: Callable[[], None], names: Sequence[str | None] = (),
                  pause: tuple[float, float] = (3.0, 8.0), rng: random.Random | None = None,
                  sleep: Callable[[float], None] = time.sleep, debate_timer: int = 0,
-                 clock: Callable[[], float] = time.monotonic, pacing: Pacing | None = None) -> None:
+                 clock: Callable[[], float] = time.monotonic, pacing: Pacing | None = None,
+                 menu: MenuHooks = MenuHooks(), spoken: SpokenAnswers | None = None,
+                 voice_phases: frozenset[str] = frozenset(),
+                 on_microphone_lost: Callable[[], None] = lambda: None) -> None:
         self.keys = keys
         self.screen = screen
         self.voice = voice
@@ -54,17 +64,12 @@ class KeypadAnswers:
         self.day = False
         self.check: Callable[[Answer], object] | None = None  # the running call's check, while it is answered
         self.game: Game | None = None  # the running call's game, while it is answered (the roll call's voters)
-        self.last_answered: Callable[[], str | None] = lambda: None  # the call of the last answer, for undo
-        self.public_state: Callable[[], str] = lambda: ""
-        self.voice_answers: Any = None  # narrator.hearing.VoiceAnswers, for the phases given in voice_phases
-        self.voice_phases: frozenset[str] = frozenset()
-        self.on_microphone_lost: Callable[[], None] = lambda: None
-        # The host menu's "show a seat its card": the narrator's, True once shown (False: no card known there).
-        self.card_again: Callable[[int], bool] = lambda seat: False
+        # The answers said aloud (hearing.VoiceAnswers), in the phases given voice; None once the microphone is lost.
+        self.voice_answers = spoken
+        self.voice_phases = voice_phases
+        self.on_microphone_lost = on_microphone_lost
         self.asking: Call | None = None  # the call last asked: asked again after a refusal, it is not a new one
-        # Whether the table's eyes are open (the narrator's, by the lines said): with them closed, nothing the keypad or
-        # the host menu does is heard, since only someone awake could have done it.
-        self.eyes_open: Callable[[], bool] = lambda: self.asking is None or not in_the_dark(self.asking)
+        self.host_menu = HostMenu(self, menu)
 
     # -- the Answers protocol ---------------------------------------------
 
@@ -122,6 +127,7 @@ class KeypadAnswers:
         """Asks the microphone first; a lost microphone leaves the rest of the game to the keypad."""
         from .listen.errors import MicrophoneLost
 
+        assert self.voice_answers is not None
         try:
             heard: object = self.voice_answers.answer(call, self._legal)
             return heard
@@ -141,7 +147,7 @@ class KeypadAnswers:
     def seat_words(self, seats: Sequence[int]) -> str:
         return self.voice.join([self.voice.seat(s, self.names) for s in seats])
 
-    def _read(self, timeout: float | None = None) -> str | None:
+    def read_key(self, timeout: float | None = None) -> str | None:
         """Reads a key (None: none came within ``timeout``); a key pressed takes the last refusal off the screen,
         which would else stand under the question asked next. Enter does not: a seat beyond the table is refused as
         its digit is typed, and the Enter typed right after it would take the reason away unread."""
@@ -152,17 +158,17 @@ class KeypadAnswers:
 
     def key(self) -> str:
         while True:
-            key = self._read()
+            key = self.read_key()
             assert key is not None
             if key == "repeat":
                 raise Repeat()
             if key == "interrupt":
                 with self.pacing.held():  # the host's time is not an answer's
-                    self._confirm_stop()
+                    self.host_menu.confirm_stop()
                 continue
             if key == "menu":
                 with self.pacing.held():
-                    self.menu()
+                    self.host_menu.open()
                 continue
             if key == "other":
                 self.nothing_here()
@@ -186,118 +192,6 @@ class KeypadAnswers:
                 self.nothing_here()
             except Repeat:
                 self.repeat()
-
-    def _yes(self, prompt_key: str, **values: object) -> bool:
-        """Shows a yes/no question of the host's; Enter says yes, Backspace no."""
-        self.screen.prompt(self.text(prompt_key, **values))
-        while True:
-            key = self._read()
-            if key in ("enter", "back"):
-                return key == "enter"
-            if key == "interrupt":
-                raise HostStop()
-
-    def _shown(self) -> tuple[str, str]:
-        """The prompt and the entry on the screen now: shown again once the host's menu or question is gone (a
-        debate's "Press Enter when done", a read-back waiting for Enter), else the table would not know what to type."""
-        state = getattr(self.screen, "state", None)
-        return str(getattr(state, "prompt", "")), str(getattr(state, "entry", ""))
-
-    def _confirm_stop(self) -> None:
-        """Ctrl-C: asks whether to stop; Enter stops (the game can go on later), any other key goes on."""
-        prompt, _ = self._shown()
-        self.screen.prompt(self.text("menu.stop_confirm"))
-        key = self._read()
-        if key in ("enter", "interrupt"):
-            raise HostStop()
-        self.screen.prompt(prompt)
-
-    def menu(self) -> None:
-        """The host menu: undo further back, repeat, pause, the public state, end the game, show a seat its card."""
-        prompt, entry = self._shown()
-        footer = str(getattr(getattr(self.screen, "state", None), "keys", ""))
-        # At night the take-back never applies (takeback: a night's answer is never taken back from the menu), so
-        # the menu shows only what can act then; the same at every table's every night, it tells nothing.
-        night = self.night()
-        self.screen.prompt(self.text("menu.title_night" if night else "menu.title"))
-        self.screen.keys(self.text("screen.keys_menu_night" if night else "screen.keys_menu"))  # not the call's
-        try:
-            self._menu(prompt, entry, night)
-        finally:
-            self.screen.keys(footer)
-
-    def night(self) -> bool:
-        """Returns whether the game is in a night (the call last asked is a night's): public, the banner says it."""
-        return self.asking is not None and self.asking.phase is Phase.NIGHT
-
-    def _menu(self, prompt: str, entry: str, night: bool = False) -> None:
-        key = self._read()
-        if key == "1" and night:
-            self.nothing_here()  # not in the night's menu: the hint, as for any key that does nothing
-        elif key == "1":
-            last = self.last_answered()
-            if last is None:
-                self.screen.notice(self.text("menu.nothing_to_undo"), flash=True)  # stays while the call runs
-            elif self._yes("menu.undo_confirm", call=last):
-                raise HostUndo()
-        elif key == "2":
-            raise Repeat()
-        elif key == "3":
-            heard = self.eyes_open()  # with eyes closed, a pause said aloud would tell that someone is awake
-            if heard:
-                self.say("notice.paused", {})
-            self.screen.prompt("")  # the banner says how to go on
-            self.screen.keys(self.text("screen.keys_paused"))
-            self.screen.paused(self.text("screen.paused"))
-            while self._read() != "enter":
-                pass
-            self.screen.paused("")
-            if heard:
-                self.say("notice.resumed", {})
-        elif key == "4":
-            self._until_enter(self.public_state())
-        elif key == "5" and self._yes("menu.end_confirm", command=command()):
-            raise HostStop()
-        elif key == "6" and not self.eyes_open():
-            # Said aloud, "Everyone close your eyes, seat five come to the screen" in the middle of a call tells
-            # that someone is awake at it: a card is shown again with eyes open (the deal, the day).
-            self._until_enter(self.text("menu.card_not_now"))
-        elif key == "6":
-            seat = self._menu_seat()
-            if seat is not None and self.card_again(seat):
-                raise Repeat()  # the running call again: its screen, its prompt, those awake woken again
-            if seat is not None:
-                self._until_enter(self.text("menu.no_card"))
-        elif key == "interrupt":
-            raise HostStop()
-        self.screen.entry(entry)
-        self.screen.prompt(prompt)
-
-    def _until_enter(self, shown: str) -> None:
-        """Shows what a menu's entry answers until Enter, under a prompt that says so: under the menu's title, its other
-        entries seemed to work, and did nothing."""
-        self.screen.entry(shown)
-        self.screen.prompt(self.text("menu.back"))
-        while self._read() != "enter":
-            pass
-
-    def _menu_seat(self) -> int | None:
-        """Reads the seat the host menu shows its card: digits, then Enter; Backspace with nothing typed goes back."""
-        typed = ""
-        while True:
-            self.screen.prompt(self.text("menu.card_seat"))
-            self.screen.entry(typed)
-            key = self._read()
-            if key == "interrupt":
-                raise HostStop()
-            if key is not None and key.isdigit() and len(typed) < 2:
-                typed += key
-            elif key == "back" and typed:
-                typed = typed[:-1]
-            elif key == "back" or (key == "enter" and not typed):
-                return None
-            elif key == "enter":
-                return int(typed)
 
     def number(self, prompt: str, allow_zero: bool, tie: bool = False, roll_call: bool = False,
                 largest: int | None = None) -> int | str:
@@ -462,7 +356,7 @@ class KeypadAnswers:
                     return False
                 whole = math.ceil(left)
                 self.screen.countdown(self.text(key, time=f"{whole // 60}:{whole % 60:02d}"), whole)
-                pressed = self._read(timeout=max(left - (whole - 1), 0.01))  # woken at the next whole second
+                pressed = self.read_key(timeout=max(left - (whole - 1), 0.01))  # woken at the next whole second
                 if pressed == "enter":
                     return True
                 if pressed == "repeat" and repeat is not None:
@@ -470,7 +364,7 @@ class KeypadAnswers:
                 elif pressed in ("interrupt", "menu"):
                     held = self.clock()
                     try:
-                        self._confirm_stop() if pressed == "interrupt" else self.menu()
+                        self.host_menu.confirm_stop() if pressed == "interrupt" else self.host_menu.open()
                     except Repeat:  # the menu's repeat: the call again, if there is one to say, and time runs on
                         if repeat is not None:
                             repeat()

@@ -17,6 +17,7 @@ from engine.crier import crier as town_crier
 from engine.table import deal_buildings
 
 from .asking import KeypadAnswers
+from .hostmenu import MenuHooks
 from .circle import seating
 from .config import TableConfig, config_from_dict, config_to_dict
 from .errors import GameStopped, UserError
@@ -484,31 +485,27 @@ class TableSession:
         hooks = TableHooks(acknowledge=self.acknowledge, safe_point=self.settle,
                            last_words=self.last_words if config.last_words else None)
         self.narrator = TableNarrator(self.voice, table.screen, table.speaker, config.names, settings, hooks)
+        menu = MenuHooks(last_answered=self.last_answered, public_state=self.public_state,
+                         card_again=self.card_again, eyes_open=lambda: self.narrator.eyes_open)
         self.answers = KeypadAnswers(self.keys, table.screen, self.voice, say=self.say, repeat=self.narrator.repeat,
                                      names=config.names, rng=random.Random(seed), debate_timer=config.debate_timer,
-                                     clock=timing.clock, pacing=pacing)
-        self.answers.card_again = self.card_again
-        self.answers.last_answered = self.last_answered
-        self.answers.public_state = self.public_state
-        self.answers.eyes_open = lambda: self.narrator.eyes_open
+                                     clock=timing.clock, pacing=pacing, menu=menu,
+                                     spoken=self.hearing() if hears else None, voice_phases=config.voice_phases(),
+                                     on_microphone_lost=self.microphone_lost)
         if config.deal == "app":
             self.narrator.confession = self.confession
-        if hears:
-            self.hear()
 
-    def hear(self) -> None:
-        """Lets the table answer aloud too, in the phases the config gives voice to: the keypad stays live."""
+    def hearing(self) -> VoiceAnswers:
+        """The table's answers said aloud, in the phases the config gives voice to: the keypad stays live."""
         config, screen, voice = self.config, self.table.screen, self.voice
         assert isinstance(self.keys, PushbackKeys)
-        self.answers.voice_answers = VoiceAnswers(
+        return VoiceAnswers(
             self.table.listener, self.table.vocabulary, self.keys, say=self.say, repeat=self.narrator.repeat,
             seat_words=lambda seat: voice.seat(seat, config.names),
             word=lambda word: voice.text(f"answer.{word}", {}),
             card_words=lambda number: voice.text("answer.card", {"number": number}),
             show=lambda key, values: screen.public(voice.text(key, values)),
             show_awake=lambda key, values: screen.entry(voice.text(key, values, config.names)))
-        self.answers.voice_phases = config.voice_phases()
-        self.answers.on_microphone_lost = self.microphone_lost
 
     def record_pace(self, key: str, took: float) -> None:
         """Journals a living call's length, so that a resumed game keeps the pace of its empty calls."""

@@ -13,6 +13,7 @@ from engine import Game, Rules, Table, deal_cards
 from helpers import play_keys
 from keystrokes import Recorder, ScriptedKeys, plan_keys
 from narrator.asking import KeypadAnswers
+from narrator.hostmenu import HostMenu, MenuHooks
 from narrator.config import TableConfig
 from narrator.identify import identification_order
 from narrator.journal import read_journal
@@ -237,7 +238,7 @@ def test_the_village_shown_from_the_host_menu_says_enter_goes_back_not_the_menus
     call = game.call
     assert call is not None
     answers, screen, _, _ = answers_for(["menu", "4", "3", "enter", "2", "enter", "enter"])
-    answers.public_state = lambda: "Night 1 · alive: 1 2 3 4 5 6"
+    answers.host_menu = HostMenu(answers, MenuHooks(public_state=lambda: "Night 1 · alive: 1 2 3 4 5 6"))
     assert answers.answer(call, game) == 2
     out = screen.out.getvalue()  # type: ignore[attr-defined]
     voice = load_voice("en")
