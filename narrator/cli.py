@@ -58,7 +58,7 @@ class _Parser(argparse.ArgumentParser):
 def _check_keys() -> str:
     from engine import ROLES
 
-    from .config import KEYS
+    from .table_keys import KEYS
     from .script import TOP_KEYS
 
     return ("Table config keys:\n" + "\n".join(f"  {k}: {v}" for k, v in KEYS.items())

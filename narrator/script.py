@@ -12,7 +12,8 @@ from engine.answers import shown
 from engine import check_extras
 from engine.village import TOKENS, check_buildings
 
-from .config import Findings, TableConfig, Warned, read_table, suggest
+from .config import Findings, TableConfig, Warned, read_table
+from .names import suggest
 from .errors import UserError
 from .yamlfile import Document, YamlError, load
 

@@ -201,7 +201,7 @@ def parse_deck(words: Sequence[str]) -> tuple[str, ...]:
                 n = int(times)
             name = name.strip()
             if name not in ROLES:
-                from .config import closest
+                from .names import closest
 
                 raise UserError(f"--deck: unknown character {name!r}{closest(name, sorted(ROLES))} "
                                 f"(`{command()} check --help` lists all {len(ROLES)})")

@@ -32,7 +32,9 @@ from engine.table import HouseRule, house_rules  # noqa: E402
 from engine.types import Phase  # noqa: E402
 from engine.variants import TOSS, VARIANTS  # noqa: E402
 from engine.village import TOKENS  # noqa: E402
-from narrator.config import _LIST_RULES, KEYS, SPEAKERS, TableConfig, readme_row, written_names  # noqa: E402
+from narrator.config import TableConfig  # noqa: E402
+from narrator.table_keys import _LIST_RULES, KEYS, SPEAKERS, readme_row  # noqa: E402
+from narrator.names import written_names  # noqa: E402
 from narrator.script import REASONS, TOP_KEYS, WINNERS  # noqa: E402
 from narrator.shapes import SEAT, SEAT_KEY, SHAPES, null_or  # noqa: E402
 from narrator.voices import languages  # noqa: E402

@@ -11,7 +11,8 @@ from engine import Answer, Call, Deal, Game, IllegalAnswer, Phase, Rules, Step, 
 from keystrokes import Recorder, ScriptedKeys
 from narrator.config import TableConfig
 from narrator.narration import Line, Narrator, run
-from narrator.play import NewGame, Resumed, TableIO, Timing, play
+from narrator.play import NewGame, Resumed, Timing, play
+from narrator.table import TableIO
 from narrator.screen import PlainScreen, Screen
 from narrator.voices import load_voice
 

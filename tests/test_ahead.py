@@ -356,7 +356,7 @@ def test_a_table_opened_to_play_names_its_config_in_the_command(tmp_path: Path,
     import narrator.keypad
     import narrator.speak
     from narrator.config import load_config
-    from narrator.play import open_table
+    from narrator.table import open_table
 
     warnings: list[str] = []
     speaker, release = fallback_speaker(tmp_path, warnings)
@@ -377,7 +377,8 @@ def test_plain_with_the_console_prints_each_line_once(monkeypatch: pytest.Monkey
     alone prints it."""
     import narrator.keypad
     from narrator.config import TableConfig
-    from narrator.play import STARTER, open_table
+    from narrator.play import STARTER
+    from narrator.table import open_table
 
     monkeypatch.setattr(narrator.keypad, "TerminalKeys", lambda: object())
     config = TableConfig("en", STARTER.table, speaker="console")

@@ -20,7 +20,8 @@ from narrator.cli import main
 from narrator.config import config_from_dict, config_to_dict, load_config
 from narrator.errors import UserError
 from narrator.narration import CLOSE_EYES, OPEN_EYES
-from narrator.play import STARTER, NewGame, TableIO, Timing, play
+from narrator.play import STARTER, NewGame, Timing, play
+from narrator.table import TableIO
 from narrator.screen import PlainScreen
 from narrator.speak import ambience
 from narrator.speak.ambience import (

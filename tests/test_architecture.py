@@ -222,3 +222,37 @@ def test_the_grep_catches_each_bag(line: str) -> None:
                                   "game.kept(Potions).heal", "alive = game.alive(seat)"])
 def test_the_grep_lets_reads_and_the_states_methods_pass(line: str) -> None:
     assert not WRITES.search(line) and not BAGS.search(line)
+
+
+# -- sizes a reader can hold -------------------------------------------------------------------------------------
+
+MODULE_LINES = 600
+CLASS_LINES = 400
+
+
+def test_no_module_is_over_600_lines_and_no_class_over_400() -> None:
+    """A module a reader takes in at one sitting: past these, it is several things in one file (the narrator's
+    play.py, asking.py, cli.py and config.py were, until they were split by what they do)."""
+    over = []
+    for name, path in sources("engine", "narrator").items():
+        text = path.read_text(encoding="utf-8")
+        lines = text.count("\n")
+        if lines > MODULE_LINES:
+            over.append(f"{name}: {lines} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
+                size = node.end_lineno - node.lineno + 1
+                if size > CLASS_LINES:
+                    over.append(f"{name}.{node.name}: {size} lines")
+    assert over == []
+
+
+def test_every_package_is_installed() -> None:
+    """pyproject.toml lists the packages (setuptools does not look for them): one left out works in a checkout
+    and is missing from an install."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    packages = {module_name(path.parent) for folder in ("engine", "narrator")
+                for path in (ROOT / folder).rglob("__init__.py")}
+    assert packages == listed

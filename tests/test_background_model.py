@@ -21,7 +21,8 @@ from narrator.config import TableConfig
 from narrator.errors import UserError
 from narrator.hearing import BackgroundListener, start_listener
 from narrator.listen.audio_in import ListenerUnavailable
-from narrator.play import STARTER, NewGame, TableIO, Timing, play
+from narrator.play import STARTER, NewGame, Timing, play
+from narrator.table import TableIO
 from narrator.screen import PlainScreen
 from narrator.voices import load_voice
 

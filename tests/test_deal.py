@@ -24,7 +24,8 @@ from keystrokes import Recorder, ScriptedKeys, plan_keys
 from narrator.config import TableConfig, config_from_dict, config_to_dict, load_config
 from narrator.errors import GameStopped, UserError
 from narrator.journal import Journal, read_journal
-from narrator.play import STARTER, NewGame, Resumed, TableIO, Timing, journaled_deal, play
+from narrator.play import STARTER, NewGame, Resumed, Timing, journaled_deal, play
+from narrator.table import TableIO
 from narrator.screen import PlainScreen
 from narrator.supervise import SUPERVISED
 from narrator.voices import load_voice

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from engine import PROFILES, ROLES, Game, IllegalAnswer, Kind, call_kinds, check_deck
 from helpers import new_game
 from narrator.cli import main
-from narrator.config import KEYS, Findings, read_table
+from narrator.config import Findings, read_table
+from narrator.table_keys import KEYS
 from narrator.errors import UserError
 from narrator.script import TOP_KEYS, WINNERS, read_script
 from narrator.yamlfile import Document, YamlError, parse

@@ -15,7 +15,8 @@ from narrator.config import TableConfig
 from narrator.hearing import PushbackKeys, VoiceAnswers
 from narrator.listen.errors import MicrophoneLost
 from narrator.listen.understand import load_vocabulary
-from narrator.play import STARTER, NewGame, TableIO, Timing, play
+from narrator.play import STARTER, NewGame, Timing, play
+from narrator.table import TableIO
 from narrator.screen import PlainScreen
 from narrator.voices import load_voice
 

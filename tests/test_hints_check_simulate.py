@@ -10,7 +10,7 @@ import pytest
 
 from engine import ROLES, Table
 from narrator.cli import main
-from narrator.config import KEYS
+from narrator.table_keys import KEYS
 from narrator.simulate import simulate
 
 
@@ -90,7 +90,7 @@ def test_an_unknown_name_says_where_and_the_closest_names(tmp_path: Path, capsys
 def test_no_name_in_the_voice_files_names_two_characters() -> None:
     """A name a deck may give is one character's in every language (else which card it stands for would depend on
     the order the voice files are read in)."""
-    from narrator.config import fold_name, written_names
+    from narrator.names import fold_name, written_names
 
     named: dict[str, set[str]] = {}
     for name, role in written_names():

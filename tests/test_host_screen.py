@@ -19,7 +19,8 @@ from keystrokes import Recorder, ScriptedKeys, after, keys_for
 from narrator.asking import KeypadAnswers
 from narrator.circle import SeatView, seating
 from narrator.config import TableConfig
-from narrator.play import NewGame, TableIO, Timing, play
+from narrator.play import NewGame, Timing, play
+from narrator.table import TableIO
 from narrator.screen import PlainScreen, draw_circle
 from narrator.voices import load_voice
 
@@ -329,7 +330,7 @@ def test_the_deal_shows_only_the_keys_that_work_there_in_the_tables_language() -
 
 def test_a_repeat_leaves_a_trace_on_the_screen() -> None:
     from narrator.narration import VOICE as SAID
-    from narrator.play import TableNarrator
+    from narrator.table_narrator import TableNarrator
 
     screen = Timed()
     narrator = TableNarrator(VOICE, screen, Recorder())
@@ -394,7 +395,7 @@ def test_the_plain_screen_prints_the_circle_as_one_line_when_it_changes_and_only
 def test_a_repeat_after_a_pause_says_the_call_not_the_game_goes_on() -> None:
     # Found at a table: r after the host menu's pause said "The game goes on." again instead of the debate's call.
     from narrator.narration import VOICE as SAID
-    from narrator.play import TableNarrator
+    from narrator.table_narrator import TableNarrator
 
     speaker = Recorder()
     narrator = TableNarrator(VOICE, Timed(), speaker)
@@ -602,7 +603,7 @@ def test_a_refusal_said_by_day_stays_in_the_calls_panel_and_one_at_night_is_show
     without sound, looking at the prompt typed again, never saw it. By day it is in the panel too; at night (on the
     screen only) as before; either way on the refusal's own line, not among the call's secrets."""
     from engine import IllegalAnswer
-    from narrator.play import TableNarrator
+    from narrator.table_narrator import TableNarrator
 
     for phase, said in ((Phase.DAY, 1), (Phase.NIGHT, 0)):
         screen, speaker = Timed(), Recorder()
@@ -756,7 +757,7 @@ def test_the_full_screens_title_is_in_the_tables_language(language: str, title: 
 
     import narrator.keypad
     import narrator.screen
-    from narrator.play import open_table
+    from narrator.table import open_table
     from narrator.screen import RichScreen, ScreenState, TableState
 
     given: list[str] = []

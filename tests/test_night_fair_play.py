@@ -20,7 +20,8 @@ from narrator.hearing import PushbackKeys, VoiceAnswers
 from narrator.journal import Journal, read_journal
 from narrator.listen.understand import load_vocabulary
 from narrator.narration import SCREEN, VOICE, Line, Narrator, run
-from narrator.play import STARTER, NewGame, Resumed, TableNarrator
+from narrator.play import STARTER, NewGame, Resumed
+from narrator.table_narrator import TableNarrator
 from narrator.screen import PlainScreen
 from narrator.voices import UnfilledLine, load_voice, placeholders
 

@@ -46,7 +46,7 @@ from engine.village import Ballot, Barred
 from keystrokes import Recorder, ScriptedKeys
 from narrator.cli import main
 from narrator.journal import read_journal
-from narrator.play import TableIO
+from narrator.table import TableIO
 from narrator.screen import PlainScreen
 
 JOURNALS = Path(__file__).resolve().parent / "journals"

@@ -13,7 +13,7 @@ from engine import Rules, kept_after_undo
 from engine.order import INTERVALS
 from engine.table import house_rules
 from helpers import drive, new_game
-from narrator.config import KEYS, readme_row
+from narrator.table_keys import KEYS, readme_row
 from narrator.journal import Journal, read_journal
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,7 +17,8 @@ from narrator.cli import main
 from narrator.config import TableConfig, config_from_dict, config_to_dict, load_config
 from narrator.narration import wakes
 from narrator.pacing import IDENTIFY, MIN_SAMPLES, Pacing
-from narrator.play import STARTER, NewGame, TableIO, Timing, play
+from narrator.play import STARTER, NewGame, Timing, play
+from narrator.table import TableIO
 from narrator.screen import PlainScreen
 from narrator.voices import load_voice
 

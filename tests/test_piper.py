@@ -15,7 +15,7 @@ import pytest
 from test_speak import fake_sounddevice, loudness
 
 from narrator.cli import SPEAKERS, main
-from narrator.config import SPEAKERS as CONFIG_SPEAKERS
+from narrator.table_keys import SPEAKERS as CONFIG_SPEAKERS
 from narrator.speak import (BACKENDS, PROBLEMS, PiperSpeaker, Pyttsx3Speaker, VoiceCache, describe_voices,
                             make_speaker)
 from narrator.speak.audio import Sound

@@ -22,24 +22,9 @@ from narrator.listen import Listener
 from narrator.listen.understand import load_vocabulary
 from narrator.narration import VOICE
 from narrator.pacing import Pacing
-from narrator.play import (
-    STARTER,
-    NewGame,
-    QuietAmbience,
-    QuietSpeaker,
-    Resumed,
-    TableHooks,
-    TableIO,
-    TableNarrator,
-    TableSession,
-    TableSettings,
-    Timing,
-    begin_journal,
-    deal_at_table,
-    play,
-    replayed,
-    show_recap,
-)
+from narrator.play import STARTER, NewGame, Resumed, TableSession, Timing, begin_journal, deal_at_table, play, replayed, show_recap
+from narrator.table import QuietAmbience, QuietSpeaker, TableIO
+from narrator.table_narrator import TableHooks, TableNarrator, TableSettings
 from narrator.recap import build_recap, markdown
 from narrator.replay import Replay
 from narrator.screen import PlainScreen

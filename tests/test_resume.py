@@ -27,7 +27,8 @@ from narrator.config import TableConfig, config_from_dict
 from narrator.errors import GameStopped, UserError
 from narrator.journal import Entry, Journal, read_journal
 from narrator.narration import in_the_dark
-from narrator.play import STARTER, NewGame, Resumed, TableIO, Timing, journal_header, play
+from narrator.play import STARTER, NewGame, Resumed, Timing, journal_header, play
+from narrator.table import TableIO
 from narrator.practice import dry_run
 from narrator.practice import journal_header as practice_header
 from narrator.screen import PlainScreen

@@ -21,7 +21,9 @@ from engine import ROLES, Kind, Table, call_kinds
 from engine.strategy import play
 from engine.variants import INCOMPATIBLE, VARIANTS
 from narrator.cli import main
-from narrator.config import KEYS, Findings, read_table, written_names
+from narrator.config import Findings, read_table
+from narrator.table_keys import KEYS
+from narrator.names import written_names
 from narrator.yamlfile import load
 
 ROOT = Path(__file__).resolve().parent.parent

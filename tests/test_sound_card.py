@@ -20,7 +20,7 @@ from test_listen_vosk import ESPEAK_VOICE, ko_model_dir
 from narrator.listen.audio_in import MicrophoneSource
 from narrator.listen.vosk_backend import VoskListener, VoskModel
 from narrator.narration import VOICE
-from narrator.play import TableNarrator
+from narrator.table_narrator import TableNarrator
 from narrator.screen import PlainScreen
 from narrator.speak import Pyttsx3Speaker
 from narrator.speak.audio import Sound, tone

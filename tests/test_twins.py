@@ -20,7 +20,8 @@ from narrator.cli import main
 from narrator.config import TableConfig, load_config
 from narrator.journal import Journal, read_journal
 from narrator.narration import CLOSE_EYES, OPEN_EYES
-from narrator.play import NewGame, Resumed, TableNarrator
+from narrator.play import NewGame, Resumed
+from narrator.table_narrator import TableNarrator
 from narrator.voices import load_voice
 from twins import (
     AWAKE,
@@ -356,13 +357,13 @@ def test_the_seating_circle_and_the_eyes_banner_are_among_the_screens_twins_show
 def test_a_circle_that_showed_the_living_players_cards_would_part_the_twins(monkeypatch: pytest.MonkeyPatch) -> None:
     """The harness catches a leaking circle: shown the cards of the living, the Seer's twins (seat 3 or seat 7)
     differ while every eye is closed."""
-    import narrator.play
+    import narrator.table_narrator
     from narrator.circle import SeatView
 
     def leaking(voice: Any, seats: int, names: Any = (), game: Any = None) -> list[SeatView]:
         return [SeatView(n, None, True, game.card(n) if game else None) for n in range(1, seats + 1)]
 
-    monkeypatch.setattr(narrator.play, "seating", leaking)
+    monkeypatch.setattr(narrator.table_narrator, "seating", leaking)
     one, other = (play_twin(twin) for twin in NAMED["seer_living_or_dead"])
     assert screen_differences(one, other)
 

@@ -43,7 +43,8 @@ from narrator.circle import SeatView
 from narrator.config import TableConfig
 from narrator.journal import Journal, read_journal
 from narrator.narration import eyes_closed, wakes
-from narrator.play import NewGame, Resumed, TableIO, Timing, play
+from narrator.play import NewGame, Resumed, Timing, play
+from narrator.table import TableIO
 from narrator.screen import ScreenState, TableState, shown_instead
 from narrator.voices import load_voice
 

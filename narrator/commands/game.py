@@ -210,7 +210,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if wanted():
         return _supervise_play(args)
     from ..config import load_config
-    from ..play import STARTER, NewGame, open_table, play
+    from ..play import STARTER, NewGame, play
+    from ..table import open_table
 
     if args.config:
         config, warnings = load_config(args.config)

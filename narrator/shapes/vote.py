@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from engine import Answer, Call, Game, IllegalAnswer, Kind, votes
+from engine import Answer, Game, IllegalAnswer, Kind, votes
 
 from . import AGAIN, SEAT, SEAT_KEY, Pad, Repeat, Shape, Undo, seats_heard
 from .seats import so_far

@@ -295,7 +295,8 @@ def make(name: str, out: Path, root: Path) -> None:
     from narrator.cli import main
     from narrator.config import load_config
     from narrator.journal import read_journal
-    from narrator.play import TableIO, play
+    from narrator.play import play
+    from narrator.table import TableIO
     from narrator.screen import PlainScreen
 
     sys.path.insert(0, str(root / "tests"))
