@@ -32,11 +32,18 @@ KEYPAD = object()
 
 
 
-class SpokenAnswers(Protocol):
-    """Answers said aloud (hearing.VoiceAnswers): the keypad asks them first where the table may speak."""
+class AnswerDevice(Protocol):
+    """A device the table may answer on besides the keypad: the microphone (hearing.SpokenAnswers), a test's
+    stand-in for a player's phone. It is asked first for the calls it takes; the keypad stays live, and answers
+    whatever the device leaves to it. A device plugs in through the table's devices (table.TableIO.devices): the
+    game's loop does not change."""
 
-    def answer(self, call: Call, legal: Callable[[Answer], bool] = ...) -> Answer | object:
-        """Returns the answer heard and confirmed, or KEYPAD when the keypad is to answer."""
+    def takes(self, call: Call) -> bool:
+        """Returns whether the device is asked for ``call`` (by its phase, its kind, who holds the device)."""
+
+    def answer(self, call: Call, legal: Callable[[Answer], bool]) -> Answer | object:
+        """Returns the answer given and confirmed on the device, or KEYPAD when the keypad is to answer. An answer
+        that is not ``legal`` is returned as it is, for the engine to refuse (nothing refused is ever read back)."""
 
 
 class KeypadAnswers:
@@ -47,9 +54,7 @@ class KeypadAnswers:
                  pause: tuple[float, float] = (3.0, 8.0), rng: random.Random | None = None,
                  sleep: Callable[[float], None] = time.sleep, debate_timer: int = 0,
                  clock: Callable[[], float] = time.monotonic, pacing: Pacing | None = None,
-                 menu: MenuHooks = MenuHooks(), spoken: SpokenAnswers | None = None,
-                 voice_phases: frozenset[str] = frozenset(),
-                 on_microphone_lost: Callable[[], None] = lambda: None) -> None:
+                 menu: MenuHooks = MenuHooks(), devices: Sequence[AnswerDevice] = ()) -> None:
         self.keys = keys
         self.screen = screen
         self.voice = voice
@@ -64,10 +69,7 @@ class KeypadAnswers:
         self.day = False
         self.check: Callable[[Answer], object] | None = None  # the running call's check, while it is answered
         self.game: Game | None = None  # the running call's game, while it is answered (the roll call's voters)
-        # The answers said aloud (hearing.VoiceAnswers), in the phases given voice; None once the microphone is lost.
-        self.voice_answers = spoken
-        self.voice_phases = voice_phases
-        self.on_microphone_lost = on_microphone_lost
+        self.devices = tuple(devices)  # asked before the keypad, for the calls each takes
         self.asking: Call | None = None  # the call last asked: asked again after a refusal, it is not a new one
         self.host_menu = HostMenu(self, menu)
 
@@ -107,14 +109,15 @@ class KeypadAnswers:
             if not self.day and not call.actors:
                 self.pacing.wait(call.id)
             return self.rng.choice(call.options or call.seats)  # the Harvest's toss: how the box falls
-        if (self.voice_answers is not None and call.phase.value in self.voice_phases
-                and not eyes_closed(call)):
-            if call.kind in (Kind.VOTE, Kind.ELECTION):  # the keypad stays live while the table speaks: its keys
+        for device in self.devices:
+            if not device.takes(call):
+                continue
+            if call.kind in (Kind.VOTE, Kind.ELECTION):  # the keypad stays live while the device answers: its keys
                 self.screen.prompt(self.text("prompt.vote" if call.kind is Kind.VOTE else "prompt.election"))
                 self.screen.keys(self.text("screen.keys_roll_call"))
-            heard = self._by_voice(call)
-            if heard is not KEYPAD:
-                return heard
+            given = device.answer(call, self._legal)
+            if given is not KEYPAD:
+                return given
         while True:
             try:
                 return self._ask(call)
@@ -122,19 +125,6 @@ class KeypadAnswers:
                 self.repeat()
             except Undo:
                 self.say("answer.undone", {}) if self.day else self.screen.entry(self.text("answer.undone"))
-
-    def _by_voice(self, call: Call) -> Answer | object:
-        """Asks the microphone first; a lost microphone leaves the rest of the game to the keypad."""
-        from .listen.errors import MicrophoneLost
-
-        assert self.voice_answers is not None
-        try:
-            heard: object = self.voice_answers.answer(call, self._legal)
-            return heard
-        except MicrophoneLost:
-            self.voice_answers = None
-            self.on_microphone_lost()
-            return KEYPAD
 
     def refused(self, call: Call, value: Answer, error: IllegalAnswer) -> None:
         """The narrator has said (or shown) why; the question is simply asked again."""

@@ -20,7 +20,7 @@ from .keypad import Keys
 from .listen import Listener
 from .listen.errors import MicrophoneLost
 from .listen.understand import Allowed, Vocabulary, phrases, understand
-from .narration import CALLS, in_the_dark
+from .narration import CALLS, eyes_closed, in_the_dark
 from .shapes import SHAPES
 
 class PushbackKeys:
@@ -48,6 +48,33 @@ class PushbackKeys:
 
 class KeyPressed(Exception):
     """A key was pressed while listening: the keypad takes over."""
+
+
+class SpokenAnswers:
+    """The microphone as one of the table's answer devices (asking.AnswerDevice): asked in the phases the table
+    config gives voice to, never for a call made with eyes closed (a voice would say who is awake). Once the
+    microphone is lost, or its model failed (``drop``), it takes no call: the keypad answers the rest of the game."""
+
+    def __init__(self, voice: VoiceAnswers, phases: frozenset[str], on_lost: Callable[[], None] = lambda: None) -> None:
+        self.voice: VoiceAnswers | None = voice
+        self.phases = phases
+        self.on_lost = on_lost
+
+    def takes(self, call: Call) -> bool:
+        return self.voice is not None and call.phase.value in self.phases and not eyes_closed(call)
+
+    def answer(self, call: Call, legal: Callable[[Answer], bool]) -> Answer | object:
+        assert self.voice is not None
+        try:
+            return self.voice.answer(call, legal)
+        except MicrophoneLost:
+            self.drop()
+            self.on_lost()
+            return KEYPAD
+
+    def drop(self) -> None:
+        """Leaves the rest of the game to the keypad."""
+        self.voice = None
 
 
 class VoiceAnswers:

@@ -19,7 +19,7 @@ from .table_narrator import TableHooks, TableNarrator, TableSettings, deal_on_sc
 from .hostmenu import MenuHooks
 from .config import TableConfig, config_from_dict, config_to_dict
 from .errors import GameStopped, UserError
-from .hearing import BackgroundListener, PushbackKeys, VoiceAnswers
+from .hearing import BackgroundListener, PushbackKeys, SpokenAnswers, VoiceAnswers
 from .hint import resume_hint, typed_path
 from .identify import identify, journaled
 from .journal import Entry, Journal, default_folder, journal_name
@@ -120,13 +120,14 @@ class TableSession:
         hooks = TableHooks(acknowledge=self.acknowledge, safe_point=self.settle,
                            last_words=self.last_words if config.last_words else None)
         self.narrator = TableNarrator(self.voice, table.screen, table.speaker, config.names, settings, hooks)
+        # The microphone, when the table may answer aloud: an answer device like any the table brings.
+        self.spoken = SpokenAnswers(self.hearing(), config.voice_phases(), self.microphone_lost) if hears else None
+        spoken = (self.spoken,) if self.spoken is not None else ()
         menu = MenuHooks(last_answered=self.last_answered, public_state=self.public_state,
                          card_again=self.card_again, eyes_open=lambda: self.narrator.eyes_open)
         self.answers = KeypadAnswers(self.keys, table.screen, self.voice, say=self.say, repeat=self.narrator.repeat,
                                      names=config.names, rng=random.Random(seed), debate_timer=config.debate_timer,
-                                     clock=timing.clock, pacing=pacing, menu=menu,
-                                     spoken=self.hearing() if hears else None, voice_phases=config.voice_phases(),
-                                     on_microphone_lost=self.microphone_lost)
+                                     clock=timing.clock, pacing=pacing, menu=menu, devices=(*table.devices, *spoken))
         if config.deal == "app":
             self.narrator.confession = self.confession
 
@@ -166,7 +167,8 @@ class TableSession:
             return
         self.told_failure = True
         self.narrator.listener = None
-        self.answers.voice_answers = None
+        if self.spoken is not None:
+            self.spoken.drop()
         if failure.fatal:
             kept = "" if self.journal is None else \
                 f"\n{self.voice.text('screen.stopped', {})}\n  {resume_hint(self.journal.path)}"

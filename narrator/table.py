@@ -7,6 +7,7 @@ import dataclasses
 import sys
 from typing import Callable, Protocol, Sequence
 
+from .asking import AnswerDevice
 from .config import TableConfig
 from .errors import UserError
 from .hearing import ListenerFactory, start_listener
@@ -79,6 +80,8 @@ class TableIO:
     listener: Listener | None = None
     vocabulary: Vocabulary | None = None
     ambience: Ambience | None = None
+    devices: tuple[AnswerDevice, ...] = ()
+    """Devices the table answers on besides the keypad and the microphone, each asked first for the calls it takes."""
 
 
 def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Callable[[str], None],

@@ -13,6 +13,7 @@ import pytest
 from engine import Game, Kind, Phase, Rules, Table, deal_cards
 from keystrokes import ScriptedKeys, plan_keys
 from narrator.asking import KeypadAnswers
+from narrator.hearing import SpokenAnswers
 from narrator.cli import main
 from narrator.config import TableConfig, config_from_dict, config_to_dict, load_config
 from narrator.narration import wakes
@@ -252,8 +253,7 @@ def test_a_spoken_night_answer_counts_as_a_typed_one() -> None:
     call = game.call
     assert call is not None and call.id == "seer"
     answers = keypad([], time, pace)
-    answers.voice_answers = SpokenSeat(time, 3.0)
-    answers.voice_phases = frozenset({"night"})
+    answers.devices = (SpokenAnswers(SpokenSeat(time, 3.0), frozenset({"night"})),)
     assert answers.answer(call, game) == 2
     pace.close()
     assert time.now == 5.0 and pace.samples["seer"] == [5.0]

@@ -108,7 +108,7 @@ def test_the_session_shares_the_pacing_and_gives_last_words_only_to_a_table_that
     assert table.narrator.pacing is table.answers.pacing
     assert table.narrator.seats == APP.table.seats and table.narrator.last_words is None
     assert not isinstance(table.keys, PushbackKeys) and table.narrator.listener is None
-    assert table.answers.voice_answers is None
+    assert table.spoken is None and table.answers.devices == ()
     assert session(TableConfig("en", STARTER.table, last_words=30)).narrator.last_words is not None
 
 
@@ -116,10 +116,11 @@ def test_with_a_microphone_the_session_hears_the_phases_given_voice_and_the_keyp
     listener = Events()
     table = session(listener=listener)
     assert isinstance(table.keys, PushbackKeys) and table.narrator.listener is listener
-    assert table.answers.voice_answers is not None and table.answers.voice_phases == frozenset({"day"})
+    assert table.spoken is not None and table.answers.devices == (table.spoken,)
+    assert table.spoken.voice is not None and table.spoken.phases == frozenset({"day"})
     keypad_only = (("day", ("keypad",)), ("night", ("keypad",)))
     silent = session(TableConfig("en", STARTER.table, inputs=keypad_only), listener=Events())
-    assert silent.narrator.listener is None and silent.answers.voice_answers is None
+    assert silent.narrator.listener is None and silent.spoken is None and silent.answers.devices == ()
 
 
 def test_the_host_menu_shows_a_card_only_once_one_is_known() -> None:
@@ -146,11 +147,11 @@ def failed(error: Exception) -> BackgroundListener:
 def test_a_model_that_failed_is_told_once_and_leaves_the_game_to_the_keypad() -> None:
     out = io.StringIO()
     table = session(listener=failed(UserError("no microphone found")), out=out)
-    assert table.answers.voice_answers is not None
+    assert table.spoken is not None and table.spoken.voice is not None
     table.settle()
     table.settle()
     assert out.getvalue().count("no microphone found; play goes on with the keypad") == 1
-    assert table.narrator.listener is None and table.answers.voice_answers is None
+    assert table.narrator.listener is None and table.spoken.voice is None  # the keypad answers the rest
 
 
 def test_a_model_that_cannot_hear_stops_the_game_and_says_how_to_go_on(tmp_path: Path) -> None:

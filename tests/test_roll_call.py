@@ -16,6 +16,7 @@ from engine import Answer, Deal, Game, Rules, Table
 from helpers import Printed, drive, new_game, play_keys
 from keystrokes import ScriptedKeys, after, keys_for
 from narrator.asking import KEYPAD, KeypadAnswers
+from narrator.hearing import SpokenAnswers
 from narrator.config import TableConfig, config_from_dict
 from narrator.journal import Journal, read_journal
 from narrator.play import NewGame, Resumed
@@ -170,12 +171,12 @@ def test_while_the_table_speaks_its_vote_the_roll_call_key_is_on_the_screen_and_
     screen meanwhile, and the roll call works once the keypad answers."""
     game = raven_vote()
     answers, said, _ = keypad(ballots_keys([5] * 7))
-    answers.voice_answers = Silent(answers.screen)
-    answers.voice_phases = frozenset({"day"})
+    silent = Silent(answers.screen)
+    answers.devices = (SpokenAnswers(silent, frozenset({"day"})),)
     assert answered(answers, game) == {"ballots": dict.fromkeys(range(1, 8), 5)}
-    assert answers.voice_answers.prompts == [load_voice("en").text("prompt.vote", {})]
-    assert "V for a roll call" in answers.voice_answers.prompts[0]
-    assert answers.voice_answers.footers == [load_voice("en").text("screen.keys_roll_call")]
+    assert silent.prompts == [load_voice("en").text("prompt.vote", {})]
+    assert "V for a roll call" in silent.prompts[0]
+    assert silent.footers == [load_voice("en").text("screen.keys_roll_call")]
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "zh"])

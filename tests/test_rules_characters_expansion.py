@@ -165,6 +165,7 @@ def test_stuttering_judge_answer_is_never_asked_of_the_microphone() -> None:
     """With eyes closed nobody answers aloud: the microphone, live by day, is not asked for the Judge's answer."""
     from keystrokes import ScriptedKeys, keys_for
     from narrator.asking import KeypadAnswers
+    from narrator.hearing import SpokenAnswers
     from narrator.screen import PlainScreen
 
     class Deaf:
@@ -176,8 +177,7 @@ def test_stuttering_judge_answer_is_never_asked_of_the_microphone() -> None:
     call = reach(game, "stuttering_judge")
     answers = KeypadAnswers(ScriptedKeys(keys_for(call, False)), PlainScreen(io.StringIO()), load_voice("en"),
                             say=lambda k, v: None, repeat=lambda: None)
-    answers.voice_answers = Deaf()
-    answers.voice_phases = frozenset({"day"})
+    answers.devices = (SpokenAnswers(Deaf(), frozenset({"day"})),)
     assert answers.answer(call, game) is False
 
 

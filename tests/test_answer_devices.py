@@ -1,0 +1,98 @@
+"""A new device plugs in without touching the game's loop: a stand-in for a player's phone that answers one kind of
+call (the Seer's look) is handed to the game with the table's devices (TableIO.devices); the game asks it first for
+the calls it takes, the keypad answers the others, and its answers are checked, journaled and replayed as the
+keypad's are."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+from typing import Callable
+
+from engine import Answer, Call, Game, deal_cards
+from keystrokes import Recorder, ScriptedKeys, after, keys_for
+from narrator.asking import KEYPAD
+from narrator.config import TableConfig
+from narrator.journal import read_journal
+from narrator.play import STARTER, NewGame, Timing, play
+from narrator.screen import PlainScreen
+from narrator.table import TableIO
+
+SEED = 11
+
+
+class SeerPhone:
+    """The Seer's phone: takes her calls only, and names the first seat it may (or one the engine refuses, once)."""
+
+    def __init__(self, refuse_first: bool = False) -> None:
+        self.asked: list[int] = []
+        self.refuse_first = refuse_first
+
+    def takes(self, call: Call) -> bool:
+        return call.id == "seer" and call.live
+
+    def answer(self, call: Call, legal: Callable[[Answer], bool]) -> Answer | object:
+        self.asked.append(call.number)
+        if self.refuse_first and len(self.asked) == 1:
+            return 99  # not a seat: handed to the engine unread, which refuses it; asked again
+        return next(seat for seat in call.seats if legal(seat))
+
+
+def keypad_keys(config: TableConfig, seed: int, phone: SeerPhone) -> tuple[list[str], Game]:
+    """Every key the table presses when the phone answers the Seer: the same game planned ahead, the Seer's
+    answers left out of the keys."""
+    game = Game(config.table, deal_cards(config.table, seed))
+    keys = ["enter"] * 3 * config.table.seats
+    rng = random.Random(seed)
+    while not game.over:
+        call = game.call
+        assert call is not None
+        if phone.takes(call):
+            value: Answer = next(seat for seat in call.seats if seat in game.legal())
+        else:
+            value = rng.choice(game.legal()) if call.needs_answer else None
+            keys += keys_for(call, value)
+        keys += after(game.answer(value))
+    return keys, game
+
+
+def test_a_device_that_answers_the_seers_calls_plugs_in_with_the_tables_devices(tmp_path: Path) -> None:
+    config = STARTER
+    planned, ahead = keypad_keys(config, SEED, SeerPhone())
+    phone = SeerPhone()
+    table = TableIO(ScriptedKeys(planned), PlainScreen(io.StringIO()), Recorder(), devices=(phone,))
+    game = play(config, table, seed=SEED, start=NewGame(tmp_path), timing=Timing(sleep=lambda s: None),
+                out=io.StringIO())
+    assert phone.asked and phone.asked == sorted(set(phone.asked))  # asked once a night while she lives
+    assert game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
+    _, entries = read_journal(str(next(tmp_path.glob("game-*.jsonl"))))
+    seer = [e for e in entries if e.call == "seer"]
+    assert [e.answer for e in seer if e.needs] == [answer for call, answer in zip(ahead.calls, ahead.journal)
+                                                   if call.id == "seer" and call.live]
+
+
+def test_an_answer_the_engine_refuses_is_asked_of_the_device_again(tmp_path: Path) -> None:
+    planned, ahead = keypad_keys(STARTER, SEED, SeerPhone())
+    phone = SeerPhone(refuse_first=True)
+    table = TableIO(ScriptedKeys(planned), PlainScreen(io.StringIO()), Recorder(), devices=(phone,))
+    game = play(STARTER, table, seed=SEED, start=NewGame(tmp_path), timing=Timing(sleep=lambda s: None),
+                out=io.StringIO())
+    assert phone.asked[:2] == [1, 1] and game.outcome == ahead.outcome
+
+
+def test_a_device_that_leaves_a_call_to_the_keypad_changes_nothing(tmp_path: Path) -> None:
+    class Declining(SeerPhone):
+        def answer(self, call: Call, legal: Callable[[Answer], bool]) -> Answer | object:
+            self.asked.append(call.number)
+            return KEYPAD
+
+    config = TableConfig("en", STARTER.table)
+    from keystrokes import plan_keys
+
+    keys, ahead = plan_keys(config, SEED)
+    declining = Declining()
+    table = TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder(), devices=(declining,))
+    game = play(config, table, seed=SEED, start=NewGame(tmp_path), timing=Timing(sleep=lambda s: None),
+                out=io.StringIO())
+    assert declining.asked and game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
