@@ -373,7 +373,7 @@ def test_a_table_opened_to_play_names_its_config_in_the_command(tmp_path: Path,
 
 
 def test_plain_with_the_console_prints_each_line_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 22: --plain --speaker console printed every line twice, the console's and the plain screen's: the screen
+    """--plain --speaker console printed every line twice, the console's and the plain screen's: the screen
     alone prints it."""
     import narrator.keypad
     from narrator.config import TableConfig

@@ -467,7 +467,7 @@ def test_the_host_menu_shows_a_seat_its_card_again_with_the_table_s_eyes_closed(
 
 
 def test_the_deal_acts_only_on_keys_pressed_after_its_prompt(tmp_path: Path) -> None:
-    """Issue 22: Enters typed while the deal's lines are said (the last player pressing four times, two during the
+    """Enters typed while the deal's lines are said (the last player pressing four times, two during the
     announcement) are dropped as each screen asks: kept, they showed the next seat's card with nobody at the screen,
     or hid a card before its player saw it. The game goes as with no key typed ahead."""
     keys, _ = game_keys()
@@ -496,7 +496,7 @@ def test_the_deal_acts_only_on_keys_pressed_after_its_prompt(tmp_path: Path) -> 
 
 
 def test_at_night_the_host_menu_shows_no_card_and_says_nothing(tmp_path: Path) -> None:
-    """Issue 22: at Cupid's call (eyes closed) 6 is refused on the screen, the seat never asked: "Everyone close your
+    """At Cupid's call (eyes closed) 6 is refused on the screen, the seat never asked: "Everyone close your
     eyes, seat three come to the screen" said mid-call would tell that someone is awake at it. Nothing more is said
     than without it, no card is shown, the journal is the same."""
     keys, _ = game_keys()
@@ -570,7 +570,7 @@ def test_in_a_terminal_the_card_waits_for_enter_then_hides_and_the_host_menu_sho
 
 
 def test_the_deal_s_panel_is_titled_in_the_table_s_language_from_its_first_line(tmp_path: Path) -> None:
-    """Issue 22: a Chinese table's panel said "werewolf-narrator" until the first seat's turn: it says 发牌 (the deal)."""
+    """A Chinese table's panel said "werewolf-narrator" until the first seat's turn: it says 发牌 (the deal)."""
     zh = load_voice("zh")
     config = TableConfig("zh", STARTER.table, pause=(0.0, 0.0))
     screen = Shown()

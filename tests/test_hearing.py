@@ -69,7 +69,7 @@ def voice_answers(heard: Sequence[str | None | Exception], keys: Sequence[str] =
 
 
 def test_a_spoken_seat_is_read_back_and_confirmed_aloud() -> None:
-    """Issue 4.4: every heard answer is read back and confirmed: "seven" → "Seat number seven?" → "yes"."""
+    """Every heard answer is read back and confirmed: "seven" → "Seat number seven?" → "yes"."""
     _, call = vote_call()
     answers, said = voice_answers(["number five", "yes"])
     assert answers.answer(call) == 5  # type: ignore[arg-type]
@@ -77,7 +77,7 @@ def test_a_spoken_seat_is_read_back_and_confirmed_aloud() -> None:
 
 
 def test_the_grammar_holds_only_what_can_answer_the_running_call() -> None:
-    """Issue 4.2: the grammar of a vote holds the living seats, nobody, undo and repeat — nothing else."""
+    """The grammar of a vote holds the living seats, nobody, undo and repeat — nothing else."""
     game, call = vote_call()
     answers, _ = voice_answers(["five", "yes"])
     answers.answer(call)  # type: ignore[arg-type]
@@ -89,7 +89,7 @@ def test_the_grammar_holds_only_what_can_answer_the_running_call() -> None:
 
 
 def test_no_at_the_read_back_asks_again() -> None:
-    """Issue 4.4: a read-back answered "no" is asked again."""
+    """A read-back answered "no" is asked again."""
     _, call = vote_call()
     answers, said = voice_answers(["five", "no", "six", "yes"])
     assert answers.answer(call) == 6  # type: ignore[arg-type]
@@ -97,7 +97,7 @@ def test_no_at_the_read_back_asks_again() -> None:
 
 
 def test_silence_asks_again_once_then_leaves_it_to_the_keypad() -> None:
-    """Issue 4.4: silence re-asks once, then falls back to the keypad."""
+    """Silence re-asks once, then falls back to the keypad."""
     _, call = vote_call()
     answers, said = voice_answers([None, None])
     assert answers.answer(call) is KEYPAD  # type: ignore[arg-type]
@@ -113,7 +113,7 @@ def test_chatter_is_not_taken_for_an_answer() -> None:
 
 
 def test_a_key_pressed_while_listening_lets_the_keypad_answer() -> None:
-    """Issue 4.1: voice and keypad are live together; the first valid answer wins."""
+    """Voice and keypad are live together; the first valid answer wins."""
     _, call = vote_call()
 
     class Slow(FakeListener):
@@ -150,7 +150,7 @@ def test_enter_confirms_a_spoken_answer() -> None:
 
 
 def test_the_microphone_is_muted_while_the_narrator_speaks(tmp_path: Path) -> None:
-    """Issue 4.4: the microphone is ignored while the narrator speaks and 0.3–0.5 s after."""
+    """The microphone is ignored while the narrator speaks and 0.3–0.5 s after."""
     config = TableConfig("en", STARTER.table, pause=(0.0, 0.0))
     keys, ahead = plan_keys(config, 4)
     listener = FakeListener([])
@@ -166,7 +166,7 @@ def test_the_microphone_is_muted_while_the_narrator_speaks(tmp_path: Path) -> No
 
 
 def test_a_microphone_lost_mid_game_leaves_the_game_to_the_keypad(tmp_path: Path) -> None:
-    """Issue 4.6: a microphone lost mid-game falls back to the keypad with a spoken notice."""
+    """A microphone lost mid-game falls back to the keypad with a spoken notice."""
     config = TableConfig("en", STARTER.table, pause=(0.0, 0.0))
     keys, ahead = plan_keys(config, 6)
     listener = FakeListener([MicrophoneLost("the microphone stopped")])

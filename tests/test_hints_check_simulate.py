@@ -58,7 +58,7 @@ def test_an_unknown_character_close_to_none_says_where_every_character_is_listed
 
 
 def test_a_deck_may_name_its_characters_as_any_voice_file_does(tmp_path: Path) -> None:
-    """Issue 22: our docs say 'the Salvateur', the French cards 'Voyante', the Chinese 女巫: a deck may name its cards so,
+    """Our docs say 'the Salvateur', the French cards 'Voyante', the Chinese 女巫: a deck may name its cards so,
     in any of the three languages and case aside, and the table holds the engine's ids."""
     from narrator.config import load_config
 

@@ -273,7 +273,7 @@ def test_a_player_voted_out_is_given_last_words_when_the_table_wants_them(tmp_pa
          start=NewGame(folder=tmp_path), timing=Timing(sleep=lambda s: None), out=io.StringIO())
     words = [line for line in speaker.said if "you may say your last words" in line]
     assert len(words) == voted_out
-    # Issue 22: the countdown stands under the last words' own line, not under the vote's question.
+    # The countdown stands under the last words' own line, not under the vote's question.
     assert panels and all("you may say your last words" in panel for panel in panels if panel)
 
 
@@ -356,7 +356,7 @@ def test_the_keypad_reads_a_key_it_has_no_use_for_as_other() -> None:
 
 
 def test_a_terminal_resized_while_a_key_is_awaited_has_its_screen_drawn_again_with_no_key() -> None:
-    """Issue 22: a resize blanked the full screen until a key was pressed, and that key (Enter) was an answer: the
+    """A resize blanked the full screen until a key was pressed, and that key (Enter) was an answer: the
     screen is drawn again as the keypad waits, the wait goes on, and the key typed next is read as before."""
     import os
     import signal

@@ -191,7 +191,7 @@ def ruled_since(name: str, record: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize("name", CASES)
 def test_a_journal_of_the_old_version_resumes_where_it_stopped_and_ends_the_same(
         name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 15: an old journal, resumed by the current code, asks its first key where the old version's resume
+    """An old journal, resumed by the current code, asks its first key where the old version's resume
     asked it (the deal's seat, or the call and the whole village then) and ends as the uninterrupted game."""
     record = ruled_since(name, json.loads((JOURNALS / f"{name}.json").read_text(encoding="utf-8")))
     journal = tmp_path / f"{name}.jsonl"  # a copy: resuming writes to it (and locks it)

@@ -176,7 +176,7 @@ def test_the_hosts_pause_is_not_part_of_an_answer() -> None:
 
 
 def test_a_slow_characters_empty_calls_last_as_long_as_its_living_ones() -> None:
-    """Issue 22: a Witch who took 22 s while the others took 5 to 7 had a 5 s call once her potions were spent (her
+    """A Witch who took 22 s while the others took 5 to 7 had a 5 s call once her potions were spent (her
     sample, over three times the night's median, was left out as an outlier): her empty calls now lie within 25 % of
     her own living calls, however slow."""
     pace, time = pacing(floor=5.0, fallback=(6.0, 12.0))

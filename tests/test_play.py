@@ -75,7 +75,7 @@ def test_read_back_by_day_is_said_aloud() -> None:
 
 
 def test_a_seat_beyond_the_table_is_refused_as_its_digit_is_typed() -> None:
-    """Issue 22: at a table of six, "1" then "2" is refused at the "2" (on the screen, at night), and the seat is typed
+    """At a table of six, "1" then "2" is refused at the "2" (on the screen, at night), and the seat is typed
     again from nothing: "12" was refused only once Enter was pressed."""
     game = seer_game()
     call = game.call
@@ -223,7 +223,7 @@ def test_plain_screen_off_a_terminal_never_writes_a_secret(tmp_path: Path) -> No
 
 
 def test_plain_screen_keeps_a_wrong_keys_hint_at_night_in_the_alternate_screen(tmp_path: Path) -> None:
-    """Issue 22: a wrong key at night printed "That key does nothing here" on the main screen, right under the call
+    """A wrong key at night printed "That key does nothing here" on the main screen, right under the call
     it was typed at (in the scrollback, it told that someone was awake there): it is the call's, gone with it."""
     out = io.StringIO()
     seer_table_game(tmp_path, PlainScreen(out, terminal=True), wrong_key_at_night=True)
@@ -232,7 +232,7 @@ def test_plain_screen_keeps_a_wrong_keys_hint_at_night_in_the_alternate_screen(t
 
 
 def test_the_village_shown_from_the_host_menu_says_enter_goes_back_not_the_menus_entries() -> None:
-    """Issue 22: after the menu's 4, its title stayed above the village shown, its entries listed but doing nothing
+    """After the menu's 4, its title stayed above the village shown, its entries listed but doing nothing
     (only Enter went back); the prompt now says what works."""
     game = seer_game()
     call = game.call
@@ -247,7 +247,7 @@ def test_the_village_shown_from_the_host_menu_says_enter_goes_back_not_the_menus
 
 
 def test_with_cards_on_the_screen_the_confessor_sees_the_card_on_the_screen_eyes_closed(tmp_path: Path) -> None:
-    """Issue 22: with deal: app, "Ben, show your card in secret to the Confessor" — but Ben has no card. The table
+    """With deal: app, "Ben, show your card in secret to the Confessor" — but Ben has no card. The table
     closes its eyes, the Confessor comes to the screen, sees seat 7's card, hides it; then everyone opens their eyes."""
     from engine import Deal
     from keystrokes import after, keys_for
@@ -274,7 +274,7 @@ def test_with_cards_on_the_screen_the_confessor_sees_the_card_on_the_screen_eyes
 
 
 def test_the_witch_is_shown_the_potions_she_has_left_once_she_heals() -> None:
-    """Issue 22: after her heal, the poison's question stood under "Potions left: healing, poison" (stale): the list
+    """After her heal, the poison's question stood under "Potions left: healing, poison" (stale): the list
     is shown again as it is now, in the place of the stale one, and again whole if she takes the heal back."""
     table = Table(6, ("werewolf", "witch", "villager", "villager", "villager", "villager"), Rules(sheriff=False))
     game = Game(table, deal_cards(table, 1))

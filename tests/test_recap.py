@@ -163,7 +163,7 @@ def test_a_game_whose_lines_were_not_all_rendered_ends_with_the_command_that_ren
 
 
 def test_the_recap_lists_each_dawn_victim_on_its_own_and_says_when_in_the_table_s_style() -> None:
-    """Issue 22: the second victim of a dawn was nested under the first; the looks said "night 1: ..." with an English
+    """The second victim of a dawn was nested under the first; the looks said "night 1: ..." with an English
     colon in a Chinese recap."""
     from engine import Rules
 

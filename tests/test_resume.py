@@ -185,7 +185,7 @@ def finished_dry_run(folder: Path, name: str = "first_game") -> tuple[Path, Path
 @pytest.mark.parametrize("tear", ["half a line", "half a line and its newline"])
 def test_a_torn_last_entry_is_ignored_and_cut_before_the_game_goes_on(tmp_path: Path, kept: int, tear: str,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 5: a torn last entry is ignored; the game resumes from the last whole one, ends as the
+    """A torn last entry is ignored; the game resumes from the last whole one, ends as the
     uninterrupted run, and its answers follow the whole lines (the journal reads back whole)."""
     _, whole, want = finished_dry_run(tmp_path)
     lines = whole.read_text().splitlines(keepends=True)
@@ -297,7 +297,7 @@ BROKEN = {
 @pytest.mark.parametrize("case", list(BROKEN))
 def test_a_journal_that_cannot_be_resumed_is_named_with_its_fault(tmp_path: Path, case: str,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 5: a damaged, foreign, empty or missing journal (or one whose script changed) stops `resume`
+    """A damaged, foreign, empty or missing journal (or one whose script changed) stops `resume`
     with exit 1 and a message naming the file (and the line), never a traceback."""
     script, whole, _ = finished_dry_run(tmp_path)
     journal = tmp_path / "cut.jsonl"
@@ -388,7 +388,7 @@ def keys_left(journal: Path, steps: list[Planned]) -> list[str]:
 
 @pytest.mark.parametrize("stop", [DEAL_KEYS + 1, DEAL_KEYS + 14, DEAL_KEYS + 30, -2])
 def test_a_table_game_stopped_part_way_resumes_to_the_same_end(tmp_path: Path, stop: int) -> None:
-    """Issue 5: a game at the table that stops part-way (here the keys run out, even mid-answer) goes on
+    """A game at the table that stops part-way (here the keys run out, even mid-answer) goes on
     from its journal and ends exactly as the uninterrupted game."""
     steps, ahead = plan()
     keys = ["enter"] * DEAL_KEYS + keys_of(steps)
@@ -523,7 +523,7 @@ def test_ending_the_game_saves_it_and_prints_the_command_that_resumes(tmp_path: 
 
 
 def test_ctrl_c_then_another_key_goes_on_with_the_game(tmp_path: Path) -> None:
-    """Issue 5: Ctrl-C asks for confirmation; any key but Enter goes on with the game."""
+    """Ctrl-C asks for confirmation; any key but Enter goes on with the game."""
     steps, ahead = plan()
     vote = first_vote(steps)
     keys = ["enter"] * DEAL_KEYS + keys_of(steps[:vote]) + ["interrupt", "back"] + keys_of(steps[vote:])
@@ -533,7 +533,7 @@ def test_ctrl_c_then_another_key_goes_on_with_the_game(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_stops_a_dry_run_saved_and_prints_the_command_that_resumes(tmp_path: Path) -> None:
-    """Issue 5: Ctrl-C during a dry run saves it and prints `werewolf-narrator resume JOURNAL`; resumed,
+    """Ctrl-C during a dry run saves it and prints `werewolf-narrator resume JOURNAL`; resumed,
     it ends as the uninterrupted run."""
     script, _, want = finished_dry_run(tmp_path)
     journal = tmp_path / "interrupted.jsonl"
@@ -645,7 +645,7 @@ class ClockedSpeaker(Recorder):
 
 def test_a_game_resumed_mid_night_keeps_its_pace_and_gives_the_table_time_to_close_its_eyes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 22: the living calls' lengths are journaled, so that the empty calls after a resume are drawn from them
+    """The living calls' lengths are journaled, so that the empty calls after a resume are drawn from them
     (a dead Seer went from 23 s alive to 6 s after a resume); resumed at a night call, the table is told to close its
     eyes and given the call floor to do so before the call is said (it had 1.5 s)."""
     import dataclasses

@@ -203,7 +203,7 @@ ELECTED = {"en": "Seat number two, four votes; seat number three, three votes. S
 @pytest.mark.parametrize("language", ["en", "fr", "zh"])
 def test_the_sheriff_is_elected_by_a_roll_call_counted_by_the_engine_and_read_back_before_it_counts(
         language: str) -> None:
-    """Issue 13: the election is a count of hands too. Every living player is asked in seat order, one vote
+    """The election is a count of hands too. Every living player is asked in seat order, one vote
     each (nobody is Sheriff yet: no double; the Raven's mark is the day's vote's), the tally read back aloud as
     who is elected, and only the confirmed roll call elects."""
     game = new_game(RAVEN_TABLE, sheriff=True)

@@ -218,7 +218,7 @@ def test_devoted_servant_is_asked_after_every_vote_that_condemns() -> None:
 
 
 def test_devoted_servant_refuses_a_seat_without_her_card_in_secret() -> None:
-    """Issue 22: a seat that does not hold her card, typed by a slip of the finger, is refused on the screen in words
+    """A seat that does not hold her card, typed by a slip of the finger, is refused on the screen in words
     that name neither the seat nor a card: said aloud, it told the table something of a card nobody showed."""
     game = new_game(SERVANT)
     drive(game, ("seer", 2), ("werewolves", 4), ("vote", 3))

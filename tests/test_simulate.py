@@ -154,7 +154,7 @@ def test_a_lopsided_deck_is_named_with_the_side_and_its_figure() -> None:
 
 
 def test_a_deck_that_can_deadlock_is_warned_about_with_its_share() -> None:
-    """Issue 23: games still running after MAX_CALLS calls make `check` warn that the deck can deadlock, with the
+    """Games still running after MAX_CALLS calls make `check` warn that the deck can deadlock, with the
     share; none, no warning."""
     (warning,) = deadlocks(Result("hunt", 2000, {"village": 1900, "werewolves": 88, "unfinished": 12}, 1.0, 1), EN)
     assert warning.startswith("12 of 2,000 simulated games (0.6%, hunt model) never ended") and "deadlock" in warning
@@ -162,7 +162,7 @@ def test_a_deck_that_can_deadlock_is_warned_about_with_its_share() -> None:
 
 
 def test_simulate_reports_the_unfinished_share_of_every_strategy(capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 23: every strategy's share of unfinished games is printed, 0 included."""
+    """Every strategy's share of unfinished games is printed, 0 included."""
     assert main(["simulate", "--deck", "werewolf*2,seer,villager*5", "--games", "20", "--strategy", "all",
                  "--jobs", "1"]) == 0
     out = capsys.readouterr().out

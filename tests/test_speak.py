@@ -333,7 +333,7 @@ def test_empty_lines_are_skipped(sounddevice: Any) -> None:
 @needs_engine
 def test_a_failing_engine_prints_the_line_sounds_a_tone_warns_once_and_goes_on(
         sounddevice: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 5: the speech engine failing on a line: the line printed and a tone, the game goes on."""
+    """The speech engine failing on a line: the line printed and a tone, the game goes on."""
     import pyttsx3.engine
 
     def broken(*args: object) -> None:

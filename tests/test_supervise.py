@@ -189,7 +189,7 @@ def test_a_killed_game_is_told_in_its_table_s_language(tmp_path: Path, capfd: py
 
 def test_the_crash_message_is_cleared_once_the_host_goes_on(tmp_path: Path, capfd: pytest.CaptureFixture[str],
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 22: "killed by SIGKILL... Press Enter to go on" stayed on the main screen under the resumed game's full
+    """"killed by SIGKILL... Press Enter to go on" stayed on the main screen under the resumed game's full
     screen, and came back when that game later stopped cleanly: Enter clears it before the game goes on."""
     from narrator.supervise import CLEAN
 

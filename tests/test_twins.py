@@ -145,7 +145,7 @@ NAMED: dict[str, tuple[Twin, Twin]] = {
         replace(named(SEER_AT_3, 2, werewolves_1=3, witch_1={"heal": False, "poison": 3}, werewolves_2=7),
                 typed={("witch", 2): ["5", "enter"]}),
         named(SEER_AT_3, 2, werewolves_1=3, werewolves_2=7)),
-    # Issue 22: what only someone awake at the keypad does at night — repeat, the menu's repeat, its pause, its 6 (show
+    # What only someone awake at the keypad does at night — repeat, the menu's repeat, its pause, its 6 (show
     # a card) — is never heard: the living Seer's call sounds as her call made for the dead.
     "keypad_at_night_living_or_dead": (
         named(SEER_AT_3, **SEAT_3_VOTED_OUT),
@@ -164,16 +164,16 @@ def confessed(roles: tuple[str, ...]) -> Twin:
 
 
 KEYPAD_ONLY: dict[str, tuple[Twin, Twin]] = {
-    # Issue 22: with deal: app the Confessor sees the card on the screen, the table's eyes closed: whose card it is
+    # With deal: app the Confessor sees the card on the screen, the table's eyes closed: whose card it is
     # shows nowhere else.
     "confessor_sees_a_werewolf_or_a_villager": (
         confessed(CONFESSOR_DECK),
         confessed(("werewolf", "villager", "werewolf", "villager", "villager", "villager", "villager", "villager"))),
-    # Issue 22: Enters typed ahead while the deal's lines are said (the player before pressing four times): dropped as
+    # Enters typed ahead while the deal's lines are said (the player before pressing four times): dropped as
     # each screen asks, they show no card to nobody, whichever cards the seats hold.
     "deal_typed_ahead": (replace(named(SEER_AT_3), typed_ahead=["enter"] * 4),
                          replace(named(SEER_AT_7), typed_ahead=["enter"] * 4)),
-    # Issue 22: a game stopped at the pack's call of night 2 and resumed from its journal, with a Witch who has her
+    # A game stopped at the pack's call of night 2 and resumed from its journal, with a Witch who has her
     # potions or none: the table closes its eyes again, and every call after sounds alike.
     "resumed_mid_night": (
         replace(named(SEER_AT_3, 2, werewolves_1=7, witch_1={"heal": True, "poison": 3}),
@@ -297,7 +297,7 @@ def played(pair: str, language: str = "en") -> tuple[Played, Played]:
 
 @pytest.mark.parametrize("pair", sorted(PAIRS))
 def test_twin_games_say_the_same_lines_in_the_same_order(pair: str) -> None:
-    """Issue 11: every line said aloud, in order, is the same in both twins."""
+    """Every line said aloud, in order, is the same in both twins."""
     one, other = played(pair)
     difference = voice_difference(one, other)
     assert not difference, difference
@@ -305,7 +305,7 @@ def test_twin_games_say_the_same_lines_in_the_same_order(pair: str) -> None:
 
 @pytest.mark.parametrize("pair", sorted(PAIRS))
 def test_twin_games_render_the_same_lines_ahead_in_the_same_order(pair: str) -> None:
-    """Issue 12: the lines rendered first (a line not ready is said in another voice) are the same, in the same
+    """The lines rendered first (a line not ready is said in another voice) are the same, in the same
     order and at the same moment, in both twins."""
     one, other = played(pair)
     assert len(one.ahead) > 5 and all(texts for _, texts in one.ahead)  # asked at every call
@@ -337,7 +337,7 @@ def test_the_harness_tells_apart_twins_that_render_ahead_by_a_secret(monkeypatch
 
 @pytest.mark.parametrize("pair", sorted(PAIRS))
 def test_twin_games_show_the_same_screen_while_nobody_holds_the_secret(pair: str) -> None:
-    """Issue 11: while every eye is closed (and by day), the screen is the same in both twins."""
+    """While every eye is closed (and by day), the screen is the same in both twins."""
     one, other = played(pair)
     differences = screen_differences(one, other)
     assert not differences, "\n".join(differences)
@@ -345,7 +345,7 @@ def test_twin_games_show_the_same_screen_while_nobody_holds_the_secret(pair: str
 
 @pytest.mark.parametrize("pair", sorted(NAMED))
 def test_the_seating_circle_and_the_eyes_banner_are_among_the_screens_twins_show_alike(pair: str) -> None:
-    """Issue 13: every screen compared while nobody holds the secret carries the whole circle and the banner,
+    """Every screen compared while nobody holds the secret carries the whole circle and the banner,
     some of them with every eye closed: a circle that showed a secret there would part the twins."""
     one, other = played(pair)
     compared = comparable(one, other)
@@ -370,7 +370,7 @@ def test_a_circle_that_showed_the_living_players_cards_would_part_the_twins(monk
 
 @pytest.mark.parametrize("pair", sorted(PAIRS))
 def test_twin_games_steer_the_night_ambience_alike(pair: str) -> None:
-    """Issue 12: the ambience starts, ducks, comes back and stops after the same lines in both twins; it starts
+    """The ambience starts, ducks, comes back and stops after the same lines in both twins; it starts
     with a line that closes the table's eyes (nightfall) and stops with one that opens them (the dawn)."""
     one, other = played(pair)
     assert one.ambience == other.ambience
@@ -385,7 +385,7 @@ def test_twin_games_steer_the_night_ambience_alike(pair: str) -> None:
 @pytest.mark.parametrize("language", ["fr", "zh"])
 @pytest.mark.parametrize("pair", sorted(NAMED))
 def test_the_named_twins_sound_alike_in_every_language(pair: str, language: str) -> None:
-    """Issue 11: the named pairs in French and Chinese too (their refusals and read-backs have their own words)."""
+    """The named pairs in French and Chinese too (their refusals and read-backs have their own words)."""
     one, other = played(pair, language)
     difference = voice_difference(one, other)
     assert not difference, difference
@@ -394,7 +394,7 @@ def test_the_named_twins_sound_alike_in_every_language(pair: str, language: str)
 
 
 def test_the_host_menu_at_night_is_the_same_whoever_lives_and_leaves_out_the_take_back() -> None:
-    """Issue 13: at night the menu shows only what can act (the take-back never applies there, and said so
+    """At night the menu shows only what can act (the take-back never applies there, and said so
     only as the day's), the same screens in both twins whether the Seer before the pack lived or not; 1 there
     is a key that does nothing (its hint)."""
     voice = load_voice("en")
@@ -419,7 +419,7 @@ def test_a_twin_resumed_mid_night_says_the_game_goes_on_and_closes_the_eyes_agai
 
 
 def test_a_calls_secrets_are_gone_as_its_sleep_line_starts() -> None:
-    """Issue 22: the Seer's look, the Witch's victim and the pack's victim leave the screen as the sleep line begins,
+    """The Seer's look, the Witch's victim and the pack's victim leave the screen as the sleep line begins,
     not once it is said (on a slow Pi, seconds later, while those awake are already closing their eyes)."""
     one = played("which_death_was_the_poison")[0]
     sleeps = [m for m in one.moments if m.kind == "said" and one.voice[m.said][0].endswith(".sleep")]
@@ -428,7 +428,7 @@ def test_a_calls_secrets_are_gone_as_its_sleep_line_starts() -> None:
 
 
 def test_a_slip_at_the_servants_question_is_refused_unheard_and_names_no_card() -> None:
-    """Issue 22: the host types seat 4 (the Seer's) where the Servant shows her card: refused on the screen, in words
+    """The host types seat 4 (the Seer's) where the Servant shows her card: refused on the screen, in words
     naming neither seat nor card; said aloud, "seat four does not hold the Devoted Servant card" told a fact about a
     card nobody showed. Twins whose seat 4 holds the Seer or a villager say and show the same."""
     deck = ("devoted_servant", "werewolf", "werewolf", "seer", "villager", "villager", "villager", "villager",

@@ -154,7 +154,7 @@ def play_side_by_side(folder: Path, language: str) -> dict[str, tuple[Game, Game
 @pytest.mark.parametrize("pair", sorted(NAMED))
 @pytest.mark.parametrize("language", ["en", "fr", "zh"])
 def test_named_twins_in_a_real_terminal(tmp_path_factory: pytest.TempPathFactory, language: str, pair: str) -> None:
-    """Issue 11: a named pair, played at the keypad in a terminal, says the same lines in the same order, and
+    """A named pair, played at the keypad in a terminal, says the same lines in the same order, and
     shows the same screen whenever it rests while nobody holds the secret."""
     one, other = play_side_by_side(tmp_path_factory.mktemp(f"twins-{language}"), language)[pair]
     for game in (one, other):
@@ -168,7 +168,7 @@ def test_named_twins_in_a_real_terminal(tmp_path_factory: pytest.TempPathFactory
     # A rest is left unread only when the game went on while its screen was being read (a loaded machine).
     assert all(said in one.overtaken | other.overtaken for said in rested
                if said in one.rests and said in other.rests and said not in read)
-    # Issue 13: what is compared holds the eyes banner and the seating circle (its seat 9 among the others).
+    # What is compared holds the eyes banner and the seating circle (its seat 9 among the others).
     voice = load_voice(language)
     banners = (voice.text("screen.eyes_closed"), voice.text("screen.eyes_open"))
     assert all(any(b in one.panes[said] for b in banners) and " 9" in one.panes[said] for said in read)

@@ -43,7 +43,7 @@ def heard(vocab: Vocabulary, text: str, allowed: Allowed = EVERYTHING) -> int | 
     ("  Number   SEVEN ", 7), ("twenty-one", 21),
 ])
 def test_english_seats_are_heard_with_and_without_number(text: str, seat: int) -> None:
-    """Issue 4.3: "number seven" and "seven" both mean seat 7; spacing and case do not matter."""
+    """"number seven" and "seven" both mean seat 7; spacing and case do not matter."""
     assert heard(EN, text) == seat
 
 
@@ -54,7 +54,7 @@ def test_english_seats_are_heard_with_and_without_number(text: str, seat: int) -
     ("trente et un", 31), ("numero sept", 7),
 ])
 def test_french_seats_are_heard_in_every_hyphenation(text: str, seat: int) -> None:
-    """Issue 4.3: « joueur sept », « numéro vingt-et-un » and « vingt et un » mean their seat."""
+    """« joueur sept », « numéro vingt-et-un » and « vingt et un » mean their seat."""
     assert heard(FR, text) == seat
 
 
@@ -64,7 +64,7 @@ def test_french_seats_are_heard_in_every_hyphenation(text: str, seat: int) -> No
     ("十七", 17), ("十 七 号", 17), ("四十七号", 47), ("二十", 20),
 ])
 def test_chinese_seats_are_heard_in_every_segmentation(text: str, seat: int) -> None:
-    """Issue 4.3: 「七号」 and 「七 号」 mean seat 7; 「二十一」「二十 一」「二 十 一」 all mean seat 21."""
+    """「七号」 and 「七 号」 mean seat 7; 「二十一」「二十 一」「二 十 一」 all mean seat 21."""
     assert heard(ZH, text) == seat
 
 
@@ -81,7 +81,7 @@ def test_chinese_seats_are_heard_in_every_segmentation(text: str, seat: int) -> 
     ("zh", "没有人", "none"), ("zh", "没有 人", "none"), ("zh", "没 人", "none"),
 ])
 def test_yes_no_done_undo_repeat_and_nobody_are_heard(language: str, text: str, word: str) -> None:
-    """Issue 4.2: yes, no, done, undo, repeat and nobody answer in every language."""
+    """Yes, no, done, undo, repeat and nobody answer in every language."""
     assert heard(VOCABULARIES[language], text) == word
 
 
@@ -90,12 +90,12 @@ def test_yes_no_done_undo_repeat_and_nobody_are_heard(language: str, text: str, 
     ("zh", "七 八"), ("zh", "是 不是"), ("zh", "七号 八号"),
 ])
 def test_two_different_answers_are_no_answer(language: str, text: str) -> None:
-    """Issue 4.3: null when nothing fits; two answers at once do not fit one question."""
+    """Null when nothing fits; two answers at once do not fit one question."""
     assert heard(VOCABULARIES[language], text) is None
 
 
 def test_the_same_answer_twice_is_that_answer() -> None:
-    """Issue 4.3: a player who repeats a seat still names one seat."""
+    """A player who repeats a seat still names one seat."""
     assert heard(EN, "seven seven") == 7
     assert heard(ZH, "七号 七号") == 7
     assert heard(FR, "oui oui") == "yes"
@@ -106,7 +106,7 @@ def test_the_same_answer_twice_is_that_answer() -> None:
     ("en", ""), ("en", "   "), ("en", "[unk]"), ("zh", "[unk] [unk]"),
 ])
 def test_unknown_words_and_silence_are_no_answer(language: str, text: str) -> None:
-    """Issue 4.3: null when nothing fits: an unknown word, or only [unk], or nothing at all."""
+    """Null when nothing fits: an unknown word, or only [unk], or nothing at all."""
     assert heard(VOCABULARIES[language], text) is None
 
 
@@ -115,7 +115,7 @@ def test_unknown_words_and_silence_are_no_answer(language: str, text: str) -> No
     ("en", "number"), ("fr", "le joueur"), ("zh", "号"),
 ])
 def test_distractors_and_a_bare_prefix_are_no_answer(language: str, text: str) -> None:
-    """Issue 4.2: distractor words are there so that chatter answers nothing; "number" alone names no seat."""
+    """Distractor words are there so that chatter answers nothing; "number" alone names no seat."""
     assert heard(VOCABULARIES[language], text) is None
 
 
@@ -131,7 +131,7 @@ def test_a_result_with_a_distractor_or_unk_is_discarded() -> None:
 
 @pytest.mark.parametrize("language, text", [("en", "number nine"), ("fr", "joueur neuf"), ("zh", "九号")])
 def test_a_seat_not_allowed_is_no_answer(language: str, text: str) -> None:
-    """Issue 4.3: only the legal seats of the running question may answer it."""
+    """Only the legal seats of the running question may answer it."""
     vocab = VOCABULARIES[language]
     allowed = Allowed(seats=(3, 7), words=("none",))
     assert heard(vocab, text, allowed) is None
@@ -139,7 +139,7 @@ def test_a_seat_not_allowed_is_no_answer(language: str, text: str) -> None:
 
 
 def test_a_longer_number_is_not_read_as_the_allowed_shorter_one() -> None:
-    """Issue 4.3: "twenty one" is seat 21, not seats 20 and 1, even when only 20 and 1 are legal."""
+    """"twenty one" is seat 21, not seats 20 and 1, even when only 20 and 1 are legal."""
     allowed = Allowed(seats=(1, 20))
     assert heard(EN, "twenty one", allowed) is None
     assert heard(ZH, "二十 一", allowed) is None
@@ -147,20 +147,20 @@ def test_a_longer_number_is_not_read_as_the_allowed_shorter_one() -> None:
 
 
 def test_a_word_not_allowed_is_no_answer() -> None:
-    """Issue 4.3: "undo" answers nothing where the question does not take it."""
+    """"undo" answers nothing where the question does not take it."""
     assert heard(EN, "undo", Allowed(seats=(1, 2), words=("yes", "no"))) is None
     assert heard(EN, "yes", Allowed(seats=(1, 2), words=("yes", "no"))) == "yes"
 
 
 def test_allowed_refuses_a_word_that_is_no_answer() -> None:
-    """Issue 4.2: the words that can answer are yes, no, done, undo, repeat and nobody."""
+    """The words that can answer are yes, no, done, undo, repeat and nobody."""
     with pytest.raises(ValueError, match="maybe"):
         Allowed(words=("maybe",))
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_phrases_hold_exactly_what_can_answer(language: str) -> None:
-    """Issue 4.2: a grammar per question: only what can answer the running call, in all its forms."""
+    """A grammar per question: only what can answer the running call, in all its forms."""
     vocab = VOCABULARIES[language]
     allowed = Allowed(seats=(3, 21), words=("yes", "none"))
     grammar = phrases(vocab, allowed)
@@ -175,13 +175,13 @@ def test_phrases_hold_exactly_what_can_answer(language: str) -> None:
 
 
 def test_chinese_phrases_carry_hao_joined_and_apart() -> None:
-    """Issue 4.2: 「七号」 and 「七 号」 are both in the grammar (the model keeps the form it knows)."""
+    """「七号」 and 「七 号」 are both in the grammar (the model keeps the form it knows)."""
     grammar = phrases(ZH, Allowed(seats=(7, 21)))
     assert {"七", "七号", "七 号", "七号 玩家", "二十一号", "二十 一 号", "二 十 一"} <= set(grammar)
 
 
 def test_french_phrases_carry_both_hyphenations() -> None:
-    """Issue 4.2: French numbers with and without hyphens: vingt-deux, vingt deux, vingt et un, vingt-et-un."""
+    """French numbers with and without hyphens: vingt-deux, vingt deux, vingt et un, vingt-et-un."""
     grammar = phrases(FR, Allowed(seats=(21, 22)))
     assert {"vingt-deux", "vingt deux", "vingt et un", "vingt-et-un", "numéro vingt-et-un",
             "joueur vingt deux"} <= set(grammar)
@@ -189,7 +189,7 @@ def test_french_phrases_carry_both_hyphenations() -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_phrase_of_every_answer_is_heard_as_that_answer(language: str) -> None:
-    """Issue 4.3: whatever form of the grammar the model writes, it snaps back to its answer."""
+    """Whatever form of the grammar the model writes, it snaps back to its answer."""
     vocab = VOCABULARIES[language]
     for seat in range(1, MAX_SEATS + 1):
         for phrase in seat_phrases(vocab, seat):
@@ -201,7 +201,7 @@ def test_every_phrase_of_every_answer_is_heard_as_that_answer(language: str) -> 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_language_can_say_seats_1_to_47_and_every_word(language: str) -> None:
-    """Issue 4.2: the vocabulary lives in voices/<lang>.yaml and names every seat of the largest table."""
+    """The vocabulary lives in voices/<lang>.yaml and names every seat of the largest table."""
     vocab = VOCABULARIES[language]
     assert sorted(vocab.numbers) == list(range(1, MAX_SEATS + 1))
     assert all(vocab.numbers[seat] for seat in vocab.numbers)
@@ -212,7 +212,7 @@ def test_every_language_can_say_seats_1_to_47_and_every_word(language: str) -> N
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_form_is_written_as_vosk_writes_it(language: str) -> None:
-    """Issue 4.2: lower-case words, single spaces, no digits or punctuation but the hyphen and apostrophe."""
+    """Lower-case words, single spaces, no digits or punctuation but the hyphen and apostrophe."""
     vocab = VOCABULARIES[language]
     forms = [*phrases(vocab, EVERYTHING), *vocab.distractors]
     for form in forms:
@@ -221,39 +221,39 @@ def test_every_form_is_written_as_vosk_writes_it(language: str) -> None:
 
 
 def test_unknown_words_are_dropped_from_the_grammar() -> None:
-    """Issue 4.2: every token is checked against the model's vocabulary: forms it lacks are left out."""
+    """Every token is checked against the model's vocabulary: forms it lacks are left out."""
     kept = check_vocabulary(EN, Allowed(seats=(7,)), lambda word: word != "player")
     assert "seven" in kept and "number seven" in kept
     assert not [phrase for phrase in kept if "player" in phrase]
 
 
 def test_chinese_forms_the_model_lacks_leave_the_ones_it_knows() -> None:
-    """Issue 4.2: with 二十一 and 七号 unknown to the model, 二十 一 and 七 号 remain."""
+    """With 二十一 and 七号 unknown to the model, 二十 一 and 七 号 remain."""
     kept = check_vocabulary(ZH, Allowed(seats=(7, 21)), lambda word: word not in ("二十一", "七号"))
     assert "二十 一" in kept and "七 号" in kept
     assert "二十一" not in kept and "七号" not in kept
 
 
 def test_a_seat_left_with_no_form_is_a_loud_error() -> None:
-    """Issue 4.2: an answer left with no recognisable form is a loud error, naming the answer."""
+    """An answer left with no recognisable form is a loud error, naming the answer."""
     with pytest.raises(UserError, match=r"seat 21 .*twenty one"):
         check_vocabulary(EN, Allowed(seats=(7, 21)), lambda word: word != "twenty")
 
 
 def test_a_word_left_with_no_form_is_a_loud_error() -> None:
-    """Issue 4.2: a model that knows no form of "yes" cannot take that answer by voice."""
+    """A model that knows no form of "yes" cannot take that answer by voice."""
     with pytest.raises(UserError, match=r"'yes'.*en\.yaml|en\.yaml.*'yes'"):
         check_vocabulary(EN, Allowed(seats=(7,), words=("yes",)), lambda word: word in ("seven", "no"))
 
 
 def test_a_seat_the_vocabulary_lacks_is_a_loud_error() -> None:
-    """Issue 4.2: a seat with no number word at all cannot be heard."""
+    """A seat with no number word at all cannot be heard."""
     with pytest.raises(UserError, match="seat 48"):
         check_vocabulary(EN, Allowed(seats=(48,)), lambda word: True)
 
 
 def test_distractors_the_model_lacks_are_left_out() -> None:
-    """Issue 4.2: distractor words are checked against the model's vocabulary too."""
+    """Distractor words are checked against the model's vocabulary too."""
     assert distractor_phrases(EN, lambda word: word != "the") == [d for d in EN.distractors if d != "the"]
 
 
@@ -274,7 +274,7 @@ asr:
 
 
 def test_a_well_formed_asr_section_is_read() -> None:
-    """Issue 4.2: the vocabulary is data in the voice file."""
+    """The vocabulary is data in the voice file."""
     vocab = vocabulary_from(parse(ASR_OK, "voices/xx.yaml"), "xx")
     assert vocab.numbers == {1: ("one",), 2: ("two",)}
     assert understand(vocab, "number two") == 2
@@ -292,19 +292,19 @@ def test_a_well_formed_asr_section_is_read() -> None:
     (ASR_OK.replace('distractors: ["the"]', 'distractors: ["two"]'), r"'two' is a form of both"),
 ])
 def test_a_malformed_asr_section_is_a_user_error_naming_file_and_key(text: str, message: str) -> None:
-    """Issue 4.2: a malformed vocabulary is a clear message naming the file and the key, not a traceback."""
+    """A malformed vocabulary is a clear message naming the file and the key, not a traceback."""
     with pytest.raises(UserError, match=message):
         vocabulary_from(parse(text, "voices/xx.yaml"), "xx")
 
 
 def test_a_language_without_a_voice_file_is_a_user_error() -> None:
-    """Issue 4.3: `understand --lang LANG` names the languages there are."""
+    """`understand --lang LANG` names the languages there are."""
     with pytest.raises(UserError, match="'xx'.*en, fr"):
         load_vocabulary("xx")
 
 
 def test_understand_command_gives_one_answer_per_text() -> None:
-    """Issue 4.3: {"text": ..., "answer": ...} per text, answer null when nothing fits, Chinese kept as is."""
+    """{"text": ..., "answer": ...} per text, answer null when nothing fits, Chinese kept as is."""
     results = understand_command("zh", ["七号", "二十 一", "是", "没有 人", "香蕉"])
     assert [r["answer"] for r in results] == [7, 21, "yes", "none", None]
     assert json.dumps(results[0], ensure_ascii=False) == '{"text": "七号", "answer": 7}'

@@ -199,7 +199,7 @@ def test_fixed_lines_render_to_sound_with_espeak(language: str, tmp_path: Path) 
 
 @pytest.mark.parametrize("language, tie", [("en", "tie"), ("fr", "galité"), ("zh", "平票")])
 def test_a_tied_election_says_tie_twice_not_three_times(language: str, tie: str) -> None:
-    """Issue 22: French said « Égalité » three times in a row: the tie read back, the tie told (vote.tie), then the
+    """French said « Égalité » three times in a row: the tie read back, the tie told (vote.tie), then the
     run-off's call. The run-off's call says only what to do."""
     voice = load_voice(language)
     assert tie in voice.lines["answer.tie"].lower() and tie in voice.lines["vote.tie"].lower()
