@@ -72,8 +72,8 @@ class HostMenu:
         """The prompt and the entry on the screen now: shown again once the host's menu or question is gone (a
         debate's "Press Enter when done", a read-back waiting for Enter), else the table would not know what to
         type."""
-        state = getattr(self.keys.screen, "state", None)
-        return str(getattr(state, "prompt", "")), str(getattr(state, "entry", ""))
+        state = self.keys.screen.state
+        return state.prompt, state.entry
 
     def confirm_stop(self) -> None:
         """Ctrl-C: asks whether to stop; Enter stops (the game can go on later), any other key goes on."""
@@ -89,7 +89,7 @@ class HostMenu:
         """The menu: its title and keys, then what its entry does; the question under it is shown again after."""
         screen, text = self.keys.screen, self.keys.text
         prompt, entry = self.shown()
-        footer = str(getattr(getattr(screen, "state", None), "keys", ""))
+        footer = screen.state.keys
         # At night the take-back never applies (takeback: a night's answer is never taken back from the menu), so
         # the menu shows only what can act then; the same at every table's every night, it tells nothing.
         night = self.night()

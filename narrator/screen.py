@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 class Screen(Protocol):
     """The screen's duties, whatever draws it."""
 
+    state: ScreenState
+    """What is on the screen now: the host's menu shows the prompt and the entry again once it is gone."""
+
     def show_call(self, title: str, spoken: str) -> None:
         """Starts a new call: its title and the line said; clears the previous call's secrets."""
 
