@@ -334,6 +334,7 @@ class KeypadAnswers:
         end = self.clock() + seconds
         warned = not warn or seconds <= 60
         self.screen.keys(self.text(footer))
+        prompt = self.screen.state.prompt  # given back after a card shown again in the call's panel
         try:
             while True:
                 left = end - self.clock()
@@ -358,6 +359,7 @@ class KeypadAnswers:
                     except Repeat:  # the menu's repeat: the call again, if there is one to say, and time runs on
                         if repeat is not None:
                             repeat()
+                        self.screen.prompt(prompt)
                     end += self.clock() - held  # the host's time (a pause) is not the table's
                 elif pressed is not None:
                     self.nothing_here()

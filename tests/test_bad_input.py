@@ -660,3 +660,24 @@ def test_check_gives_a_tables_warnings_in_its_language(tmp_path: Path, language:
     for key in ("blank_name", "names_alike", "pause_under_floor", "werewolves_over_a_quarter"):
         words = english.lines[f"screen.advice_{key}"].split(":")[-1].split()[:3]
         assert " ".join(words) not in result.stderr, key
+
+
+@pytest.mark.parametrize("language", ["fr", "zh"])
+def test_a_warning_of_the_tables_devices_is_labelled_in_its_language(
+        tmp_path: Path, language: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """No sound output: the warning is the table's language's, and so is its label (an English "warning:" before
+    a Chinese sentence)."""
+    import narrator.speak as speak
+    from narrator.cli import main
+
+    monkeypatch.setattr(speak, "output_problem", lambda device=None: speak.NO_OUTPUT)
+    script = (Path(__file__).resolve().parent.parent / "examples" / f"practice-{language}.yaml").read_text("utf-8")
+    (tmp_path / "p.yaml").write_text(script.replace("  sheriff: false", "  sheriff: false\n  speaker: pyttsx3"),
+                                     encoding="utf-8")
+    assert main(["dry-run", str(tmp_path / "p.yaml")]) == 0
+    err = capsys.readouterr().err
+    voice = load_voice(language)
+    label = voice.text("screen.check_warning", {"text": ""}, fragment=True)
+    told = voice.text("screen.no_sound", {"why": voice.text("sound.no_output", {})})
+    assert err.startswith(label + told), err
+    assert "warning:" not in err

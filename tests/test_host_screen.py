@@ -17,6 +17,7 @@ from engine.types import Kind
 from helpers import Printed, play_keys
 from keystrokes import Recorder, ScriptedKeys, after, keys_for
 from narrator.asking import KeypadAnswers
+from narrator.hostmenu import MenuHooks
 from narrator.circle import SeatView, seating
 from narrator.config import TableConfig
 from narrator.play import NewGame, Timing, play
@@ -180,6 +181,24 @@ def test_a_repeat_during_the_debate_says_the_call_again_and_the_time_runs_on() -
     answers.countdown(62, "screen.debate_left", warn=True, repeat=lambda: repeated.append(keys.now))
     assert repeated == [10.5, 20.5]
     assert keys.now == 62.0 and said == ["debate.warning", "debate.over"]
+
+
+def test_a_card_shown_again_during_the_debate_gives_the_debate_its_question_back() -> None:
+    """The host menu's 6 by day shows a seat its card in the call's panel; back to the debate, "Press Enter when
+    done" was gone from it while the time ran on."""
+    keys, screen = Clocked([(1.5, "menu"), (1.5, "6"), (1.5, "5"), (1.5, "enter"), (3.5, "enter")]), Timed()
+    shown: list[int] = []
+
+    def card_again(seat: int) -> bool:
+        screen.show_call(f"Seat {seat}", "")  # the card's own moment, in the call's place
+        shown.append(seat)
+        return True
+
+    answers = KeypadAnswers(keys, screen, VOICE, say=lambda key, values: None, repeat=lambda: None,
+                            clock=keys.clock, debate_timer=62, menu=MenuHooks(card_again=card_again))
+    answers.debate()
+    assert shown == [5] and keys.now == 3.5
+    assert screen.state.prompt == VOICE.text("prompt.done", {})
 
 
 def test_enter_ends_the_last_words_sooner_and_they_warn_of_nothing() -> None:
