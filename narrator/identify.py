@@ -189,12 +189,15 @@ def _numbers(narrator: TableNarrator, answers: KeypadAnswers, count: int, larges
              said: Callable[[list[int]], str], out_of_range: str, distinct: bool = True) -> list[int]:
     """Reads ``count`` numbers from 1 to ``largest`` and confirms them. A number out of range, or (``distinct``)
     typed twice in the same answer, is refused on the screen before anything is read back."""
+    # A seat beyond the table is refused as its digit is typed, as in every call (a centre card's number, once Enter
+    # is pressed: its refusal names a card).
+    typed_over = largest if out_of_range == "refusal.no_such_seat" else None
     while True:
         chosen: list[int] = []
         try:
             while len(chosen) < count:
                 try:
-                    number = answers.number(prompt + so_far(chosen), allow_zero=False)
+                    number = answers.number(prompt + so_far(chosen), allow_zero=False, largest=typed_over)
                 except Undo:
                     if chosen:
                         chosen.pop()

@@ -275,6 +275,16 @@ def test_a_key_typed_during_an_identifications_wait_is_no_ones_seat(tmp_path: Pa
     assert [line["answer"] for line in lines(journal) if "answer" in line][0] == 5  # the election
 
 
+def test_a_seat_beyond_the_table_is_refused_as_it_is_typed_at_the_identification(tmp_path: Path) -> None:
+    """Cupid's "9" at an 8-seat table stayed typed, and the "8" after it made 98: refused as it is typed, as in
+    every call, the "8" is the seat."""
+    screen = PlainScreen(io.StringIO(), terminal=True)
+    journal = identified(REAL, THIEF[:1] + ["9"] + THIEF[1:] + SEER + WEREWOLF + HUNTER, tmp_path / "game",
+                         screen=screen)
+    assert read_journal(str(journal))[0]["deal"] == list(REAL_DEAL)
+    assert VOICE.text("refusal.no_such_seat", {"seat": 9}) in screen.out.getvalue()  # type: ignore[attr-defined]
+
+
 def test_a_game_stopped_mid_identification_resumes_at_the_next_character(tmp_path: Path) -> None:
     """deal: cards, stopped once the Thief and the Seer are identified (the werewolf typing): the game goes on,
     eyes closed, at the werewolf, with the seats already entered; the deal is the one the table typed."""
@@ -306,8 +316,8 @@ def test_ctrl_c_during_the_identification_stops_with_the_journal_kept(tmp_path: 
 
 def test_the_cards_screens_say_what_they_ask_for(tmp_path: Path) -> None:
     """Each character's panel is titled with it; the prompt asks for your seat (the Thief's centre cards, listed
-    with their numbers); read-backs name seats and cards; a seat out of range is refused on the screen before any
-    read-back; the same seat twice in one answer too. Nothing of it is said aloud."""
+    with their numbers); read-backs name seats and cards; a seat out of range is refused on the screen as it is
+    typed; the same seat twice in one answer before any read-back. Nothing of it is said aloud."""
     screen, speaker = Shown(), Recorder()
     werewolves = Table(8, ("seer", "werewolf", "werewolf") + ("villager",) * 5, Rules(sheriff=False))
     config = TableConfig("en", werewolves, deal="cards", pause=(0.0, 0.0))
@@ -316,8 +326,8 @@ def test_the_cards_screens_say_what_they_ask_for(tmp_path: Path) -> None:
     text = screen.text
     assert screen.titles[:3] == ["The deal", "Fortune Teller", "Simple Werewolf"]
     assert "Type your seat number, then Enter." in text and "Type your 2 seat numbers" in text
-    assert "[screen] There is no seat number ninety-nine at this table." in text
-    assert "Seat number ninety-nine" not in text
+    assert "There is no seat number nine at this table." in text  # refused as it is typed, as in every call
+    assert "ninety-nine" not in text
     assert "[screen] The same player is named twice." in text
     assert "> Seat number one?" in text and "> Seat number two and seat number three?" in text
     assert speaker.said[:6] == [VOICE.text(key, values) for key, values in [
