@@ -27,7 +27,7 @@ from engine.village import TOKENS, check_buildings
 
 from .errors import UserError
 from .names import blank, character_id, closest, control_character, fold_name, look, suggest, written_names
-from .table_keys import _LIST_RULES, KEYS, SPEAKERS
+from .table_keys import _LIST_RULES, CALL_FLOOR, DEBATE_TIMER, KEYS, LAST_WORDS, PAUSE, RATE, SPEAKERS
 from .voices import Voice, languages, load_voice
 from .yamlfile import Document, YamlError, load
 
@@ -305,7 +305,7 @@ class _Reader:
         if voice is not None and not isinstance(voice, str):
             self.bad("voice", voice)
         rate = data.get("rate")
-        if rate is not None and (isinstance(rate, bool) or not isinstance(rate, int) or not 80 <= rate <= 400):
+        if rate is not None and not RATE.holds(rate):
             self.bad("rate", rate)
         device = data.get("device")
         if device is not None and (isinstance(device, bool) or not isinstance(device, (str, int))):
@@ -320,22 +320,22 @@ class _Reader:
         data = self.data
         pause = data.get("pause", [5, 15])
         if (not isinstance(pause, list) or len(pause) != 2
-                or not all(isinstance(p, (int, float)) and not isinstance(p, bool) and 0 <= p <= 120 for p in pause)
+                or not all(PAUSE.holds(p) for p in pause)
                 or pause[0] > pause[1]):
             self.bad("pause", pause)
             pause = [5, 15]
         floor = data.get("call_floor", 5)
-        if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0 <= floor <= 60:
+        if not CALL_FLOOR.holds(floor):
             self.bad("call_floor", floor)
             floor = 5
         elif "pause" in data and pause[1] < floor:
             self.found.warn(f"{self.at('pause')}: pause", "pause_under_floor", pause=shown(pause), floor=shown(floor))
         timer = data.get("debate_timer", 0)
-        if isinstance(timer, bool) or not isinstance(timer, int) or not 0 <= timer <= 3600:
+        if not DEBATE_TIMER.holds(timer):
             self.bad("debate_timer", timer)
             timer = 0
         last_words = data.get("last_words", 0)
-        if isinstance(last_words, bool) or not isinstance(last_words, int) or not 0 <= last_words <= 600:
+        if not LAST_WORDS.holds(last_words):
             self.bad("last_words", last_words)
             last_words = 0
         return {"pause": (float(pause[0]), float(pause[1])), "call_floor": float(floor), "debate_timer": timer,

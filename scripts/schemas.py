@@ -33,7 +33,8 @@ from engine.types import Phase  # noqa: E402
 from engine.variants import TOSS, VARIANTS  # noqa: E402
 from engine.village import TOKENS  # noqa: E402
 from narrator.config import TableConfig  # noqa: E402
-from narrator.table_keys import _LIST_RULES, KEYS, SPEAKERS, readme_row  # noqa: E402
+from narrator.table_keys import (  # noqa: E402
+    _LIST_RULES, CALL_FLOOR, DEBATE_TIMER, KEYS, LAST_WORDS, PAUSE, RATE, SPEAKERS, readme_row)
 from narrator.names import written_names  # noqa: E402
 from narrator.script import REASONS, TOP_KEYS, WINNERS  # noqa: E402
 from narrator.shapes import SEAT, SEAT_KEY, SHAPES, null_or  # noqa: E402
@@ -43,13 +44,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "docs" / "schemas"
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
-# The bounds narrator.config's reader applies to the keys that are not house rules (tests/test_schemas.py tries
-# values on either side of each against `check`, so that these and the reader cannot part).
-RATE = (80, 400)
-CALL_FLOOR = (0, 60)
-PAUSE = (0, 120)
-DEBATE_TIMER = (0, 3600)
-LAST_WORDS = (0, 600)
+# The inputs a phase may take (the numbers' bounds are narrator.table_keys's, declared once for the reader, the help
+# and the schema; tests/test_schemas.py tries values on either side of each against `check`).
 INPUTS = ("keypad", "voice")
 
 def _json(value: object) -> object:
@@ -114,14 +110,14 @@ def table_properties() -> dict[str, dict[str, Any]]:
             {"type": "object", "patternProperties": {SEAT_KEY: {"enum": tokens}}, "additionalProperties": False}]}),
         "speaker": {"enum": list(SPEAKERS)},
         "voice": null_or({"type": "string"}),
-        "rate": null_or({"type": "integer", "minimum": RATE[0], "maximum": RATE[1]}),
+        "rate": null_or(RATE.schema()),
         "device": null_or(name),
         "ambience": {"type": "boolean"},
-        "call_floor": {"type": "number", "minimum": CALL_FLOOR[0], "maximum": CALL_FLOOR[1]},
+        "call_floor": CALL_FLOOR.schema(),
         "pause": {"type": "array", "minItems": 2, "maxItems": 2,
-                  "items": {"type": "number", "minimum": PAUSE[0], "maximum": PAUSE[1]}},
-        "debate_timer": {"type": "integer", "minimum": DEBATE_TIMER[0], "maximum": DEBATE_TIMER[1]},
-        "last_words": {"type": "integer", "minimum": LAST_WORDS[0], "maximum": LAST_WORDS[1]},
+                  "items": PAUSE.schema()},
+        "debate_timer": DEBATE_TIMER.schema(),
+        "last_words": LAST_WORDS.schema(),
         "inputs": {"type": "object", "additionalProperties": False,
                    "properties": {phase.value: {"type": "array", "minItems": 1, "items": {"enum": list(INPUTS)}}
                                   for phase in Phase}},
