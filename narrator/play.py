@@ -388,7 +388,19 @@ def play(config: TableConfig, table: TableIO, *, seed: int | None = None, start:
     return game
 
 
-def resume_play(args: Any, header: dict[str, Any], entries: Sequence[Entry], warn: Callable[[str], None],
+@dataclasses.dataclass(frozen=True)
+class ResumeOptions:
+    """What `resume` is told besides the journal's own table: the ``journal``'s path, a ``speaker`` that overrides
+    the table's, the ``plain`` screen, the speech ``model`` folder. Typed options, not the command line's
+    Namespace: below the command line, nothing reads argparse."""
+
+    journal: str
+    speaker: str | None = None
+    plain: bool = False
+    model: str | None = None
+
+
+def resume_play(args: ResumeOptions, header: dict[str, Any], entries: Sequence[Entry], warn: Callable[[str], None],
                 voice_log: TextIO | None = None, journal: Journal | None = None) -> Game:
     """Goes on with a journaled game at the table, from the call where it stopped; ``journal`` is its journal
     already open (and locked), or None to open it here."""

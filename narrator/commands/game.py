@@ -140,12 +140,13 @@ def cmd_resume(args: argparse.Namespace) -> int:
             return cmd_dry_run(args, entries, args.journal, journal)
         if header.get("kind") == "play":
             from ..journal import table_language
-            from ..play import resume_play
+            from ..play import ResumeOptions, resume_play
 
             # Labelled in the table's language, as the messages a table's devices give are written.
             language = table_language(args.journal)
             with _voice_log(args.voice_log) as voice_log:
-                resume_play(args, header, entries, warn=lambda m: _warn(m, language), voice_log=voice_log,
+                options = ResumeOptions(str(args.journal), args.speaker, args.plain, args.model)
+                resume_play(options, header, entries, warn=lambda m: _warn(m, language), voice_log=voice_log,
                             journal=journal)
             return 0
         raise UserError(f"{args.journal}:1: a journal of an unknown kind of game ({shown(header.get('kind'))})")
