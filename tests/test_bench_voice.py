@@ -193,6 +193,7 @@ def test_a_damaged_part_of_the_judge_is_refused_with_what_to_reinstall(tmp_path:
     assert not folder.exists() and not any(tmp_path.glob("judge/*"))
 
 
+@pytest.mark.audio
 def test_the_multilingual_judge_hears_a_clear_voice_and_its_language(tmp_path: Path) -> None:
     # The judge itself must be sound before it judges the voices: Piper's English test voice, said clearly, comes back
     # nearly word for word, and Whisper base names the language without being told.

@@ -364,13 +364,13 @@ def test_the_boot_service_starts_a_game_in_its_tmux_session(tmp_path: Path) -> N
 
 @pytest.mark.parametrize(("options", "selection"), [
     ([], ["-m", "not bench"]),
-    (["--fast"], ["-m", "not (slow or terminal or audio or bench)"]),
+    (["--fast"], ["-m", "not (slow or terminal or audio or bench)", "-n", "auto"]),
     (["--bench"], ["-m", "bench"]),
     (["tests/test_play.py", "-x"], ["-m", "not bench", "tests/test_play.py", "-x"]),
 ])
 def test_the_test_command_runs_its_lane_after_the_set_up(tmp_path: Path, options: list[str], selection: list[str]) -> None:
-    """scripts/test.sh (CI, the README) leaves out only the benchmarks' checks; --fast and --bench are the other lanes
-    (docs/development.md); what follows goes to pytest. Run with a set-up and a Python that only say what they got."""
+    """scripts/test.sh (CI, the README) leaves out only the benchmarks' checks; --fast (on every core) and --bench are
+    the other lanes (docs/development.md); what follows goes to pytest. Run with a set-up and a Python that only say what they got."""
     (tmp_path / "scripts").mkdir()
     shutil.copy(ROOT / "scripts" / "test.sh", tmp_path / "scripts" / "test.sh")
     (tmp_path / ".venv" / "bin").mkdir(parents=True)

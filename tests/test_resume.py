@@ -727,12 +727,12 @@ def test_a_resumed_game_shows_the_dead_and_the_sheriff_before_it_says_the_game_g
     with pytest.raises(EOFError):
         play(CONFIG, TableIO(ScriptedKeys(keys[:DEAL_KEYS + len(keys_of(steps[:night2]))]),
                              PlainScreen(io.StringIO()), Recorder()),
-             seed=SEED, start=NewGame(folder=tmp_path / "game"), out=io.StringIO())
+             seed=SEED, start=NewGame(folder=tmp_path / "game"), out=io.StringIO(), timing=Timing(sleep=lambda s: None))
     journal = the_journal(tmp_path / "game")
     header, entries = read_journal(str(journal))
     events: list[tuple[str, Any]] = []
     game = play(CONFIG, TableIO(ScriptedKeys(keys_of(steps[night2:])), SeatsAndLines(events), Noted(events)),
-                seed=SEED, out=io.StringIO(),
+                seed=SEED, out=io.StringIO(), timing=Timing(sleep=lambda s: None),
                 start=Resumed(Journal(journal), deal=Deal(tuple(header["deal"]), tuple(header["centre"])),
                               replay=entries, replay_from=str(journal), pace=header.get("pace", {})))
     voice = load_voice("en")

@@ -224,6 +224,7 @@ def test_the_end_of_game_question_names_the_command(tmp_path: Path) -> None:
     assert "It can go on later with werewolf-narrator resume." in screen.out.getvalue()  # type: ignore[attr-defined]
 
 
+@pytest.mark.terminal
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh --test")
 def test_in_an_80_column_terminal_the_game_chosen_goes_on_and_the_stop_hint_works_pasted(folder: Path) -> None:
     """In a real terminal, 80 columns, the program not on the PATH: `resume` alone lists the games, 2 picks the
