@@ -21,8 +21,7 @@ from .keypad import Keys
 from .narration import eyes_closed, in_the_dark, wakes
 from .pacing import Pacing
 from .screen import Screen
-from .shapes import SHAPES, UNCHECKED, Refused, Repeat, Undo
-from .shapes.seats import so_far
+from .shapes import SHAPES, UNCHECKED, Refused, Repeat, Undo, so_far
 from .voices import Voice
 
 KEYPAD = object()

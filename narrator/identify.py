@@ -25,8 +25,7 @@ from engine import ROLES, Deal, Table, night_calls
 from .asking import KeypadAnswers
 from .narration import SCREEN, VOICE, Line
 from .pacing import IDENTIFY
-from .shapes import Repeat, Undo
-from .shapes.seats import so_far
+from .shapes import Repeat, Undo, so_far
 from .voices import Voice
 
 

@@ -112,6 +112,12 @@ def victim_shown(call: Call) -> VictimShown | None:
     return None
 
 
+def potion_names(voice: Voice, potions: Sequence[object]) -> str:
+    """Returns the Witch's ``potions`` named as a list in the table's language (the line ``screen.potions`` fills
+    with them: what her call shows, and what the keypad shows once she heals)."""
+    return voice.join([voice.lines[f"screen.potion.{potion}"] for potion in potions])
+
+
 class Narrator:
     """Turns calls, facts and refusals into lines in one language and hands each to ``emit``."""
 
@@ -170,8 +176,7 @@ class Narrator:
                 self.line("screen.victim_shown", SCREEN, seat=values["seat"])
             potions = values.get("potions")
             if isinstance(potions, list):
-                names = [self.voice.lines[f"screen.potion.{p}"] for p in potions]
-                self.line("screen.potions", SCREEN, potions=self.voice.join(names))
+                self.line("screen.potions", SCREEN, potions=potion_names(self.voice, potions))
         elif key == "seer.sees_shuffled":  # the Harvest's Seer: three cards, no seats
             shuffled = values["roles"]
             assert isinstance(shuffled, list)

@@ -9,6 +9,7 @@ import argparse
 import contextlib
 import dataclasses
 import errno
+import functools
 import json
 import os
 import sys
@@ -42,7 +43,7 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
         from ..speak import WavDirSpeaker
 
         speakers.append(WavDirSpeaker(Path(args.audio_dir), config.language, config.voice, config.rate,
-                                      backend=config.speaker, warn=lambda m: _warn(m, config.language)))
+                                      backend=config.speaker, warn=functools.partial(_warn, language=config.language)))
         if config.ambience:  # once, for the host to hear what the table will hear under the night
             from ..speak.ambience import night_loop
 
@@ -55,7 +56,7 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
         from ..speak import make_speaker, prepare_table
 
         speaker = make_speaker(config.speaker, config.language, config.voice, config.rate, config.device,
-                               warn=lambda m: _warn(m, config.language))
+                               warn=functools.partial(_warn, language=config.language))
         if speaker.name == "console":
             speaker.close()  # the lines are printed anyway
         else:
@@ -146,7 +147,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
             language = table_language(args.journal)
             with _voice_log(args.voice_log) as voice_log:
                 options = ResumeOptions(str(args.journal), args.speaker, args.plain, args.model)
-                resume_play(options, header, entries, warn=lambda m: _warn(m, language), voice_log=voice_log,
+                resume_play(options, header, entries, warn=functools.partial(_warn, language=language), voice_log=voice_log,
                             journal=journal)
             return 0
         raise UserError(f"{args.journal}:1: a journal of an unknown kind of game ({shown(header.get('kind'))})")
@@ -232,7 +233,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     chosen = open_to_others(folder) if folder else None  # a file named with --journal is private (0600) alone
     seed = args.seed if args.seed is not None else _supervisor_seed()
     with _voice_log(args.voice_log) as voice_log:
-        io = open_table(config, plain=args.plain, model=args.model, warn=lambda m: _warn(m, config.language),
+        io = open_table(config, plain=args.plain, model=args.model, warn=functools.partial(_warn, language=config.language),
                         warnings=[chosen] if chosen else [])
         play(config, io, seed=seed, voice_log=voice_log,
              start=NewGame(folder, Path(args.journal_file) if args.journal_file else None))

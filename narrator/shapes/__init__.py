@@ -142,6 +142,11 @@ def passing(call: Call, words: tuple[str, ...]) -> tuple[str, ...]:
     return words + (("none",) if call.optional else ())
 
 
+def so_far(chosen: list[int]) -> str:
+    """The numbers typed so far, shown after the prompt of an answer typed in several numbers."""
+    return ("  (" + ", ".join(map(str, chosen)) + ")") if chosen else ""
+
+
 def seats_heard(call: Call, largest: int) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """A seat among the call's, "none" where it may pass, undo, repeat."""
     return tuple(call.seats), passing(call, ("undo", "repeat"))

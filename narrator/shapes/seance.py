@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from engine import SEANCE_CARDS, Answer, Call, Kind
 
-from . import SEAT, Pad, Shape, Undo, null_or
-from .seats import so_far
+from . import SEAT, Pad, Shape, Undo, null_or, so_far
 
 
 def read(pad: Pad, call: Call) -> Answer:

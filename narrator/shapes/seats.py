@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine import Answer, Call, Kind
 
-from . import SEAT, Pad, Shape, Undo, null_or
+from . import SEAT, Pad, Shape, Undo, null_or, so_far
 
 
 def read(pad: Pad, call: Call) -> Answer:
@@ -39,11 +39,6 @@ def some_seats(pad: Pad, optional: bool = False, prompt: str = "prompt.voters") 
             continue
         if pad.confirm(pad.seat_words(chosen), chosen):
             return chosen
-
-
-def so_far(chosen: list[int]) -> str:
-    """The numbers typed so far, after the prompt."""
-    return ("  (" + ", ".join(map(str, chosen)) + ")") if chosen else ""
 
 
 SHAPES = (Shape(Kind.SEATS, read,

@@ -8,8 +8,7 @@ from typing import Any, Sequence
 
 from engine import Answer, Game, IllegalAnswer, Kind, votes
 
-from . import AGAIN, SEAT, SEAT_KEY, Pad, Repeat, Shape, Undo, seats_heard
-from .seats import so_far
+from . import AGAIN, SEAT, SEAT_KEY, Pad, Repeat, Shape, Undo, seats_heard, so_far
 
 TIE: dict[str, Any] = {"type": "object", "required": ["tie"], "additionalProperties": False,
                        "properties": {"tie": {"type": "array", "items": SEAT, "minItems": 2, "uniqueItems": True}}}

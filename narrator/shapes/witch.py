@@ -7,7 +7,7 @@ from typing import Sequence
 
 from engine import Answer, Call, Kind
 
-from ..narration import VictimShown, victim_shown
+from ..narration import VictimShown, potion_names, victim_shown
 from . import SEAT, Pad, Shape, Undo, null_or
 
 
@@ -46,8 +46,7 @@ def read(pad: Pad, call: Call) -> Answer:
 
 def potions_line(pad: Pad, potions: Sequence[str]) -> str:
     """Returns the line that shows the Witch the ``potions`` she holds (narration.Narrator.fact's own)."""
-    names = [pad.voice.lines[f"screen.potion.{potion}"] for potion in potions]
-    return pad.text("screen.potions", potions=pad.voice.join(names))
+    return pad.text("screen.potions", potions=potion_names(pad.voice, potions))
 
 
 SHAPES = (Shape(Kind.WITCH, read, "`{heal: true/false, poison: seat or null}`",
