@@ -13,14 +13,14 @@ from .game import Game
 from .order import PROFILES, night_calls
 from .role import CallSpec, GameOver, Play, Role
 from .roles.gypsy import CARDS as SEANCE_CARDS
-from .roles import CALLS, ROLES, TABLE_KEYS, Advice, badges, check_deck, check_extras, revealed
+from .roles import CALLS, KINDS, ROLES, TABLE_KEYS, Advice, badges, check_deck, check_extras, revealed
 from .state import Kept, Night, Player, State
 from .table import MAX_SEATS, MIN_SEATS, PRESETS, Deal, Rules, Table, check_groups, deal_cards, preset
 from .types import Answer, Call, Elimination, Fact, IllegalAnswer, Kind, Outcome, Phase, Step, Team
 
 __all__ = [
     "Advice", "Answer", "CALLS", "Call", "CallSpec", "Deal", "Elimination", "Fact", "Game", "GameOver",
-    "IllegalAnswer", "Kept", "Kind", "MAX_SEATS", "MIN_SEATS", "Night", "Outcome", "PRESETS", "PROFILES", "Phase", "SEANCE_CARDS",
+    "IllegalAnswer", "KINDS", "Kept", "Kind", "MAX_SEATS", "MIN_SEATS", "Night", "Outcome", "PRESETS", "PROFILES", "Phase", "SEANCE_CARDS",
     "Play", "Player", "ROLES", "Role", "Rules", "State", "Step", "TABLE_KEYS", "Table", "Team", "badges", "call_kinds",
     "check_deck", "check_extras", "check_groups", "deal_cards", "kept_after_undo", "night_calls", "preset", "revealed",
 ]

@@ -9,7 +9,6 @@ the last answer.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations
 from typing import Iterable, Mapping
 
 from . import crier, deaths, sheriff, variants, victory, village, votes
@@ -195,28 +194,7 @@ class Game(Play):
             return []
         if not call.needs_answer:
             return [None]
-        candidates: list[Answer]
-        if call.kind in (Kind.SEAT, Kind.VOTE, Kind.ELECTION):
-            candidates = [*call.seats, None]
-        elif call.kind is Kind.DRAW:
-            candidates = list(call.options or call.seats)
-        elif call.kind is Kind.SEATS and call.picks == 0:  # one or more: each alone, and all of them
-            candidates = [*([s] for s in call.seats), list(call.seats), *([None] if call.optional else [])]
-        elif call.kind is Kind.SEATS:
-            candidates = [list(c) for c in combinations(call.seats, call.picks)]
-        elif call.kind is Kind.YES_NO:
-            candidates = [True, False]
-        elif call.kind is Kind.SIDE:
-            candidates = ["wolf", "village"]
-        elif call.kind is Kind.CARD:
-            candidates = [1, 2, None]
-        elif call.kind is Kind.NUMBER:
-            candidates = [*range(1, call.picks + 1), None]
-        elif call.kind is Kind.SEANCE:
-            candidates = [None, *({"card": c, "question": 1, "asker": s} for c in range(1, 6) for s in call.seats)]
-        else:
-            candidates = [{"heal": h, "poison": p} for h in (False, True) for p in (None, *call.seats)]
-        return candidates
+        return call.kind.candidates(call)
 
     def last_answered(self) -> Call | None:
         """Returns the last call that was answered, not merely confirmed: the one undo() takes back."""

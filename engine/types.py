@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Callable, Mapping, NamedTuple
+from itertools import combinations
+from typing import Callable, ClassVar, Mapping, NamedTuple
 
 
 class Phase(str, Enum):
@@ -24,22 +25,50 @@ class Team(str, Enum):
     MANIPULATOR = "prejudiced_manipulator"
 
 
-class Kind(str, Enum):
-    """The shape of the answer a call takes (docs/practice-scripts.md lists them)."""
+class Kind(str):
+    """The shape of the answer a call takes, by its name (docs/practice-scripts.md lists them), with the answers of
+    that shape before the rules are applied: ``candidates(call)`` (engine.Game.legal keeps those the rules allow).
 
-    NONE = "none"  # nothing to answer: confirm and go on
-    SEAT = "seat"  # one seat (maybe null, see Call.optional)
-    SEATS = "seats"  # a list of seats: Call.picks of them, or one or more when picks is 0
-    YES_NO = "yes_no"  # true / false
-    SIDE = "side"  # "wolf" / "village"
-    CARD = "card"  # 1 / 2 / null (the Thief's centre card)
-    WITCH = "witch"  # {heal: bool, poison: seat|null}
-    VOTE = "vote"  # seat | null | {tie: [...]} | {ballots: {...}}
-    ELECTION = "election"  # seat | {tie: [...]} | {ballots: {...}}
-    NUMBER = "number"  # 1 .. Call.picks, or null (the Actor's card in the middle, the Town Crier's event card)
-    SEANCE = "seance"  # {card, question, asker} or null (the Gypsy)
-    DRAW = "draw"  # a seat among Call.seats (or one of Call.options) drawn at random by the narrator's program,
-    # nobody answers (variants)
+    A str, so a journal or a report writes it as its name. The kinds of the seeds' characters are Kind's own
+    (Kind.SEAT ... Kind.DRAW, declared below); a character whose call takes a new shape declares its Kind in its
+    own module (``KINDS``), which the registry collects (engine.roles.KINDS) as it collects the characters, and the
+    narrator's half in a module of narrator/shapes/ (docs/adding.md). Each kind is made once: compare with ``is``.
+    """
+
+    candidates: Callable[[Call], list[Answer]]
+
+    NONE: ClassVar[Kind]  # nothing to answer: confirm and go on
+    SEAT: ClassVar[Kind]  # one seat (maybe null, see Call.optional)
+    SEATS: ClassVar[Kind]  # a list of seats: Call.picks of them, or one or more when picks is 0
+    YES_NO: ClassVar[Kind]  # true / false
+    SIDE: ClassVar[Kind]  # "wolf" / "village"
+    CARD: ClassVar[Kind]  # 1 / 2 / null (the Thief's centre card)
+    WITCH: ClassVar[Kind]  # {heal: bool, poison: seat|null}
+    VOTE: ClassVar[Kind]  # seat | null | {tie: [...]} | {ballots: {...}}
+    ELECTION: ClassVar[Kind]  # seat | {tie: [...]} | {ballots: {...}}
+    NUMBER: ClassVar[Kind]  # 1 .. Call.picks, or null (the Actor's card in the middle, the Town Crier's event card)
+    SEANCE: ClassVar[Kind]  # {card, question, asker} or null (the Gypsy)
+    DRAW: ClassVar[Kind]  # a seat among Call.seats (or one of Call.options) drawn at random by the narrator's
+    # program, nobody answers (variants)
+
+    def __new__(cls, name: str, candidates: Callable[[Call], list[Answer]]) -> Kind:
+        kind = super().__new__(cls, name)
+        kind.candidates = candidates
+        return kind
+
+    @property
+    def value(self) -> str:
+        """Returns the kind's name, as journals and scripts write it."""
+        return str.__str__(self)
+
+    def __repr__(self) -> str:
+        return f"Kind({self.value!r})"
+
+    def __copy__(self) -> Kind:
+        return self  # made once: a copy is the kind itself
+
+    def __deepcopy__(self, memo: object) -> Kind:
+        return self
 
 
 Answer = object
@@ -142,3 +171,54 @@ class Tally:
 
     seat: int | None = None
     tied: tuple[int, ...] = ()
+
+
+# -- the seeds' kinds, each with its answers before the rules are applied ------------------------------------
+
+
+def _nothing(call: Call) -> list[Answer]:
+    return [None]
+
+
+def _seat(call: Call) -> list[Answer]:
+    return [*call.seats, None]
+
+
+def _seats(call: Call) -> list[Answer]:
+    if call.picks == 0:  # one or more: each alone, and all of them
+        return [*([s] for s in call.seats), list(call.seats), *([None] if call.optional else [])]
+    return [list(c) for c in combinations(call.seats, call.picks)]
+
+
+def _number(call: Call) -> list[Answer]:
+    return [*range(1, call.picks + 1), None]
+
+
+def _seance(call: Call) -> list[Answer]:
+    return [None, *({"card": c, "question": 1, "asker": s} for c in range(1, 6) for s in call.seats)]
+
+
+def _witch(call: Call) -> list[Answer]:
+    return [{"heal": h, "poison": p} for h in (False, True) for p in (None, *call.seats)]
+
+
+def _draw(call: Call) -> list[Answer]:
+    return list(call.options or call.seats)
+
+
+Kind.NONE = Kind("none", _nothing)
+Kind.SEAT = Kind("seat", _seat)
+Kind.SEATS = Kind("seats", _seats)
+Kind.YES_NO = Kind("yes_no", lambda call: [True, False])
+Kind.SIDE = Kind("side", lambda call: ["wolf", "village"])
+Kind.CARD = Kind("card", lambda call: [1, 2, None])
+Kind.WITCH = Kind("witch", _witch)
+Kind.VOTE = Kind("vote", _seat)
+Kind.ELECTION = Kind("election", _seat)
+Kind.NUMBER = Kind("number", _number)
+Kind.SEANCE = Kind("seance", _seance)
+Kind.DRAW = Kind("draw", _draw)
+
+KINDS: tuple[Kind, ...] = (Kind.NONE, Kind.SEAT, Kind.SEATS, Kind.YES_NO, Kind.SIDE, Kind.CARD, Kind.WITCH, Kind.VOTE,
+                           Kind.ELECTION, Kind.NUMBER, Kind.SEANCE, Kind.DRAW)
+"""The seeds' kinds (engine.roles.KINDS adds the characters' own)."""

@@ -1,5 +1,6 @@
 """Every character, one file each. A module defines ``ROLE`` (a Role) and may define ``CALLS``, and declares
-for the narrator the facts it tells (``FACTS``) and its calls' traits (``TRAITS``: engine/contract.py).
+for the narrator the facts it tells (``FACTS``) and its calls' traits (``TRAITS``: engine/contract.py); a
+character whose call takes an answer of a new shape declares its ``KINDS`` (engine.types.Kind).
 
 The modules are found by listing this package, so adding a character is adding
 its file (and its lines in the voice files).
@@ -16,7 +17,8 @@ from typing import Callable, Mapping, NamedTuple, Sequence
 from ..contract import CallTraits, FactSpec
 from ..role import CallSpec, Play, Role
 from ..table import MAX_SEATS, MIN_SEATS, Table
-from ..types import Fact
+from ..types import KINDS as SEEDS_KINDS
+from ..types import Fact, Kind
 
 ROLES: dict[str, Role] = {}
 """Every character by card id, in a fixed order (the modules' names)."""
@@ -46,6 +48,10 @@ REVEALS: list[Callable[[Play], tuple[Fact, ...]]] = []
 TABLE_KEYS: dict[str, str] = {}
 """The table config's keys a character adds, with their help (a module's ``TABLE_KEYS``: the Actor's cards)."""
 
+KINDS: dict[str, Kind] = {kind.value: kind for kind in SEEDS_KINDS}
+"""Every kind of answer by name: the seeds' (engine.types.KINDS) and those characters declare (a module's
+``KINDS``)."""
+
 
 def _load() -> None:
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
@@ -69,6 +75,9 @@ def _load() -> None:
         if hasattr(module, "revealed"):
             REVEALS.append(module.revealed)
         TABLE_KEYS.update(getattr(module, "TABLE_KEYS", {}))
+        for kind in getattr(module, "KINDS", ()):
+            assert kind.value not in KINDS, f"the kind {kind.value!r} is declared twice"
+            KINDS[kind.value] = kind
 
 
 _load()

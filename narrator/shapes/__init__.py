@@ -1,10 +1,10 @@
 """The shapes of the table's answers, one module each, found by listing this package as the characters are: for
 each kind of call (engine.Kind), how the keypad reads its answer, what a voice may answer it with, and how a
 practice script writes it (in words for the docs, and as a JSON Schema). The answers a kind may take before the
-rules are applied are the engine's half (engine.Game.candidates).
+rules are applied are the engine's half (engine.Kind.candidates).
 
-A character whose call takes a new shape adds its kind (engine/types.py), the engine's candidates, and a module
-here that declares ``SHAPES`` (docs/adding.md)."""
+A character whose call takes a new shape declares its kind (an engine.Kind, with its candidates) in its own module
+and adds a module here that declares ``SHAPES`` (docs/adding.md)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pkgutil
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
-from engine import MAX_SEATS, Answer, Call, Game, Kind
+from engine import KINDS, MAX_SEATS, Answer, Call, Game, Kind
 
 from ..narration import StepBack
 from ..screen import Screen
@@ -162,7 +162,7 @@ def _load() -> None:
         for shape in getattr(module, "SHAPES", ()):
             assert shape.kind not in SHAPES, f"{shape.kind} is declared twice"
             SHAPES[shape.kind] = shape
-    missing = [kind.value for kind in Kind if kind not in SHAPES]
+    missing = [name for name in KINDS if name not in SHAPES]
     assert not missing, f"no shape for the kinds {', '.join(missing)}: add a module to narrator/shapes"
 
 
