@@ -14,7 +14,8 @@ from typing import Iterable, Mapping
 from . import crier, deaths, sheriff, variants, victory, village, votes
 from .answers import kept_after_undo
 from .order import PROFILES, Entry, night_calls
-from .role import HOOKS, Anew, CallSpec, Flow, GameOver, Play, Role
+from .playing import Playing
+from .role import HOOKS, Anew, CallSpec, Flow, GameOver, Role
 from .roles import CALLS, ROLES, Advice, check_deck, check_extras
 from .table import Deal, Table, check_groups
 from .types import Answer, Call, Fact, IllegalAnswer, Kind, Outcome, Phase, Step
@@ -60,7 +61,7 @@ def _checked_deck(seats: int, deck: tuple[str, ...], chosen: tuple[str, ...]) ->
 
 
 
-class Game(Play):
+class Game(Playing):
     """A game of The Werewolves of Miller's Hollow, from the deal to the outcome.
 
     >>> from engine import Table, Deal, Rules
@@ -125,12 +126,17 @@ class Game(Play):
             self.hooked["after_dawn"] += (crier.OFFICE,)
         self.goals = tuple(sorted((r for r in (*in_order, *played) if r.win_name), key=lambda r: r.win_order))
         self.variant_rules = variant_rules
-        self._checked = -1
         self._orders: dict[tuple[int, bool], tuple[CallSpec, ...]] = {}
+        self._start(answers)
+
+    def _start(self, answers: Iterable[Answer]) -> None:
+        """Plays the game from its state as dealt (self.state, new): the first call, then ``answers`` in order."""
+        self._checked = -1
         self.calls: list[Call] = []
         self.journal: list[Answer] = []
         self._answered: list[bool] = []  # which journal entries were answers, not confirmations
         self.outcome: Outcome | None = None
+        self._call = None
         self._flow = self._play()
         self._advance(None, first=True)
         for value in answers:
@@ -208,7 +214,9 @@ class Game(Play):
         keep = kept_after_undo(self._answered)
         if keep is None:
             return False
-        self.__init__(self.table, self.deal, self.journal[:keep], self.roles, self.variant_rules)  # type: ignore[misc]
+        journal = self.journal[:keep]
+        self.hold(self.new_state())  # the village as dealt, built anew from the table, the deal and the journal
+        self._start(journal)
         return True
 
     def _advance(self, value: object, first: bool = False) -> None:
@@ -247,7 +255,7 @@ class Game(Play):
             self.outcome = over.outcome
 
     def _night(self) -> Flow:
-        self.begin(Phase.NIGHT)
+        self.state.begin(Phase.NIGHT)
         yield self.ask("nightfall", Kind.NONE)
         for role in self.hooked["at_nightfall"]:
             role.at_nightfall(self)
@@ -307,7 +315,7 @@ class Game(Play):
         return self._orders[night, again]
 
     def _day(self, elect: bool = False) -> Flow:
-        self.begin(Phase.DAY)
+        self.state.begin(Phase.DAY)
         if self.night:
             yield from deaths.dawn(self)
             self.step_done()
@@ -329,9 +337,10 @@ class Game(Play):
 
     def step_done(self) -> None:
         """Ends the game if a side has won; called between steps, never inside one."""
-        if self.version == self._checked:
+        version = self.state.version
+        if version == self._checked:
             return  # nothing that decides victory has changed since the last check
-        self._checked = self.version
+        self._checked = version
         outcome = victory.check(self)
         if outcome is not None:
             raise GameOver(outcome)

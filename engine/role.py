@@ -9,12 +9,12 @@ hook; a role answers only for what concerns it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping, Sequence
+from typing import TYPE_CHECKING, AbstractSet, Any, Callable, Generator, Mapping, Protocol, Sequence
 
 from .order import When
-from .state import Kept, Player, State
-from .table import Deal, Table
-from .types import Answer, Call, Fact, Kind, Outcome, Tally, Team
+from .state import K, Kept, Night, Player
+from .table import Deal, Rules, Table
+from .types import Answer, Call, Elimination, Fact, Kind, Outcome, Phase, Tally, Team
 
 if TYPE_CHECKING:
     from collections import Counter
@@ -207,138 +207,121 @@ class GameOver(Exception):
         self.outcome = outcome
 
 
-class Play(State):
-    """What a character, an office, a building or a variant sees of the game: the village's state (reading it,
-    changing it through State's methods), the table's rules, and the means to make calls and tell facts.
-    engine.game.Game is the one kind of Play; the characters never need more of it than this.
+class Play(Protocol):
+    """What a character, an office, a building or a variant sees of the game, and all it may do to it: read the
+    village's state (every attribute read only, every value a frozen record or a read-only view), change it through
+    the methods below (engine.state.State carries each out: it is the only code that writes), read the table's
+    rules, and make calls and tell facts. The type checker holds every rule and character to it: a write such as
+    ``game.tonight.attacks += ...`` or ``game.players.append(...)`` does not type-check. engine.game.Game is the
+    one kind of Play.
 
     ``roles``: every character by card id (the registry, passed in). ``hooked``: per hook, the roles (and
-    offices, buildings, variants) that take part in it, in their order — set by the Game."""
+    offices, buildings, variants) that take part in it, in their order. ``goals``: the roles (and variants) with a
+    goal of their own, in win order."""
 
-    def __init__(self, table: Table, roles: Mapping[str, Role], deal: Deal) -> None:
-        super().__init__(deal.roles, deal.centre, self._side_of, deal.buildings, table.actor_cards)
-        self.table = table
-        self.deal = deal
-        self.rules = table.rules
-        self.roles = roles
-        self.variants = frozenset(table.rules.variants)
-        self.hooked: dict[str, tuple[Role, ...]] = {}
-        self.goals: tuple[Role, ...] = ()  # the roles (and variants) with a goal of their own, in win order
-        self._facts: list[Fact] = []
-        self._call: Call | None = None
+    # -- the table ---------------------------------------------------------
 
     @property
+    def table(self) -> Table: ...
+    @property
+    def deal(self) -> Deal: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def roles(self) -> Mapping[str, Role]: ...
+    @property
+    def variants(self) -> frozenset[str]: ...
+    @property
+    def hooked(self) -> Mapping[str, tuple[Role, ...]]: ...
+    @property
+    def goals(self) -> tuple[Role, ...]: ...
+    @property
     def call(self) -> Call | None:
-        """Returns the call waiting for an answer, or None once the game is over."""
-        return self._call
+        """The call waiting for an answer, or None once the game is over."""
 
-    def _side_of(self, state: State, player: Player) -> Team:
-        role = self.roles[player.card]
-        return role.team if role.side_is_team else role.side(self, player.seat)
+    # -- the village's state, read (engine.state.State says what each is) ----
 
-    def step_done(self) -> None:
-        """Ends the game if a side has won; called between steps, never inside one (the Game does it)."""
-        raise NotImplementedError
+    @property
+    def players(self) -> Sequence[Player]: ...
+    @property
+    def centre(self) -> Sequence[str]: ...
+    @property
+    def tokens(self) -> Mapping[int, str]: ...
+    @property
+    def spent(self) -> AbstractSet[int]: ...
+    @property
+    def middle(self) -> Sequence[str | None]: ...
+    @property
+    def lent(self) -> Mapping[str, int]: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def number(self) -> int: ...
+    @property
+    def night(self) -> int: ...
+    @property
+    def sheriff(self) -> int | None: ...
+    @property
+    def penalty(self) -> bool: ...
+    @property
+    def tonight(self) -> Night: ...
+    @property
+    def eliminated(self) -> Sequence[Elimination]: ...
+    @property
+    def version(self) -> int: ...
+    def kept(self, kind: type[K]) -> K: ...
+    def keeps(self, kind: type[Kept]) -> bool: ...
+    def card(self, seat: int) -> str: ...
+    def alive(self, seat: int) -> bool: ...
+    def marked(self, seat: int, mark: str) -> bool: ...
+    def living(self) -> tuple[int, ...]: ...
+    def present(self) -> tuple[int, ...]: ...
+    def dealt(self, card: str) -> Sequence[int]: ...
+    def side(self, seat: int) -> Team: ...
+    def sides(self) -> Sequence[Team]: ...
+    def is_werewolf(self, seat: int) -> bool: ...
 
-    def variant(self, name: str) -> bool:
-        """Returns whether the table plays the variant ``name`` (engine/variants.py)."""
-        return name in self.variants
+    # -- the village's state, changed (engine.state.State carries each out) ----
 
+    def record(self, **changes: Any) -> None: ...
+    def attack(self, seat: int, cause: str) -> None: ...
+    def spare(self, seat: int, cause: str) -> bool: ...
+    def kill(self, seat: int, cause: str, phase: Phase | None = None) -> bool: ...
+    def mark(self, seat: int, mark: str) -> None: ...
+    def unmark(self, seat: int, mark: str) -> None: ...
+    def give(self, seat: int, card: str) -> None: ...
+    def swap_centre(self, place: int, card: str) -> None: ...
+    def lend(self, place: int, seat: int) -> str: ...
+    def end_lending(self) -> None: ...
+    def appoint(self, seat: int | None) -> None: ...
+    def lose_powers(self) -> None: ...
+    def hand_token(self, seat: int, token: str | None) -> None: ...
+    def spend(self, seat: int, spent: bool = True) -> None: ...
+    def keep(self, kept: Kept) -> None: ...
+    def forget(self, kind: type[Kept]) -> None: ...
+    def renew(self, card: str, again: bool = False) -> None: ...
+
+    # -- calls and facts, and what the state tells with the rules (engine.playing.Playing says what each does) ----
+
+    def step_done(self) -> None: ...
+    def variant(self, name: str) -> bool: ...
     def ask(self, call_id: str, kind: Kind, *, live: bool = True, actors: Sequence[int] = (),
             seats: Sequence[int] | None = None, optional: bool = False, picks: int = 0,
             facts: Sequence[Fact] = (), check: Callable[[Answer], object] | None = None,
-            options: Sequence[Answer] = ()) -> Call:
-        """Returns a call of the running phase; the flow yields it."""
-        return Call(call_id, self.phase, self.number, kind, live, tuple(actors),
-                    self.present() if seats is None else tuple(seats), optional,
-                    picks, tuple(facts), check if live else None, live and kind is not Kind.NONE, tuple(options))
-
-    def idle(self, call_id: str, kind: Kind, picks: int = 0) -> Flow:
-        """Makes a call for fair play only (its character is eliminated or powerless), if the table wants it."""
-        if self.rules.call_dead and not self.rules.skip_idle_calls:
-            yield self.ask(call_id, kind, live=False, picks=picks)
-
-    def wake(self, call_id: str, awake: Sequence[int], shown: bool = True) -> Flow:
-        """Wakes ``awake`` together, with nothing to answer (the lovers, the sisters, the charmed), each shown
-        the others' seats if ``shown``; with nobody left to wake, makes the call for fair play only."""
-        if not awake:
-            yield from self.idle(call_id, Kind.NONE)
-            return
-        facts = (Fact(call_id, {"seats": list(awake)}, secret=True),) if shown else ()
-        yield self.ask(call_id, Kind.NONE, actors=awake, facts=facts)
-
-    def fact(self, key: str, *, secret: bool = False, **values: object) -> None:
-        """Records a fact for the narrator to say (public) or show to those awake (secret)."""
-        self._facts.append(Fact(key, values, secret))
-
-    def tell(self, fact: Fact) -> None:
-        """Records a fact already made (see fact)."""
-        self._facts.append(fact)
-
-    def role(self, seat: int) -> Role:
-        """Returns the character of the card at ``seat``."""
-        return self.roles[self.players[seat - 1].card]
-
-    def holders(self, card: str) -> tuple[int, ...]:
-        """Returns the living seats holding ``card`` that may act tonight (the rust's doomed may not)."""
-        players, doomed = self.players, self.tonight.doomed
-        found = tuple(s for s in self.dealt(card) if players[s - 1].alive and s not in doomed)
-        if self.lent:
-            lent = self.lent.get(card)  # the Actor, while he has this card's power
-            if lent is not None and players[lent - 1].alive and lent not in doomed:
-                found += (lent,)
-        return found
-
-    def anew(self, card: str) -> int | None:
-        """Returns the seat of the Devoted Servant who makes ``card``'s first-night choice again tonight (she took it
-        yesterday, lives and has her power), or None."""
-        again = self.kept(Anew)
-        return self.actor(card) if again.night == self.night and again.taken == card else None
-
-    def chooser(self, card: str) -> int | None:
-        """Returns who makes ``card``'s first-night choice tonight: its holder on the first night, a Devoted Servant
-        who took it yesterday on a later one (see anew); None when nobody may."""
-        return self.actor(card) if self.night == 1 else self.anew(card)
-
-    def plays(self, seat: int, card: str) -> bool:
-        """Returns whether the player at ``seat`` has the power of ``card``: holds it, or the Actor has it now."""
-        return self.players[seat - 1].card == card or self.lent.get(card) == seat
-
-    def actor(self, card: str) -> int | None:
-        """Returns the seat of the living holder of ``card`` who may use its power tonight, or None."""
-        for seat in self.holders(card):
-            if self.keeps_power(seat):
-                return seat
-        return None
-
-    def keeps_power(self, seat: int) -> bool:
-        """Returns whether the card at ``seat`` still has its power (the Elder's penalty aside from infected;
-        a player the Cult seduced has lost theirs, and so has one the Harvest's potion made a simple villager)."""
-        marks = self.players[seat - 1].marks
-        if "seduced" in marks or "simple_villager" in marks:
-            return False
-        return not (self.penalty and self.role(seat).villager_power and "infected" not in marks)
-
-    def can_act(self, seat: int | None) -> bool:
-        """Returns whether the player at ``seat`` is alive, takes part tonight, and has their power."""
-        return (seat is not None and self.alive(seat) and seat not in self.tonight.doomed
-                and self.keeps_power(seat))
-
-    def neighbours(self, seat: int) -> tuple[int, ...]:
-        """Returns the nearest living players on the left (clockwise) and the right of ``seat`` (not the rust's
-        doomed, on the night he dies)."""
-        n = self.table.seats
-        doomed = self.tonight.doomed
-        found: list[int] = []
-        for step in (1, -1):
-            s = seat
-            for _ in range(n - 1):
-                s = (s - 1 + step) % n + 1
-                if self.alive(s) and s not in doomed:
-                    if s != seat and s not in found:
-                        found.append(s)
-                    break
-        return tuple(found)
+            options: Sequence[Answer] = ()) -> Call: ...
+    def idle(self, call_id: str, kind: Kind, picks: int = 0) -> Flow: ...
+    def wake(self, call_id: str, awake: Sequence[int], shown: bool = True) -> Flow: ...
+    def fact(self, key: str, *, secret: bool = False, **values: object) -> None: ...
+    def tell(self, fact: Fact) -> None: ...
+    def role(self, seat: int) -> Role: ...
+    def holders(self, card: str) -> tuple[int, ...]: ...
+    def anew(self, card: str) -> int | None: ...
+    def chooser(self, card: str) -> int | None: ...
+    def plays(self, seat: int, card: str) -> bool: ...
+    def actor(self, card: str) -> int | None: ...
+    def keeps_power(self, seat: int) -> bool: ...
+    def can_act(self, seat: int | None) -> bool: ...
+    def neighbours(self, seat: int) -> tuple[int, ...]: ...
 
 
 __all__ = ["Anew", "CallSpec", "Flow", "GameOver", "HOOKS", "Play", "Player", "Role", "nothing"]

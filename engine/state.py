@@ -2,7 +2,9 @@
 
 Every change to the players, the offices, the eliminations, the running night and what each character keeps
 goes through a method of ``State``; each of them invalidates the caches it affects (the living, the sides,
-victory's check), so no other module can leave one stale. Other modules read; they never assign.
+victory's check), so no other module can leave one stale. Other modules read; they never assign: the game holds
+its State (engine.playing) and its characters see it through engine.role.Play, whose attributes are read only and
+whose values are frozen records (Player, Night) or read-only views, so a write elsewhere fails to type-check.
 
 What a character keeps of its own (the Witch's potions, the Elder's lives, the lovers) is a frozen dataclass
 declared in the character's own module, a subclass of ``Kept``, reached by its type: ``state.kept(Potions)``
@@ -12,7 +14,7 @@ type's name is an import error, not a silent ``None``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields
 from typing import Any, Callable, ClassVar, Iterable, Sequence, TypeVar
 
 from .types import Elimination, Phase, Team
@@ -46,12 +48,12 @@ _DEFAULTS: dict[type[Kept], Kept] = {}
 """Each kind's defaults, made once (a cache of values that never change, not state)."""
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Night:
     """What the running night has decided so far, forgotten at the next nightfall: who woke with the pack,
     the werewolves' victim, the player protected from their bite, the deaths in the making (seat, cause) and
-    the werewolf the rust killed at nightfall (dead, announced at dawn). Read it; State.record changes it (its
-    values are tuples and frozensets, so nothing read from it can be changed in place)."""
+    the werewolf the rust killed at nightfall (dead, announced at dawn). A frozen record, its values tuples and
+    frozensets: State.record replaces it, and nothing read from it can be changed."""
 
     pack: tuple[int, ...] = ()
     victim: int | None = None
@@ -68,15 +70,19 @@ class Night:
         return next((seats for c, seats in self.bites if c == cause), ())
 
 
-@dataclass
+_NIGHT = tuple(f.name for f in fields(Night))
+"""A night's fields, in order."""
+
+
+@dataclass(frozen=True, slots=True)
 class Player:
     """A seat at the table: the card it holds now, whether it is alive, and its marks (``infected``,
-    ``charmed``, ``turned``, ``simple_villager``, ...). Read it; change it through State."""
+    ``charmed``, ``turned``, ``simple_villager``, ...). A frozen record: State replaces it when it changes."""
 
     seat: int
     card: str
     alive: bool = True
-    marks: set[str] = field(default_factory=set)
+    marks: frozenset[str] = frozenset()
 
 
 class State:
@@ -131,8 +137,12 @@ class State:
 
     def record(self, **changes: Any) -> None:
         """Records what the running night decided: ``record(victim=4)``, ``record(protected=2)`` (Night)."""
-        for name, value in changes.items():
-            setattr(self.tonight, name, value)  # no version bump: who wins never depends on the night in the making
+        unknown = changes.keys() - _NIGHT
+        if unknown:
+            raise TypeError(f"a night records no {', '.join(sorted(unknown))}")
+        tonight = self.tonight  # made anew, not with dataclasses.replace: twice as fast, and a game records often
+        self.tonight = Night(*(changes[name] if name in changes else getattr(tonight, name) for name in _NIGHT))
+        # no version bump: who wins never depends on the night in the making
 
     def attack(self, seat: int, cause: str) -> None:
         """Adds a death in the making tonight (dealt at dawn)."""
@@ -152,7 +162,7 @@ class State:
         player = self.players[seat - 1]
         if not player.alive:
             return False
-        player.alive = False
+        self.players[seat - 1] = Player(seat, player.card, False, player.marks)
         self._living = None
         self._changed()
         self.eliminated.append(Elimination(seat, player.card, phase or self.phase, self.number, cause))
@@ -160,12 +170,14 @@ class State:
 
     def mark(self, seat: int, mark: str) -> None:
         """Puts ``mark`` (``infected``, ``charmed``, ``turned``, ...) on the player at ``seat``."""
-        self.players[seat - 1].marks.add(mark)
+        player = self.players[seat - 1]
+        self.players[seat - 1] = Player(seat, player.card, player.alive, player.marks | {mark})
         self._changed(sides=True)
 
     def unmark(self, seat: int, mark: str) -> None:
         """Takes ``mark`` off the player at ``seat`` (a Servant loses her charm), if it is there."""
-        self.players[seat - 1].marks.discard(mark)
+        player = self.players[seat - 1]
+        self.players[seat - 1] = Player(seat, player.card, player.alive, player.marks - {mark})
         self._changed(sides=True)
 
     def give(self, seat: int, card: str) -> None:
@@ -173,7 +185,8 @@ class State:
         self._dealt[self.players[seat - 1].card].remove(seat)
         self._dealt.setdefault(card, []).append(seat)
         self._dealt[card].sort()
-        self.players[seat - 1].card = card
+        player = self.players[seat - 1]
+        self.players[seat - 1] = Player(seat, card, player.alive, player.marks)
         self._changed(sides=True)
 
     def swap_centre(self, place: int, card: str) -> None:

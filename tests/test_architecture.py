@@ -18,6 +18,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine.order", "engine.table"),
     ("engine.state",),
     ("engine.role",),
+    ("engine.playing",),
     ("engine.answers", "engine.deaths", "engine.votes", "engine.victory", "engine.sheriff", "engine.crier",
      "engine.village", "engine.variants"),
     ("engine.roles.*",),
@@ -25,7 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine.game",),
     ("engine", "engine.strategy"),
 )
-"""types → table → state → role → rules → roles → registry → game → the package and the strategies."""
+"""types → table → state → role → playing → rules → roles → registry → game → the package and the strategies."""
 
 
 def module_name(path: Path) -> str:

@@ -66,9 +66,9 @@ def test_the_sheriff_a_revealed_idiot_and_a_building_token_are_public_marks() ->
 def test_the_ravens_mark_is_shown_by_day_only() -> None:
     game = six()
     game.keep(raven.Marked(5))
-    game.begin(Phase.NIGHT)
+    game.state.begin(Phase.NIGHT)
     assert seating(VOICE, 6, NAMES, game)[4].marks == ()
-    game.begin(Phase.DAY)
+    game.state.begin(Phase.DAY)
     assert seating(VOICE, 6, NAMES, game)[4].marks == ("Raven's mark",)
 
 
@@ -79,8 +79,8 @@ def test_no_secret_shows_two_deals_with_the_same_public_state_show_the_same_circ
     other.keep(cupid.Lovers((1, 2)))
     other.mark(3, "infected")
     other.mark(6, "charmed")
-    one.begin(Phase.NIGHT)
-    other.begin(Phase.NIGHT)
+    one.state.begin(Phase.NIGHT)
+    other.state.begin(Phase.NIGHT)
     other.record(victim=4, pack=(2,))
     assert seating(VOICE, 6, NAMES, one) == seating(VOICE, 6, NAMES, other)
 

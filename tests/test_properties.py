@@ -186,7 +186,7 @@ def call_key(call: Call | None) -> tuple[object, ...] | None:
 def state(game: Game) -> tuple[object, ...]:
     """Returns everything a replay must rebuild."""
     return (game.outcome, tuple(call_key(c) for c in game.calls), call_key(game.call),
-            tuple(map(repr, game.journal)), snapshot(game))
+            tuple(map(repr, game.journal)), snapshot(game.state))
 
 
 seeds = st.integers(0, 2**31)
