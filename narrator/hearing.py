@@ -17,7 +17,7 @@ from engine import Answer, Call, Kind
 from .asking import KEYPAD
 from .errors import UserError
 from .keypad import Keys
-from .listen import Listener
+from .listen import Listener, ModelListener
 from .listen.errors import MicrophoneLost
 from .listen.understand import Allowed, Vocabulary, phrases, understand
 from .narration import CALLS, eyes_closed, in_the_dark
@@ -115,8 +115,7 @@ class VoiceAnswers:
         """Listens once, while watching the keypad; raises KeyPressed if a key comes first."""
         if self._busy is not None:
             self._busy.join()  # a listen abandoned for the keypad must end before the next one
-        loading: Callable[[], bool] | None = getattr(self.listener, "loading", None)
-        while loading is not None and loading():
+        while self.listener.loading():
             # The model still loads (BackgroundListener): wait for it here, where a key ends the wait,
             # rather than in a listen that would be left behind for the next one to join.
             key = self.keys.read(timeout=0.05)
@@ -171,8 +170,7 @@ class VoiceAnswers:
         allowed = self.allowed(call)
         if allowed is None:
             return self.KEYPAD
-        loading: Callable[[], bool] | None = getattr(self.listener, "loading", None)
-        if loading is not None and not self._told_loading and loading():
+        if not self._told_loading and self.listener.loading():
             # Listening waits for the model; the keypad answers meanwhile. Said once, on the screen only.
             self._told_loading = True
             self.show("voice.loading", {})
@@ -343,7 +341,7 @@ class BackgroundListener:
             listener.close()
 
 
-ListenerFactory = Callable[..., Listener]
+ListenerFactory = Callable[..., ModelListener]
 """Makes a listener: (model folder, device=, language=, distractors=) like VoskListener."""
 
 
@@ -389,7 +387,7 @@ def start_listener(language: str, model_dir: str | None, microphone: str | int |
         listener = make(path, device=pick(microphone, "input"), language=language,
                         distractors=distractor_phrases(vocabulary))
         try:
-            check_vocabulary(vocabulary, Allowed.anything(), getattr(listener, "known"))
+            check_vocabulary(vocabulary, Allowed.anything(), listener.known)
         except UserError as error:
             listener.close()
             raise VocabularyUnheard(str(error)) from None

@@ -41,6 +41,9 @@ class FakeListener:
             raise item
         return item
 
+    def loading(self) -> bool:
+        return False
+
     def mute(self) -> None:
         self.events.append("mute")
 
