@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Any, Callable, Sequence
 
-from engine import Answer, Call, Kind
+from engine import Answer, Call
 
 from .asking import KEYPAD
 from .errors import UserError
@@ -105,10 +105,10 @@ class VoiceAnswers:
 
     def allowed(self, call: Call) -> Allowed | None:
         """Returns what may answer ``call`` by voice, or None when the keypad alone answers it."""
-        heard = SHAPES[call.kind].heard  # what the call's shape may be answered with aloud (narrator/shapes)
-        if heard is None or not call.live or CALLS[call.id].traits.announces:
+        spoken = SHAPES[call.kind].spoken  # how the call's shape is answered aloud (narrator/shapes)
+        if spoken is None or not call.live or CALLS[call.id].traits.announces:
             return None  # an announcement (dawn) asks nothing: the keypad goes on at once, so must the voice
-        seats, words = heard(call, max(self.vocabulary.numbers))
+        seats, words = spoken.heard(call, max(self.vocabulary.numbers))
         return Allowed(seats, words)
 
     def _hear(self, allowed: Allowed) -> str | None:
@@ -168,7 +168,8 @@ class VoiceAnswers:
         not ``legal`` is returned unread, for the engine to refuse (nothing refused is ever read back)."""
         self.dark = in_the_dark(call)
         allowed = self.allowed(call)
-        if allowed is None:
+        spoken = SHAPES[call.kind].spoken  # what the words heard answer, and how it is read back (narrator/shapes)
+        if allowed is None or spoken is None:
             return self.KEYPAD
         if not self._told_loading and self.listener.loading():
             # Listening waits for the model; the keypad answers meanwhile. Said once, on the screen only.
@@ -182,18 +183,9 @@ class VoiceAnswers:
                     return self.KEYPAD
                 if heard == "undo":
                     continue
-                if call.kind is Kind.NONE:
-                    return None
-                value: Answer
-                if call.kind is Kind.YES_NO:
-                    value = heard == "yes"
-                    said = self.word("yes" if value else "no")
-                elif heard == "none":
-                    value, said = None, self.word("none")
-                else:
-                    assert isinstance(heard, int)
-                    value = heard
-                    said = self.card_words(heard) if call.kind is Kind.NUMBER else self.seat_words(heard)
+                value, said = spoken.understood(self, heard)
+                if said is None:
+                    return value  # taken as said ("done"): nothing to confirm
                 if not legal(value):
                     return value
                 if self._confirmed(said):
