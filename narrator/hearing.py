@@ -12,12 +12,12 @@ import threading
 import time
 from typing import Any, Callable, Sequence
 
-from engine import Answer, Call, Kind
+from engine import Answer, Call
 
 from .asking import KEYPAD
 from .errors import UserError
 from .keypad import Keys
-from .listen import Listener
+from .listen import Listener, ModelListener
 from .listen.errors import MicrophoneLost
 from .listen.understand import Allowed, Vocabulary, phrases, understand
 from .narration import CALLS, eyes_closed, in_the_dark
@@ -105,18 +105,17 @@ class VoiceAnswers:
 
     def allowed(self, call: Call) -> Allowed | None:
         """Returns what may answer ``call`` by voice, or None when the keypad alone answers it."""
-        heard = SHAPES[call.kind].heard  # what the call's shape may be answered with aloud (narrator/shapes)
-        if heard is None or not call.live or CALLS[call.id].traits.announces:
+        spoken = SHAPES[call.kind].spoken  # how the call's shape is answered aloud (narrator/shapes)
+        if spoken is None or not call.live or CALLS[call.id].traits.announces:
             return None  # an announcement (dawn) asks nothing: the keypad goes on at once, so must the voice
-        seats, words = heard(call, max(self.vocabulary.numbers))
+        seats, words = spoken.heard(call, max(self.vocabulary.numbers))
         return Allowed(seats, words)
 
     def _hear(self, allowed: Allowed) -> str | None:
         """Listens once, while watching the keypad; raises KeyPressed if a key comes first."""
         if self._busy is not None:
             self._busy.join()  # a listen abandoned for the keypad must end before the next one
-        loading: Callable[[], bool] | None = getattr(self.listener, "loading", None)
-        while loading is not None and loading():
+        while self.listener.loading():
             # The model still loads (BackgroundListener): wait for it here, where a key ends the wait,
             # rather than in a listen that would be left behind for the next one to join.
             key = self.keys.read(timeout=0.05)
@@ -169,10 +168,10 @@ class VoiceAnswers:
         not ``legal`` is returned unread, for the engine to refuse (nothing refused is ever read back)."""
         self.dark = in_the_dark(call)
         allowed = self.allowed(call)
-        if allowed is None:
+        spoken = SHAPES[call.kind].spoken  # what the words heard answer, and how it is read back (narrator/shapes)
+        if allowed is None or spoken is None:
             return self.KEYPAD
-        loading: Callable[[], bool] | None = getattr(self.listener, "loading", None)
-        if loading is not None and not self._told_loading and loading():
+        if not self._told_loading and self.listener.loading():
             # Listening waits for the model; the keypad answers meanwhile. Said once, on the screen only.
             self._told_loading = True
             self.show("voice.loading", {})
@@ -184,18 +183,9 @@ class VoiceAnswers:
                     return self.KEYPAD
                 if heard == "undo":
                     continue
-                if call.kind is Kind.NONE:
-                    return None
-                value: Answer
-                if call.kind is Kind.YES_NO:
-                    value = heard == "yes"
-                    said = self.word("yes" if value else "no")
-                elif heard == "none":
-                    value, said = None, self.word("none")
-                else:
-                    assert isinstance(heard, int)
-                    value = heard
-                    said = self.card_words(heard) if call.kind is Kind.NUMBER else self.seat_words(heard)
+                value, said = spoken.understood(self, heard)
+                if said is None:
+                    return value  # taken as said ("done"): nothing to confirm
                 if not legal(value):
                     return value
                 if self._confirmed(said):
@@ -343,7 +333,7 @@ class BackgroundListener:
             listener.close()
 
 
-ListenerFactory = Callable[..., Listener]
+ListenerFactory = Callable[..., ModelListener]
 """Makes a listener: (model folder, device=, language=, distractors=) like VoskListener."""
 
 
@@ -389,7 +379,7 @@ def start_listener(language: str, model_dir: str | None, microphone: str | int |
         listener = make(path, device=pick(microphone, "input"), language=language,
                         distractors=distractor_phrases(vocabulary))
         try:
-            check_vocabulary(vocabulary, Allowed.anything(), getattr(listener, "known"))
+            check_vocabulary(vocabulary, Allowed.anything(), listener.known)
         except UserError as error:
             listener.close()
             raise VocabularyUnheard(str(error)) from None

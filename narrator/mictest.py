@@ -85,7 +85,7 @@ def mic_test(language: str, model_dir: str | None, microphone: str | int | None,
         raise UserError(f"{error}: nothing to test; `{command()} devices` lists the sound devices") from None
     vocabulary = load_vocabulary(language)
     path = model_for(language, model_dir)
-    listener: Any = None
+    listener: VoskListener | None = None
     if path is None:
         warn(no_model_message(language) + " (the meter still works)")
         source.start(lambda block: None)
@@ -94,7 +94,7 @@ def mic_test(language: str, model_dir: str | None, microphone: str | int | None,
     stop = time.monotonic() + seconds
     heard: list[str] = []
 
-    def keep_listening() -> None:
+    def keep_listening(listener: VoskListener) -> None:
         grammar = phrases(vocabulary, Allowed.anything())
         while time.monotonic() < stop:
             text = listener.listen(grammar, timeout=max(0.1, stop - time.monotonic()))
@@ -104,7 +104,7 @@ def mic_test(language: str, model_dir: str | None, microphone: str | int | None,
 
     try:
         if listener is not None:
-            threading.Thread(target=keep_listening, name="mic-test", daemon=True).start()
+            threading.Thread(target=keep_listening, args=(listener,), name="mic-test", daemon=True).start()
         print("Speak: a seat number, yes, no. Ctrl-C stops.", file=out)
         while time.monotonic() < stop:
             while heard:

@@ -382,9 +382,9 @@ def play(config: TableConfig, table: TableIO, *, seed: int | None = None, start:
     finally:
         session.close()
     show_recap(game, session.voice, config.names, begun.journal.path, out)
-    not_ready = getattr(table.speaker, "not_ready_told", "")
-    if not_ready:  # told on the status line, gone with the full screen; the next game is when it helps
-        print(not_ready, file=out or sys.stdout)
+    # Told on the status line, gone with the full screen; the next game is when it helps.
+    if table.speaker.not_ready_told:
+        print(table.speaker.not_ready_told, file=out or sys.stdout)
     return game
 
 

@@ -13,7 +13,7 @@ from engine.answers import shown
 
 from .errors import RunFailed
 from .journal import Entry, Journal
-from .narration import Line, Narrator, run
+from .narration import Answers, Line, Narrator, run
 from .replay import Replay
 from .script import Script, ScriptAnswer
 from .voices import Voice, load_voice
@@ -167,9 +167,9 @@ def dry_run(script: Script, emit: Callable[[Line], None] | None = None, *, journ
             for line in lines[narrator.call_start:]:
                 emit(line)
 
-    source: Any = Replay(replay_from, list(replay), answers, skip, go_live) if replay else answers
-    record = None if journal is None else (lambda call, value: None if source is not answers and
-                                           getattr(source, "replaying", False) else journal.record(call, value))
+    source: Answers = Replay(replay_from, list(replay), answers, skip, go_live) if replay else answers
+    record = None if journal is None else (lambda call, value: None if isinstance(source, Replay) and
+                                           source.replaying else journal.record(call, value))
     run(game, narrator, source, record=record)
     answers.leftover()
     check_expectations(script, game)

@@ -7,7 +7,6 @@ same for a given seed whatever the number of jobs.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import math
 import multiprocessing
@@ -211,13 +210,38 @@ def parse_deck(words: Sequence[str]) -> tuple[str, ...]:
     return tuple(deck)
 
 
-def table_from_args(args: argparse.Namespace, warn: Callable[[str], None] | None = None) -> Table:
+@dataclass(frozen=True)
+class DeckOptions:
+    """The deck `simulate` is told to play: the ``cards`` named (--deck's words, see parse_deck), a table ``config``
+    file, or a ``preset`` with ``seats``, exactly one of the three; ``sheriff`` overrides the rules (None: theirs).
+    Typed options, not the command line's Namespace: below the command line, nothing reads argparse."""
+
+    cards: tuple[str, ...] = ()
+    config: str | None = None
+    preset: str | None = None
+    seats: int | None = None
+    sheriff: bool | None = None
+
+
+@dataclass(frozen=True)
+class SimulateOptions:
+    """What `simulate` is told: the ``deck``, ``games`` a strategy, the ``strategy`` (one of MODELS, or "all"), the
+    ``seed`` and the ``jobs`` (None: every core), each in range (the command line's types see to it)."""
+
+    deck: DeckOptions
+    games: int
+    strategy: str
+    seed: int
+    jobs: int | None
+
+
+def table_from_options(options: DeckOptions, warn: Callable[[str], None] | None = None) -> Table:
     """Returns the table the options describe: ``--deck`` ids, ``--config`` file, or ``--preset`` and
     ``--seats``; ``--sheriff``/``--no-sheriff`` override the rules."""
     from .config import load_config
 
-    deck_words, config, name = args.deck, args.config, args.preset
-    seats: int | None = args.seats
+    deck_words, config, name = options.cards, options.config, options.preset
+    seats = options.seats
     given = [o for o, v in (("--deck", deck_words), ("--config", config), ("--preset", name)) if v]
     if len(given) != 1:
         raise UserError("say which deck to simulate with one of --deck, --config or --preset"
@@ -225,7 +249,7 @@ def table_from_args(args: argparse.Namespace, warn: Callable[[str], None] | None
     rules = Rules()
     full: Table | None = None  # a config's table whole: its buildings, groups, the Actor's and séance cards
     if config:
-        loaded, warnings = load_config(str(config))
+        loaded, warnings = load_config(config)
         if warn is not None:
             for warning in warnings:
                 warn(warning)
@@ -237,15 +261,15 @@ def table_from_args(args: argparse.Namespace, warn: Callable[[str], None] | None
         if seats is None:
             raise UserError("--preset: say how many players with --seats")
         try:
-            deck = preset(str(name), seats)
+            deck = preset(name, seats)
         except ValueError as exc:
             raise UserError(f"--preset: {exc}") from None
     else:
         deck = parse_deck(deck_words)
         implied = len(deck) - (2 if "thief" in deck else 0)
         seats = implied if seats is None else seats
-    if args.sheriff is not None:
-        rules = dataclasses.replace(rules, sheriff=bool(args.sheriff))
+    if options.sheriff is not None:
+        rules = dataclasses.replace(rules, sheriff=options.sheriff)
     errors, _ = check_deck(seats, deck, rules.variants)
     table = Table(seats, deck, rules) if full is None else dataclasses.replace(full, rules=rules)
     errors += check_extras(table)
@@ -307,14 +331,11 @@ def report(results: Sequence[Result], table: Table, seed: int, out: IO[str]) -> 
                   f"job{'s' if jobs > 1 else ''} ({rate / jobs:,.0f} games/s a job)")
 
 
-def cmd_simulate(args: argparse.Namespace, warn: Callable[[str], None] | None = None) -> int:
+def cmd_simulate(options: SimulateOptions, warn: Callable[[str], None] | None = None) -> int:
     """Runs ``werewolf-narrator simulate``."""
-    games = int(args.games)  # --games and --jobs are in range: the command line's types see to it
-    jobs: int | None = args.jobs
-    strategy = str(args.strategy)
-    models = MODELS if strategy == "all" else (strategy,)
-    table = table_from_args(args, warn)
-    seed = int(args.seed)
+    games, jobs, seed = options.games, options.jobs, options.seed
+    models = MODELS if options.strategy == "all" else (options.strategy,)
+    table = table_from_options(options.deck, warn)
     if not sys.stderr.isatty():
         results = [simulate(table, games, model, seed, jobs) for model in models]
     else:  # seconds of work: a progress bar, on the terminal only (gone once done; the report is the output)

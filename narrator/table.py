@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Iterable, Protocol, Sequence
 
 from .asking import AnswerDevice
 from .config import TableConfig
@@ -42,9 +42,14 @@ class QuietSpeaker:
     """Says nothing: for a full screen that shows the lines itself."""
 
     name = "quiet"
+    renders_ahead = False
+    not_ready_told = ""
 
     def say(self, text: str) -> None:
         pass
+
+    def prepare(self, texts: Iterable[str]) -> int:
+        return 0
 
     def close(self) -> None:
         pass

@@ -25,14 +25,6 @@ from .table import Ambience, QuietAmbience
 from .voices import Voice
 
 
-class SpeakerLike:
-    """What the table needs of a speaker (narrator.speak.Speaker)."""
-
-    def say(self, text: str) -> None: ...
-
-    def close(self) -> None: ...
-
-
 # Lines said in answer to the table, not by the call: "repeat" says the call again, not "The game goes on."
 NOT_REPEATED = ("notice.", "answer.", "refusal.", "debate.warning", "debate.over", "roll_call.")
 
@@ -205,7 +197,7 @@ class TableNarrator(Narrator):
     def plan_ahead(self, seats: int, deck: Sequence[str]) -> None:
         """Builds the table's lines for `render_ahead` in a thread (a few hundred, 0.1 s and more of CPU): off the
         path of the first call's line. Nothing to build for a speaker that does not render ahead."""
-        if getattr(self.speaker, "prepare", None) is None:
+        if not self.speaker.renders_ahead:
             return
 
         def build() -> None:
@@ -222,9 +214,8 @@ class TableNarrator(Narrator):
         public knowledge only: the call order of the deck (dead characters are called too), the living seats
         (on the screen at every call), night or day. Never from who holds which card.
         """
-        prepare = getattr(self.speaker, "prepare", None)
         game = self.game
-        if prepare is None or game is None or self.replaying:
+        if not self.speaker.renders_ahead or game is None or self.replaying:
             return
         if self._planning is not None:
             self._planning.join()
@@ -234,7 +225,7 @@ class TableNarrator(Narrator):
         calls = calls_ahead(call.id, night, game.night_order(call.number) if night else (),
                             () if night else game.night_order(call.number + 1))
         phase = (call.phase, call.number)
-        prepare(self.priorities.soonest(calls, game.living(), seats_too=phase != self.ahead_phase))
+        self.speaker.prepare(self.priorities.soonest(calls, game.living(), seats_too=phase != self.ahead_phase))
         self.ahead_phase = phase
 
     def begin(self, call: Call) -> None:

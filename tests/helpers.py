@@ -14,6 +14,7 @@ from narrator.narration import Line, Narrator, run
 from narrator.play import NewGame, Resumed, Timing, play
 from narrator.table import TableIO
 from narrator.screen import PlainScreen, Screen
+from narrator.speak import Speaker
 from narrator.voices import load_voice
 
 STARTER_TABLE = """\
@@ -174,7 +175,7 @@ class Printed(PlainScreen):
 
 
 def play_keys(config: TableConfig, keys: Iterable[str], *, seed: int, start: NewGame | Resumed,
-              screen: Screen | None = None, speaker: Any = None, out: TextIO | None = None,
+              screen: Screen | None = None, speaker: Speaker | None = None, out: TextIO | None = None,
               voice_log: TextIO | None = None) -> Game:
     """Plays ``config`` at a table whose keypad types ``keys`` in order (a `ScriptedKeys` is used as it is: a test
     that types stray keys) and whose calls never wait; the screen is plain and the speaker a `Recorder` unless

@@ -116,12 +116,17 @@ class Recorder:
     """A speaker that remembers what it said."""
 
     name = "recorder"
+    renders_ahead = False
+    not_ready_told = ""
 
     def __init__(self) -> None:
         self.said: list[str] = []
 
     def say(self, text: str) -> None:
         self.said.append(text)
+
+    def prepare(self, texts: Iterable[str]) -> int:
+        return 0
 
     def close(self) -> None:
         pass

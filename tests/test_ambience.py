@@ -9,7 +9,7 @@ import json
 import math
 import threading
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import pytest
 
@@ -338,6 +338,8 @@ class FakeTable:
         self.keys = self.Keys(keys, self.output)
         self.said: list[str] = []
         self.name = "fake"
+        self.renders_ahead = False
+        self.not_ready_told = ""
 
     class Keys(ScriptedKeys):
         def __init__(self, keys: list[str], output: FakeOutput) -> None:
@@ -361,6 +363,9 @@ class FakeTable:
     def say(self, text: str) -> None:
         self.output.label = f"line {len(self.said) - 1} {self.said[-1]}"
         self.ambience.play(constant(VOICE, LINE))
+
+    def prepare(self, texts: Iterable[str]) -> int:
+        return 0
 
     def close(self) -> None:
         pass

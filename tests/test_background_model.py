@@ -43,6 +43,9 @@ class SlowListener:
     def known(self, word: str) -> bool:
         return self.knows
 
+    def loading(self) -> bool:
+        return False
+
     def listen(self, phrases: Sequence[str], timeout: float) -> str | None:
         self.events.append("listen")
         return self.heard.pop(0) if self.heard else None

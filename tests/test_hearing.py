@@ -8,7 +8,9 @@ import io
 from pathlib import Path
 from typing import Sequence
 
-from engine import Game, Rules, Table, deal_cards
+import pytest
+
+from engine import Call, Game, Kind, Rules, Table, deal_cards
 from keystrokes import Recorder, ScriptedKeys, plan_keys
 from narrator.asking import KEYPAD
 from narrator.config import TableConfig
@@ -41,6 +43,9 @@ class FakeListener:
             raise item
         return item
 
+    def loading(self) -> bool:
+        return False
+
     def mute(self) -> None:
         self.events.append("mute")
 
@@ -64,7 +69,8 @@ def voice_answers(heard: Sequence[str | None | Exception], keys: Sequence[str] =
     voice = load_voice("en")
     answers = VoiceAnswers(FakeListener(heard), load_vocabulary("en"), PushbackKeys(ScriptedKeys(keys)),
                            say=lambda key, values: said.append(voice.text(key, values)), repeat=lambda: None,
-                           seat_words=lambda seat: voice.seat(seat), word=lambda w: voice.text(f"answer.{w}", {}))
+                           seat_words=lambda seat: voice.seat(seat), word=lambda w: voice.text(f"answer.{w}", {}),
+                           card_words=lambda number: voice.text("answer.card", {"number": number}))
     return answers, said
 
 
@@ -74,6 +80,28 @@ def test_a_spoken_seat_is_read_back_and_confirmed_aloud() -> None:
     answers, said = voice_answers(["number five", "yes"])
     assert answers.answer(call) == 5  # type: ignore[arg-type]
     assert said == ["Seat number five?"]
+
+
+@pytest.mark.parametrize(("kind", "optional", "heard", "expected", "read_back"), [
+    (Kind.SEAT, False, ["five", "yes"], 5, ["Seat number five?"]),
+    (Kind.SEAT, True, ["nobody", "yes"], None, ["Nobody?"]),
+    (Kind.VOTE, False, ["six", "yes"], 6, ["Seat number six?"]),
+    (Kind.ELECTION, False, ["two", "yes"], 2, ["Seat number two?"]),
+    (Kind.NUMBER, True, ["twelve", "yes"], 12, ["Card twelve?"]),
+    (Kind.NUMBER, True, ["nobody", "yes"], None, ["Nobody?"]),
+    (Kind.YES_NO, False, ["yes", "yes"], True, ["Yes?"]),
+    (Kind.YES_NO, False, ["no", "yes"], False, ["No?"]),
+    (Kind.NONE, False, ["done"], None, []),
+])
+def test_each_kind_a_voice_answers_makes_its_answer_of_the_words_and_reads_it_back_its_way(
+        kind: Kind, optional: bool, heard: list[str], expected: object, read_back: list[str]) -> None:
+    """The call's shape says what the words heard answer: a seat read back as a seat, a card's number as a card
+    (the Town Crier's), yes or no as the word, "nobody" as nobody; "done" is taken as said, nothing read back."""
+    _, vote = vote_call()
+    assert isinstance(vote, Call)
+    call = vote._replace(kind=kind, optional=optional, picks=20 if kind is Kind.NUMBER else vote.picks)
+    answers, said = voice_answers(heard)
+    assert answers.answer(call) == expected and said == read_back
 
 
 def test_the_grammar_holds_only_what_can_answer_the_running_call() -> None:

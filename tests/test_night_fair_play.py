@@ -7,7 +7,7 @@ import ast
 import io
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import pytest
 
@@ -514,11 +514,16 @@ def test_the_narrator_knows_whether_the_tables_eyes_are_open() -> None:
 class Hears:
     """A listener that hears, in order, the words given (None: silence)."""
 
+    name = "hears"
+
     def __init__(self, heard: list[str | None]) -> None:
         self.heard = list(heard)
 
-    def listen(self, phrases: Any, timeout: float) -> str | None:
+    def listen(self, phrases: Sequence[str], timeout: float) -> str | None:
         return self.heard.pop(0) if self.heard else None
+
+    def loading(self) -> bool:
+        return False
 
     def mute(self) -> None:
         pass
@@ -535,8 +540,7 @@ def by_voice(heard: list[str | None]) -> tuple[VoiceAnswers, list[str], list[str
     voice = load_voice("en")
     said: list[str] = []
     shown: list[str] = []
-    listener: Any = Hears(heard)
-    answers = VoiceAnswers(listener, load_vocabulary("en"), PushbackKeys(ScriptedKeys([])),
+    answers = VoiceAnswers(Hears(heard), load_vocabulary("en"), PushbackKeys(ScriptedKeys([])),
                            say=lambda key, values: said.append(voice.text(key, values)), repeat=lambda: None,
                            seat_words=voice.seat, word=lambda w: voice.text(f"answer.{w}", {}),
                            show_awake=lambda key, values: shown.append(voice.text(key, values)))

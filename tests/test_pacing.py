@@ -7,6 +7,7 @@ import math
 import random
 import re
 from pathlib import Path
+from typing import Iterable
 
 import pytest
 
@@ -298,6 +299,8 @@ class TimedSpeaker:
     """A speaker that notes when each line is said."""
 
     name = "timed"
+    renders_ahead = False
+    not_ready_told = ""
 
     def __init__(self, time: FakeTime) -> None:
         self.time = time
@@ -305,6 +308,9 @@ class TimedSpeaker:
 
     def say(self, text: str) -> None:
         self.said.append((self.time.now, text))
+
+    def prepare(self, texts: Iterable[str]) -> int:
+        return 0
 
     def close(self) -> None:
         pass

@@ -39,6 +39,8 @@ SEED = 4
 class Events:
     """An ambience and a listener at once: notes what the narrator asks of them."""
 
+    name = "events"
+
     def __init__(self) -> None:
         self.events: list[str] = []
 
@@ -66,11 +68,14 @@ class Events:
     def known(self, word: str) -> bool:
         return True
 
+    def loading(self) -> bool:
+        return False
+
     def close(self) -> None:
         self.events.append("close")
 
 
-def session(config: TableConfig = APP, keys: Sequence[str] = (), listener: object = None,
+def session(config: TableConfig = APP, keys: Sequence[str] = (), listener: Listener | None = None,
             out: io.StringIO | None = None, speaker: Recorder | None = None, terminal: bool = False) -> TableSession:
     vocabulary = load_vocabulary("en") if listener is not None else None
     screen = PlainScreen(out or io.StringIO(), terminal=terminal)

@@ -154,7 +154,7 @@ def test_a_game_whose_lines_were_not_all_rendered_ends_with_the_command_that_ren
     keys, _ = plan_keys(APP, SEED)
     told = "Lines not rendered yet are said by espeak-ng. Before the next game, run: werewolf-narrator voices render en"
     speaker = Recorder()
-    speaker.not_ready_told = told  # type: ignore[attr-defined]
+    speaker.not_ready_told = told
     out = io.StringIO()
     play_keys(APP, keys, seed=SEED, start=NewGame(folder=tmp_path), speaker=speaker, out=out)
     assert out.getvalue().rstrip().endswith(f"(journal: {next(tmp_path.glob('game-*.jsonl'))})\n{told}")

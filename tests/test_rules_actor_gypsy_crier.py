@@ -5,7 +5,7 @@ the article's day order: 3. the séance, 4. the Town Crier)."""
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import Any, Sequence
 
 import pytest
 
@@ -535,11 +535,25 @@ def test_the_town_crier_may_answer_aloud() -> None:
     from narrator.listen.understand import load_vocabulary
 
     class Hears:
+        name = "hears"
+
         def __init__(self, heard: list[str]) -> None:
             self.heard = heard
 
-        def listen(self, phrases: Any, timeout: float) -> str | None:
+        def listen(self, phrases: Sequence[str], timeout: float) -> str | None:
             return self.heard.pop(0) if self.heard else None
+
+        def loading(self) -> bool:
+            return False
+
+        def mute(self) -> None:
+            pass
+
+        def unmute(self, after: float = 0.4) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
 
     game = crier_game()
     drive(game, ("sheriff_election", 3), ("town_crier_appoint", 5), ("werewolves", 4))
@@ -548,7 +562,7 @@ def test_the_town_crier_may_answer_aloud() -> None:
     said: list[str] = []
 
     def answers(heard: list[str]) -> VoiceAnswers:
-        return VoiceAnswers(Hears(heard), load_vocabulary("en"), PushbackKeys(ScriptedKeys([])),  # type: ignore[arg-type]
+        return VoiceAnswers(Hears(heard), load_vocabulary("en"), PushbackKeys(ScriptedKeys([])),
                             say=lambda key, values: said.append(voice.text(key, values)), repeat=lambda: None,
                             seat_words=voice.seat, word=lambda w: voice.text(f"answer.{w}", {}),
                             card_words=lambda n: voice.text("answer.card", {"number": n}))

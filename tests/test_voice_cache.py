@@ -8,7 +8,7 @@ import random
 import struct
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import pytest
 from test_speak import needs_engine
@@ -262,12 +262,14 @@ class PreparingSpeaker:
     """A speaker that notes what it is asked to say and to render ahead."""
 
     name = "fake"
+    renders_ahead = True
+    not_ready_told = ""
 
     def __init__(self) -> None:
         self.ahead: list[str] = []
         self.said: list[str] = []
 
-    def prepare(self, texts: Any) -> int:
+    def prepare(self, texts: Iterable[str]) -> int:
         self.ahead += list(texts)
         return len(self.ahead)
 

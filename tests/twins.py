@@ -178,6 +178,10 @@ class Timeline:
     """What a game said and showed, moment by moment: the voice log ``play`` writes, its speaker, its
     screen's state, its keys, its pauses and its night ambience all report here."""
 
+    name = "timeline"
+    renders_ahead = True  # what is asked to render first must not depend on a secret either
+    not_ready_told = ""
+
     def __init__(self, live: Sequence[bool], spoken: Callable[[str], str]) -> None:
         self.voice: list[tuple[str, str]] = []
         self.ahead: list[tuple[int, list[str]]] = []  # (lines said so far, the lines asked to render first)

@@ -22,6 +22,7 @@ from .common import SEED, UsageError, _warn
 if TYPE_CHECKING:
     from ..journal import Entry, Journal
     from ..narration import Line
+    from ..speak import Speaker
 
 
 def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_from: str = "",
@@ -38,7 +39,7 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
     for warning in warnings:
         _warn(warning, config.language)
     spoken = load_voice(config.language).spoken
-    speakers: list[Any] = []
+    speakers: list[Speaker] = []
     if args.audio_dir:
         from ..speak import WavDirSpeaker
 

@@ -44,9 +44,10 @@ def cmd_devices(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from ..simulate import cmd_simulate as run
+    from ..simulate import DeckOptions, SimulateOptions, cmd_simulate as run
 
-    return run(args, warn=_warn)
+    deck = DeckOptions(tuple(args.deck or ()), args.config, args.preset, args.seats, args.sheriff)
+    return run(SimulateOptions(deck, args.games, args.strategy, args.seed, args.jobs), warn=_warn)
 
 
 def cmd_check(args: argparse.Namespace) -> int:

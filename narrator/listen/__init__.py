@@ -23,6 +23,9 @@ class Listener(Protocol):
         said before ``timeout`` seconds passed.
         """
 
+    def loading(self) -> bool:
+        """Returns whether the speech model is still loading (listen() waits for it meanwhile)."""
+
     def mute(self) -> None:
         """Stops hearing: the narrator is speaking (its own voice must not be taken for an answer)."""
 
@@ -31,3 +34,11 @@ class Listener(Protocol):
 
     def close(self) -> None:
         """Releases the microphone and the model; closing again does nothing."""
+
+
+class ModelListener(Listener, Protocol):
+    """A listener opened with its speech model loaded (what start_listener's factory makes): it tells which words the
+    model knows, for the vocabulary's check."""
+
+    def known(self, word: str) -> bool:
+        """Returns whether the model can recognise ``word`` (one word, as the model spells it)."""

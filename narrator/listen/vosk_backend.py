@@ -137,6 +137,10 @@ class VoskListener:
         """Returns whether the model can recognise ``word``: check every phrase's words at start-up."""
         return self._open().known(word)
 
+    def loading(self) -> bool:
+        """Returns False: the model is loaded before the listener is made."""
+        return False
+
     def _open(self) -> VoskModel:
         if self._model is None:
             raise ValueError("the listener is closed")

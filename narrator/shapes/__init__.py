@@ -107,22 +107,46 @@ class Pad(Protocol):
         """The debate's seconds (0: no timer)."""
 
 
+class Hearing(Protocol):
+    """The hearing as a shape uses it (hearing.VoiceAnswers): how an answer heard is read back, in the table's
+    language."""
+
+    word: Callable[[str], str]
+    """A word of the answers read back ("yes", "no", "none")."""
+    seat_words: Callable[[int], str]
+    """A seat, as the table names it."""
+    card_words: Callable[[int], str]
+    """A numbered card (the Town Crier's event card)."""
+
+
 Heard = Callable[[Call, int], tuple[tuple[int, ...], tuple[str, ...]]]
 """What a voice may answer a call with, given the largest number the language's words say: (seats or numbers,
 words)."""
+
+Understood = Callable[[Hearing, Answer], tuple[Answer, str | None]]
+"""What an answer understood aloud (listen.understand's: a number, "yes", "none", "done") answers the call with, and
+how it is read back to be confirmed (None: it is taken as said)."""
+
+
+@dataclass(frozen=True)
+class Spoken:
+    """A kind's answer given aloud: what a voice may say to it, and what the words understood make of it."""
+
+    heard: Heard
+    understood: Understood
 
 
 @dataclass(frozen=True)
 class Shape:
     """A kind of answer: how the keypad reads it (None: the program draws it, nobody types it), how a practice
-    script writes it, and what a voice may answer (None: the keypad alone)."""
+    script writes it, and how a voice answers it (None: the keypad alone)."""
 
     kind: Kind
     read: Callable[[Pad, Call], Answer] | None
     written: str
     """The answer as a practice script writes it, in words (docs/practice-scripts.md)."""
     schema: dict[str, Any]
-    heard: Heard | None = None
+    spoken: Spoken | None = None
 
 
 SEAT: dict[str, Any] = {"type": "integer", "minimum": 1, "maximum": MAX_SEATS}
@@ -150,6 +174,18 @@ def so_far(chosen: list[int]) -> str:
 def seats_heard(call: Call, largest: int) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """A seat among the call's, "none" where it may pass, undo, repeat."""
     return tuple(call.seats), passing(call, ("undo", "repeat"))
+
+
+def seat_understood(hearing: Hearing, heard: Answer) -> tuple[Answer, str | None]:
+    """A seat heard is that seat, read back as the table names it; "none" is nobody."""
+    if heard == "none":
+        return None, hearing.word("none")
+    assert isinstance(heard, int)
+    return heard, hearing.seat_words(heard)
+
+
+SEAT_SPOKEN = Spoken(seats_heard, seat_understood)
+"""A seat among the call's, said aloud (the Seer's, the pack's, a vote's, an election's)."""
 
 
 SHAPES: dict[Kind, Shape] = {}

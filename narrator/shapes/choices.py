@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine import Answer, Call, Kind
 
 from ..narration import CALLS, victim_shown
-from . import Pad, Shape
+from . import Hearing, Pad, Shape, Spoken
 
 
 def yes_no(pad: Pad, call: Call) -> Answer:
@@ -25,6 +25,12 @@ def read_back(pad: Pad, call: Call) -> tuple[str, str]:
     return pad.text(f"answer.{means}", seat=seat), pad.text(f"answer.no_{means}", seat=seat)
 
 
+def yes_or_no(hearing: Hearing, heard: Answer) -> tuple[Answer, str | None]:
+    """Yes heard is True and no is False, each read back as the word."""
+    value = heard == "yes"
+    return value, hearing.word("yes" if value else "no")
+
+
 def side(pad: Pad, call: Call) -> Answer:
     return pad.choice("prompt.side", {1: ("village", pad.text("answer.village")), 2: ("wolf", pad.text("answer.wolf"))})
 
@@ -37,7 +43,7 @@ def card(pad: Pad, call: Call) -> Answer:
 
 SHAPES = (
     Shape(Kind.YES_NO, yes_no, "`true` or `false`", {"type": "boolean"},
-          heard=lambda call, largest: ((), ("yes", "no", "undo", "repeat"))),
+          spoken=Spoken(lambda call, largest: ((), ("yes", "no", "undo", "repeat")), yes_or_no)),
     Shape(Kind.SIDE, side, "`wolf` or `village`", {"enum": ["wolf", "village"]}),
     Shape(Kind.CARD, card, "`1` or `2` (the centre card taken), or `null`", {"enum": [1, 2, None]}),
 )

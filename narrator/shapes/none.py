@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine import Answer, Call, Kind
 
 from ..narration import CALLS
-from . import Pad, Shape
+from . import Pad, Shape, Spoken
 
 
 def read(pad: Pad, call: Call) -> Answer:
@@ -23,5 +23,6 @@ def read(pad: Pad, call: Call) -> Answer:
     return None
 
 
+# "Done" said aloud is the answer at once: nothing to read back.
 SHAPES = (Shape(Kind.NONE, read, "nothing: the runner confirms it", {"type": "null"},
-                heard=lambda call, largest: ((), ("done", "repeat"))),)
+                spoken=Spoken(lambda call, largest: ((), ("done", "repeat")), lambda hearing, heard: (None, None))),)

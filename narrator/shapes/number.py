@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import Answer, Call, Kind
 
-from . import Pad, Shape, null_or, passing
+from . import Hearing, Pad, Shape, Spoken, null_or, passing
 
 
 def read(pad: Pad, call: Call) -> Answer:
@@ -26,5 +26,13 @@ def heard(call: Call, largest: int) -> tuple[tuple[int, ...], tuple[str, ...]]:
     return tuple(range(1, min(call.picks, largest) + 1)), passing(call, ("undo", "repeat"))
 
 
+def understood(hearing: Hearing, number: Answer) -> tuple[Answer, str | None]:
+    """A number heard is that card, read back as a card ("Card twelve?"), not a seat; "none" is none."""
+    if number == "none":
+        return None, hearing.word("none")
+    assert isinstance(number, int)
+    return number, hearing.card_words(number)
+
+
 SHAPES = (Shape(Kind.NUMBER, read, "a card's number, `1` to the number of cards, or `null`",
-                null_or({"type": "integer", "minimum": 1}), heard=heard),)
+                null_or({"type": "integer", "minimum": 1}), spoken=Spoken(heard, understood)),)

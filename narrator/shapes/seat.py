@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from engine import Answer, Call, Kind
 
-from . import SEAT, Pad, Shape, null_or, seats_heard
+from . import SEAT, SEAT_SPOKEN, Pad, Shape, null_or
 
 
 def read(pad: Pad, call: Call) -> Answer:
     return pad.seat(call.optional)
 
 
-SHAPES = (Shape(Kind.SEAT, read, "`seat`, or `null` where the call may pass", null_or(SEAT), heard=seats_heard),)
+SHAPES = (Shape(Kind.SEAT, read, "`seat`, or `null` where the call may pass", null_or(SEAT), spoken=SEAT_SPOKEN),)

@@ -8,7 +8,7 @@ from typing import Any, Sequence
 
 from engine import Answer, Game, IllegalAnswer, Kind, votes
 
-from . import AGAIN, SEAT, SEAT_KEY, Pad, Repeat, Shape, Undo, seats_heard, so_far
+from . import AGAIN, SEAT, SEAT_KEY, SEAT_SPOKEN, Pad, Repeat, Shape, Undo, so_far
 
 TIE: dict[str, Any] = {"type": "object", "required": ["tie"], "additionalProperties": False,
                        "properties": {"tie": {"type": "array", "items": SEAT, "minItems": 2, "uniqueItems": True}}}
@@ -131,8 +131,8 @@ def tally(pad: Pad, game: Game, ballots: dict[int, int | None], result_key: str 
 SHAPES = (
     Shape(Kind.VOTE, lambda pad, call: vote(pad, call.optional),
           "`seat`, `null` (nobody), `{tie: [a, b]}`, or a roll call `{ballots: {voter: target, ...}}`",
-          {"anyOf": [SEAT, {"type": "null"}, TIE, BALLOTS]}, heard=seats_heard),
+          {"anyOf": [SEAT, {"type": "null"}, TIE, BALLOTS]}, spoken=SEAT_SPOKEN),
     Shape(Kind.ELECTION, lambda pad, call: vote(pad, False, "prompt.election"),
           "`seat`, `{tie: [a, b]}`, or a roll call `{ballots: {voter: target, ...}}`",
-          {"anyOf": [SEAT, TIE, BALLOTS]}, heard=seats_heard),
+          {"anyOf": [SEAT, TIE, BALLOTS]}, spoken=SEAT_SPOKEN),
 )

@@ -6,7 +6,7 @@ narrator runs on machines without them.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol, Sequence
+from typing import Callable, Iterable, Protocol, Sequence
 
 from engine import Table
 
@@ -41,8 +41,19 @@ class Speaker(Protocol):
     name: str
     """The backend's name, for messages."""
 
+    renders_ahead: bool
+    """Whether `prepare` renders lines ahead: for a speaker that says each line as it comes (the console), the
+    table's lines are not even listed."""
+
+    not_ready_told: str
+    """What the host was told when a line was due before it was rendered ("": never, or nothing is rendered ahead):
+    the game's end tells it again, once the full screen is gone."""
+
     def say(self, text: str) -> None:
         """Says one line and returns once it has been heard (the microphone is off meanwhile)."""
+
+    def prepare(self, texts: Iterable[str]) -> int:
+        """Renders ``texts`` ahead, in the background; returns how many were handed over (0 without `renders_ahead`)."""
 
     def close(self) -> None:
         """Releases everything; closing again does nothing."""
@@ -95,7 +106,7 @@ def open_ambience(device: str | int | None = None, warn: Callable[[str], None] =
         return None
 
 
-def prepare_table(speaker: Any, language: str, seats: int, names: Sequence[str | None] = (),
+def prepare_table(speaker: Speaker, language: str, seats: int, names: Sequence[str | None] = (),
                   roles: Sequence[str] = (), source: str = "", table: Table | None = None) -> int:
     """Has ``speaker`` render ahead, in the background, every line this table may hear; returns how many.
 
@@ -104,8 +115,7 @@ def prepare_table(speaker: Any, language: str, seats: int, names: Sequence[str |
     file: a line not ready when it is due tells the host the command that renders them all from it. With the
     ``table``, the lines of what it never plays are left out.
     """
-    prepare = getattr(speaker, "prepare", None)
-    if prepare is None:
+    if not speaker.renders_ahead:
         return 0
     lines = list(lines_ahead(load_voice(language), seats, names, roles, table))
     if isinstance(speaker, RenderedSpeaker):
@@ -113,7 +123,7 @@ def prepare_table(speaker: Any, language: str, seats: int, names: Sequence[str |
 
         speaker.render_command = render_hint(language, source)
         speaker.render_lines = frozenset(lines)
-    return int(prepare(lines))
+    return speaker.prepare(lines)
 
 
 def describe_voices() -> list[dict[str, str | None]]:

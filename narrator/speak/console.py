@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import TextIO
+from typing import Iterable, TextIO
 
 
 def print_to_stderr(message: str) -> None:
@@ -22,6 +22,8 @@ class ConsoleSpeaker:
     """
 
     name = "console"
+    renders_ahead = False
+    not_ready_told = ""
 
     def __init__(self, stream: TextIO | None = None) -> None:
         self._stream = stream
@@ -31,6 +33,10 @@ class ConsoleSpeaker:
         if text.strip():
             # Resolved per line, so a stdout redirected after start-up is followed.
             print(text, file=self._stream or sys.stdout, flush=True)
+
+    def prepare(self, texts: Iterable[str]) -> int:
+        """Renders nothing: a line is printed as it comes."""
+        return 0
 
     def close(self) -> None:
         """Releases nothing: the stream belongs to the caller."""

@@ -142,6 +142,8 @@ class RenderedSpeaker:
     """
 
     name = "rendered"
+    renders_ahead = True
+    """`prepare` renders lines ahead into the cache (none without a cache: it hands over nothing)."""
     voice_id = ""
     """What the cache key names the voice by."""
     voice_name = ""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, TextIO
+from typing import Callable, Iterable, TextIO
 
 from ..errors import UserError
 from .choice import rendering_speaker
@@ -21,6 +21,8 @@ class WavDirSpeaker:
     """
 
     name = "wav"
+    renders_ahead = False
+    not_ready_told = ""
 
     def __init__(self, folder: Path | str, language: str, voice: str | None = None, rate: int | None = None,
                  *, backend: str = "auto", warn: Callable[[str], None] = print_to_stderr) -> None:
@@ -63,6 +65,10 @@ class WavDirSpeaker:
         self._count += 1
         self._index.write(f"{name}\t{' '.join(text.split())}\n")  # one line per file, whatever the text holds
         self._index.flush()
+
+    def prepare(self, texts: Iterable[str]) -> int:
+        """Renders nothing ahead: each line is rendered into its file as it comes, in order."""
+        return 0
 
     def close(self) -> None:
         """Closes lines.txt and releases the engine; closing again does nothing."""
