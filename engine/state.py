@@ -140,8 +140,11 @@ class State:
         unknown = changes.keys() - _NIGHT
         if unknown:
             raise TypeError(f"a night records no {', '.join(sorted(unknown))}")
-        tonight = self.tonight  # made anew, not with dataclasses.replace: twice as fast, and a game records often
-        self.tonight = Night(*(changes[name] if name in changes else getattr(tonight, name) for name in _NIGHT))
+        # Made anew field by field, not with dataclasses.replace: several times as fast, and a game records often.
+        get, tonight = changes.get, self.tonight
+        self.tonight = Night(get("pack", tonight.pack), get("victim", tonight.victim),
+                             get("protected", tonight.protected), get("attacks", tonight.attacks),
+                             get("doomed", tonight.doomed), get("bites", tonight.bites))
         # no version bump: who wins never depends on the night in the making
 
     def attack(self, seat: int, cause: str) -> None:
