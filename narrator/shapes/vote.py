@@ -8,7 +8,8 @@ from typing import Any, Sequence
 
 from engine import Answer, Game, IllegalAnswer, Kind, votes
 
-from . import AGAIN, SEAT, SEAT_KEY, Pad, Repeat, Shape, Undo, seats_heard, so_far
+from ..table_keys import SEAT_KEY
+from . import AGAIN, SEAT, Pad, Repeat, Shape, Undo, seats_heard, so_far
 
 TIE: dict[str, Any] = {"type": "object", "required": ["tie"], "additionalProperties": False,
                        "properties": {"tie": {"type": "array", "items": SEAT, "minItems": 2, "uniqueItems": True}}}
