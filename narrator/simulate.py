@@ -7,7 +7,6 @@ same for a given seed whatever the number of jobs.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import math
 import multiprocessing
@@ -211,13 +210,30 @@ def parse_deck(words: Sequence[str]) -> tuple[str, ...]:
     return tuple(deck)
 
 
-def table_from_args(args: argparse.Namespace, warn: Callable[[str], None] | None = None) -> Table:
-    """Returns the table the options describe: ``--deck`` ids, ``--config`` file, or ``--preset`` and
-    ``--seats``; ``--sheriff``/``--no-sheriff`` override the rules."""
+@dataclass(frozen=True)
+class Asked:
+    """What `simulate` is asked (its command line's options, typed): the table, as ``deck`` words (``--deck``), a
+    ``config`` file or a ``preset`` for ``seats``, with ``sheriff`` overriding its rule when given; then the ``games``
+    a strategy, the ``strategy`` (or all), the ``seed`` and the ``jobs`` (None: every core)."""
+
+    deck: Sequence[str] = ()
+    config: str | None = None
+    preset: str | None = None
+    seats: int | None = None
+    sheriff: bool | None = None
+    games: int = 10000
+    strategy: str = "hunt"
+    seed: int = 1
+    jobs: int | None = None
+
+
+def asked_table(asked: Asked, warn: Callable[[str], None] | None = None) -> Table:
+    """Returns the table asked for: ``--deck`` words, ``--config`` file, or ``--preset`` and ``--seats``;
+    ``--sheriff``/``--no-sheriff`` override the rules."""
     from .config import load_config
 
-    deck_words, config, name = args.deck, args.config, args.preset
-    seats: int | None = args.seats
+    deck_words, config, name = asked.deck, asked.config, asked.preset
+    seats: int | None = asked.seats
     given = [o for o, v in (("--deck", deck_words), ("--config", config), ("--preset", name)) if v]
     if len(given) != 1:
         raise UserError("say which deck to simulate with one of --deck, --config or --preset"
@@ -244,8 +260,8 @@ def table_from_args(args: argparse.Namespace, warn: Callable[[str], None] | None
         deck = parse_deck(deck_words)
         implied = len(deck) - (2 if "thief" in deck else 0)
         seats = implied if seats is None else seats
-    if args.sheriff is not None:
-        rules = dataclasses.replace(rules, sheriff=bool(args.sheriff))
+    if asked.sheriff is not None:
+        rules = dataclasses.replace(rules, sheriff=asked.sheriff)
     errors, _ = check_deck(seats, deck, rules.variants)
     table = Table(seats, deck, rules) if full is None else dataclasses.replace(full, rules=rules)
     errors += check_extras(table)
@@ -307,14 +323,11 @@ def report(results: Sequence[Result], table: Table, seed: int, out: IO[str]) -> 
                   f"job{'s' if jobs > 1 else ''} ({rate / jobs:,.0f} games/s a job)")
 
 
-def cmd_simulate(args: argparse.Namespace, warn: Callable[[str], None] | None = None) -> int:
-    """Runs ``werewolf-narrator simulate``."""
-    games = int(args.games)  # --games and --jobs are in range: the command line's types see to it
-    jobs: int | None = args.jobs
-    strategy = str(args.strategy)
-    models = MODELS if strategy == "all" else (strategy,)
-    table = table_from_args(args, warn)
-    seed = int(args.seed)
+def run(asked: Asked, warn: Callable[[str], None] | None = None) -> int:
+    """Runs ``werewolf-narrator simulate``: plays the games asked for, then prints the report."""
+    games, jobs, seed = asked.games, asked.jobs, asked.seed  # in range: the command line's types see to it
+    models = MODELS if asked.strategy == "all" else (asked.strategy,)
+    table = asked_table(asked, warn)
     if not sys.stderr.isatty():
         results = [simulate(table, games, model, seed, jobs) for model in models]
     else:  # seconds of work: a progress bar, on the terminal only (gone once done; the report is the output)

@@ -256,3 +256,17 @@ def test_every_package_is_installed() -> None:
     packages = {module_name(path.parent) for folder in ("engine", "narrator")
                 for path in (ROOT / folder).rglob("__init__.py")}
     assert packages == listed
+
+
+def test_the_command_line_s_namespace_stops_at_the_commands() -> None:
+    """cli.py parses the command line and narrator/commands/ reads it: the modules below take typed options (issue
+    25), so that a game, a resume or a simulation is run the same from a test, a script or the supervisor."""
+    readers = []
+    for name, path in sources("narrator").items():
+        if name == "narrator.cli" or name.startswith("narrator.commands"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Import) and any(a.name == "argparse" for a in node.names)
+                    or isinstance(node, ast.ImportFrom) and node.module == "argparse"):
+                readers.append(name)
+    assert readers == []

@@ -15,7 +15,7 @@ from engine import Deal, Game, Kind, Rules, Table, deal_cards, preset
 from engine.strategy import MAX_CALLS, MODELS, Player, play, winner
 from helpers import new_game, reach
 from narrator.cli import main
-from narrator.simulate import FAIR, Result, bar, deadlocks, lopsided, parse_deck, simulate, wilson
+from narrator.simulate import FAIR, Asked, Result, asked_table, bar, deadlocks, lopsided, parse_deck, simulate, wilson
 from narrator.voices import load_voice
 from test_properties import WINNERS, tables
 
@@ -267,23 +267,19 @@ def test_check_is_quiet_about_the_classic_deck(tmp_path: Path, capsys: pytest.Ca
 
 # -- simulate --config: the config's table whole ---------------------------------------------------------------
 
-def _args(config: Path) -> object:
-    import argparse
-
-    return argparse.Namespace(deck=None, config=config, preset=None, seats=None, sheriff=None)
+def _args(config: Path) -> Asked:
+    return Asked(config=str(config))
 
 
 def test_simulate_config_keeps_the_buildings_the_groups_and_the_actors_cards(tmp_path: Path) -> None:
     """The Village's buildings, the Actor's cards and the séance cards are the table's: simulated without them, a
     village deck showed other figures, and an Actor's table stopped with an internal error."""
-    from narrator.simulate import table_from_args
-
-    village = table_from_args(_args(Path(__file__).resolve().parent.parent / "examples" / "village-zh.yaml"))  # type: ignore[arg-type]
+    village = asked_table(_args(Path(__file__).resolve().parent.parent / "examples" / "village-zh.yaml"))
     assert village.buildings
     actor = tmp_path / "actor.yaml"
     actor.write_text("language: en\ndeck: [actor, werewolf, seer, werewolf, villager, villager, villager, villager]\n"
                      "actor_cards: [hunter, witch, fox]\n", encoding="utf-8")
-    assert table_from_args(_args(actor)).actor_cards == ("hunter", "witch", "fox")  # type: ignore[arg-type]
+    assert asked_table(_args(actor)).actor_cards == ("hunter", "witch", "fox")
     assert main(["simulate", "--config", str(actor), "--games", "20", "--seed", "1"]) == 0
 
 

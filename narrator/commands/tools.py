@@ -44,9 +44,11 @@ def cmd_devices(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from ..simulate import cmd_simulate as run
+    from ..simulate import Asked, run
 
-    return run(args, warn=_warn)
+    asked = Asked(args.deck or (), args.config, args.preset, args.seats, args.sheriff, args.games, args.strategy, args.seed,
+                  args.jobs)
+    return run(asked, warn=_warn)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
