@@ -1,16 +1,16 @@
-"""The table config: a YAML file a host writes (language, seats, deck, house rules), checked key by key."""
+"""The table config: a YAML file a host writes (language, seats, deck, house rules), checked key by key as
+narrator.table_keys declares them. A game's journal keeps the same mapping, read back by the same reader."""
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from engine import (
     Advice,
     MAX_SEATS,
     MIN_SEATS,
-    PRESETS,
     ROLES,
     Rules,
     Table,
@@ -21,39 +21,51 @@ from engine import (
 from engine.answers import shown
 from engine.order import interval
 from engine import check_extras
-from engine.table import house_rules
 from engine.variants import INCOMPATIBLE, VARIANTS
 from engine.village import TOKENS, check_buildings
 
 from .errors import UserError
 from .names import blank, character_id, closest, control_character, fold_name, look, suggest, written_names
-from .table_keys import _LIST_RULES, CALL_FLOOR, DEBATE_TIMER, KEYS, LAST_WORDS, PAUSE, RATE, SPEAKERS
+from .table_keys import DECLARED, KEYS, plain
 from .voices import Voice, languages, load_voice
 from .yamlfile import Document, YamlError, load
 
+
+def _seconds(pause: Any) -> tuple[float, float]:
+    """Returns ``pause`` (``[min, max]`` as a file gives it) as TableConfig holds it."""
+    return float(pause[0]), float(pause[1])
+
+
+def _phases(inputs: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Returns ``inputs`` (``{phase: [input, ...]}`` as a file gives it, every phase not named taking its default)
+    as TableConfig holds it: the phases in order, each with its inputs."""
+    return tuple((phase, tuple(given)) for phase, given in sorted({**DECLARED["inputs"].default, **inputs}.items()))
+
+
 @dataclass(frozen=True)
 class TableConfig:
-    """A checked table config: everything the narrator needs to set up a game."""
+    """A checked table config: everything the narrator needs to set up a game. Each setting a key gives has the
+    key's name and its declared default (narrator.table_keys)."""
 
     language: str
     table: Table
     names: tuple[str | None, ...] = ()
-    deal: str = "app"
+    deal: str = DECLARED["deal"].default
     source: str = ""
-    speaker: str = "auto"
+    speaker: str = DECLARED["speaker"].default
     voice: str | None = None
     rate: int | None = None
     device: str | int | None = None
-    ambience: bool = False
+    ambience: bool = DECLARED["ambience"].default
     """A night ambience under the lines said with eyes closed (narrator.speak.ambience)."""
-    pause: tuple[float, float] = (5.0, 15.0)
+    pause: tuple[float, float] = _seconds(DECLARED["pause"].default)
     """How long an empty call lasts before the living's answers set the pace (narrator.pacing)."""
-    call_floor: float = 5.0
+    call_floor: float = float(DECLARED["call_floor"].default)
     """The seconds every call made with eyes closed lasts at least."""
-    debate_timer: int = 0
-    last_words: int = 0
+    debate_timer: int = DECLARED["debate_timer"].default
+    last_words: int = DECLARED["last_words"].default
     """The seconds a player voted out may speak (0: no last words)."""
-    inputs: tuple[tuple[str, tuple[str, ...]], ...] = (("day", ("keypad", "voice")), ("night", ("keypad",)))
+    inputs: tuple[tuple[str, tuple[str, ...]], ...] = _phases({})
     model: str | None = None
     microphone: str | int | None = None
     buildings_dealt: tuple[tuple[int, str], ...] = ()
@@ -115,6 +127,10 @@ def read_table(data: Any, doc: Document, prefix: tuple[object, ...], found: Find
     return _Reader(data, doc, prefix, found).table(seats_from_deal, deal_where)
 
 
+FIRST = ("language", "seats", "deck", "preset")
+"""The keys read before the others, by readers of their own: the table's size, which the others' checks need."""
+
+
 @dataclass
 class _Reader:
     """Reads one table config mapping, key by key, recording every problem in ``found`` with its place."""
@@ -123,6 +139,8 @@ class _Reader:
     doc: Document
     prefix: tuple[object, ...]
     found: Findings
+    refused: set[str] = field(default_factory=set)
+    """The keys whose value is not what they expect."""
 
     def at(self, key: str, *more: object) -> str:
         """Returns the place of a key (or of an item of its value) in the file."""
@@ -131,13 +149,14 @@ class _Reader:
     def bad(self, key: str, got: object) -> None:
         """Records a value that is not what ``key`` expects."""
         self.found.errors.append(f"{self.at(key)}: {key}: expected {KEYS[key]}; got {shown(got)}")
+        self.refused.add(key)
 
     def table(self, seats_from_deal: int | None, deal_where: str) -> TableConfig | None:
         """Reads every key, then checks the whole table; returns the config if it is sound."""
         data, found = self.data, self.found
         start = len(found.errors)
-        language = data.get("language", "en")
-        if not isinstance(language, str) or language not in languages():
+        language = data.get("language", DECLARED["language"].default)
+        if not DECLARED["language"].holds(language):
             found.errors.append(f"{self.at('language')}: language: no voice file for {shown(language)}; "
                                 f"languages: {', '.join(languages())}")
         names, seats = self.seats()
@@ -148,32 +167,50 @@ class _Reader:
             if not self.deck_fits_deal(seats_from_deal, deal_where):
                 return None
         deck, seats = self.deck(seats, seats_from_deal)
-        deal = data.get("deal", "app")
-        if deal not in ("app", "cards"):
-            self.bad("deal", deal)
-        rules = self.house_rules()
-        groups = read_groups(data.get("groups"))
-        if groups is None:
-            self.bad("groups", data.get("groups"))
-            groups = ()
-        speech = self.speech()
-        pacing = self.pacing()
-        hearing = self.hearing()
-        actor_cards, seance_cards = self.cards()
-        tokens, given = _buildings(data.get("buildings"), self.at("buildings"), seats, found)
+        got = self.keys(seats)
+        rules = Rules(**{name: got.pop(name) for name, key in DECLARED.items() if key.rule is not None})
+        groups = tuple(tuple(group) for group in got.pop("groups") or ())
+        tokens, given = got.pop("buildings")
         if deck is not None and seats is not None and len(found.errors) == start:
-            self.check_deck(seats, deck, groups, rules.get("variants", ()))
+            self.check_deck(seats, deck, groups, rules.variants)
         if len(found.errors) > start or seats is None:
             return None
-        table = Table(seats, deck or (), Rules(**rules), groups=groups, actor_cards=actor_cards,
-                      seance_cards=seance_cards, buildings=tokens)
+        table = Table(seats, deck or (), rules, groups=groups, actor_cards=tuple(got.pop("actor_cards") or ()),
+                      seance_cards=tuple(tuple(card) for card in got.pop("seance_cards") or ()), buildings=tokens)
         for problem in check_extras(table):
             key = next((k for k in ("town_crier", "seance_cards") if problem.startswith(k)), "actor_cards")
             found.errors.append(f"{self.at(key) if key in data else self.at('deck')}: {problem}")
         if len(found.errors) > start:
             return None
-        return TableConfig(language=str(language), table=table, names=names, deal=str(deal),
-                           source=self.doc.path, buildings_dealt=given, **speech, **pacing, **hearing)
+        # What is left is how the narrator deals, speaks, paces and hears: TableConfig's settings, by the same names.
+        settings = {**got, "pause": _seconds(got["pause"]), "call_floor": float(got["call_floor"]),
+                    "inputs": _phases(got["inputs"])}
+        return TableConfig(language=str(language), table=table, names=names, source=self.doc.path,
+                           buildings_dealt=given, **settings)
+
+    def keys(self, seats: int | None) -> dict[str, Any]:
+        """Reads the keys after the deck, in the order they are declared: each checked against its shape, the
+        variants and the buildings by readers of their own. Returns every key's value, its default when the key is
+        absent or refused."""
+        data = self.data
+        own: dict[str, Callable[[], Any]] = {
+            "variants": lambda: _variants(data, self.doc, self.prefix, self.found),
+            "buildings": lambda: _buildings(data.get("buildings"), self.at("buildings"), seats, self.found)}
+        got: dict[str, Any] = {}
+        for name, key in DECLARED.items():
+            if name in FIRST:
+                continue
+            if key.own:
+                got[name] = own[name]()
+                continue
+            got[name] = data.get(name, key.default)
+            if name in data and not key.holds(got[name]):
+                self.bad(name, got[name])
+                got[name] = key.default
+        if "pause" in data and "call_floor" not in self.refused and got["pause"][1] < got["call_floor"]:
+            self.found.warn(f"{self.at('pause')}: pause", "pause_under_floor", pause=shown(list(got["pause"])),
+                            floor=shown(got["call_floor"]))
+        return got
 
     def seats(self) -> tuple[tuple[str | None, ...], int | None]:
         """Reads ``seats``: a number, or the players' names; returns (names, number of seats)."""
@@ -262,7 +299,7 @@ class _Reader:
                     seats = None
         elif "preset" in data:
             name = data["preset"]
-            if not isinstance(name, str) or name not in PRESETS:
+            if not DECLARED["preset"].holds(name):
                 self.bad("preset", name)
             elif seats is None:
                 found.errors.append(f"{self.at('preset')}: preset: say how many players with 'seats'")
@@ -276,109 +313,6 @@ class _Reader:
                                 f"characters) or 'preset'")
         return deck, seats
 
-    def house_rules(self) -> dict[str, Any]:
-        """Reads the house rules the table sets, as engine.Rules declares them: each of its type, among its
-        choices or within its bounds; a list of variants as _variants checks it. Returns them by name."""
-        rules: dict[str, Any] = {}
-        for rule in house_rules():
-            if rule.name in _LIST_RULES or rule.name not in self.data:
-                continue
-            value = self.data[rule.name]
-            # type(): true is not a number here, though Python's bool is an int
-            if (type(value) is rule.kind and (not rule.choices or value in rule.choices)
-                    and (rule.bounds is None or isinstance(value, int) and rule.bounds[0] <= value <= rule.bounds[1])):
-                rules[rule.name] = value
-            else:
-                self.bad(rule.name, value)
-        chosen = _variants(self.data, self.doc, self.prefix, self.found)
-        if chosen:
-            rules["variants"] = chosen
-        return rules
-
-    def speech(self) -> dict[str, Any]:
-        """Reads how lines are said: ``speaker``, ``voice``, ``rate``, ``device``, ``ambience``."""
-        data = self.data
-        speaker = data.get("speaker", "auto")
-        if speaker not in SPEAKERS:
-            self.bad("speaker", speaker)
-        voice = data.get("voice")
-        if voice is not None and not isinstance(voice, str):
-            self.bad("voice", voice)
-        rate = data.get("rate")
-        if rate is not None and not RATE.holds(rate):
-            self.bad("rate", rate)
-        device = data.get("device")
-        if device is not None and (isinstance(device, bool) or not isinstance(device, (str, int))):
-            self.bad("device", device)
-        ambience = data.get("ambience", False)
-        if not isinstance(ambience, bool):
-            self.bad("ambience", ambience)
-        return {"speaker": str(speaker), "voice": voice, "rate": rate, "device": device, "ambience": ambience}
-
-    def pacing(self) -> dict[str, Any]:
-        """Reads how long calls and days last: ``pause``, ``call_floor``, ``debate_timer``, ``last_words``."""
-        data = self.data
-        pause = data.get("pause", [5, 15])
-        if (not isinstance(pause, list) or len(pause) != 2
-                or not all(PAUSE.holds(p) for p in pause)
-                or pause[0] > pause[1]):
-            self.bad("pause", pause)
-            pause = [5, 15]
-        floor = data.get("call_floor", 5)
-        if not CALL_FLOOR.holds(floor):
-            self.bad("call_floor", floor)
-            floor = 5
-        elif "pause" in data and pause[1] < floor:
-            self.found.warn(f"{self.at('pause')}: pause", "pause_under_floor", pause=shown(pause), floor=shown(floor))
-        timer = data.get("debate_timer", 0)
-        if not DEBATE_TIMER.holds(timer):
-            self.bad("debate_timer", timer)
-            timer = 0
-        last_words = data.get("last_words", 0)
-        if not LAST_WORDS.holds(last_words):
-            self.bad("last_words", last_words)
-            last_words = 0
-        return {"pause": (float(pause[0]), float(pause[1])), "call_floor": float(floor), "debate_timer": timer,
-                "last_words": last_words}
-
-    def hearing(self) -> dict[str, Any]:
-        """Reads how answers are heard: ``inputs``, ``model``, ``microphone``."""
-        data = self.data
-        default_inputs = {"night": ["keypad"], "day": ["keypad", "voice"]}
-        inputs = data.get("inputs", default_inputs)
-        if (not isinstance(inputs, dict) or not set(inputs) <= {"night", "day"}
-                or not all(isinstance(v, list) and v and all(isinstance(x, str) for x in v)
-                           and set(v) <= {"keypad", "voice"} for v in inputs.values())):
-            self.bad("inputs", inputs)
-            inputs = default_inputs
-        inputs = {**default_inputs, **inputs}
-        model = data.get("model")
-        if model is not None and not isinstance(model, str):
-            self.bad("model", model)
-            model = None
-        microphone = data.get("microphone")
-        if microphone is not None and (isinstance(microphone, bool) or not isinstance(microphone, (str, int))):
-            self.bad("microphone", microphone)
-            microphone = None
-        return {"inputs": tuple((k, tuple(v)) for k, v in sorted(inputs.items())), "model": model,
-                "microphone": microphone}
-
-    def cards(self) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
-        """Reads the cards a table adds beside its deck: the Actor's and the Gypsy's séance cards."""
-        actor_cards: tuple[str, ...] = ()
-        raw_cards = self.data.get("actor_cards", [])
-        if not isinstance(raw_cards, list) or not all(isinstance(c, str) for c in raw_cards):
-            self.bad("actor_cards", raw_cards)
-        else:
-            actor_cards = tuple(raw_cards)
-        seance_cards: tuple[tuple[str, ...], ...] = ()
-        raw_seance = self.data.get("seance_cards", [])
-        if (not isinstance(raw_seance, list)
-                or not all(isinstance(c, list) and all(isinstance(q, str) for q in c) for c in raw_seance)):
-            self.bad("seance_cards", raw_seance)
-        else:
-            seance_cards = tuple(tuple(c) for c in raw_seance)
-        return actor_cards, seance_cards
 
     def check_deck(self, seats: int, deck: tuple[str, ...], groups: tuple[tuple[int, ...], ...],
                    variants: tuple[str, ...]) -> None:
@@ -421,17 +355,6 @@ def _buildings(raw: Any, where: str, seats: int | None,
     return tokens, given
 
 
-def read_groups(raw: Any) -> tuple[tuple[int, ...], ...] | None:
-    """Returns the ``groups`` key as two tuples of seats (() when absent), or None when it is not that shape;
-    which seats they hold is checked against the table by engine.check_groups."""
-    if raw is None:
-        return ()
-    if (not isinstance(raw, list) or len(raw) != 2
-            or not all(isinstance(g, list) and g and all(isinstance(s, int) and not isinstance(s, bool) for s in g)
-                       for g in raw)):
-        return None
-    return tuple(tuple(g) for g in raw)
-
 
 def _variants(data: dict[str, Any], doc: Document, prefix: tuple[object, ...], found: Findings) -> tuple[str, ...]:
     """Reads the ``variants`` key: known names, each once, no two that cannot be played together."""
@@ -473,19 +396,60 @@ def load_config(path: str) -> tuple[TableConfig, list[str]]:
     return config, found.said(config.language)
 
 
-def config_to_dict(config: TableConfig) -> dict[str, Any]:
-    """Returns a config as plain data (for a game's journal)."""
+
+
+# -- the table a game's journal keeps ------------------------------------------------------------------------------
+
+
+def table_mapping(config: TableConfig) -> dict[str, Any]:
+    """Returns the table config as a file gives it, every key written (the deck as its ids, not a preset): the mapping
+    a game's journal keeps, read back by read_table as a file is (config_from_journal)."""
     table = config.table
-    return {"language": config.language, "names": list(config.names), "seats": table.seats,
-            "deck": list(table.deck), "groups": [list(g) for g in table.groups],
-            "rules": dataclasses.asdict(table.rules), "deal_mode": config.deal,
-            "actor_cards": list(table.actor_cards), "seance_cards": [list(c) for c in table.seance_cards],
-            "source": config.source, "speaker": config.speaker, "voice": config.voice, "rate": config.rate,
-            "device": config.device, "ambience": config.ambience, "pause": list(config.pause),
-            "call_floor": config.call_floor, "debate_timer": config.debate_timer, "last_words": config.last_words,
-            "inputs": {k: list(v) for k, v in config.inputs}, "model": config.model,
-            "microphone": config.microphone, "buildings": list(table.buildings),
-            "buildings_dealt": [list(pair) for pair in config.buildings_dealt]}
+    written: dict[str, Any] = {
+        "language": config.language, "seats": list(config.names) or table.seats, "deck": list(table.deck),
+        **{name: plain(getattr(table.rules, name)) for name, key in DECLARED.items() if key.rule is not None},
+        "groups": plain(table.groups) or None, "actor_cards": list(table.actor_cards),
+        "seance_cards": plain(table.seance_cards), "buildings": dict(config.buildings_dealt) or list(table.buildings)
+        or None, "inputs": {phase: list(given) for phase, given in config.inputs}}
+    for name in DECLARED:
+        if name not in written and name != "preset":
+            written[name] = plain(getattr(config, name))  # deal, speaker, ...: the settings of the same names
+    return {name: written[name] for name in DECLARED if name in written}
+
+
+def journal_table(config: TableConfig) -> dict[str, Any]:
+    """Returns what a game's journal header holds of its table: the config (``table_mapping``) and the file it was
+    read from."""
+    return {"config": table_mapping(config), "source": config.source}
+
+
+def config_from_journal(header: Any, where: str) -> TableConfig:
+    """Returns the table a game's journal header keeps (``journal_table``'s), checked as a table config file is
+    (every key's type and bounds, the language, the players' names, the deck): a journal is a file like any other,
+    and may have been changed. A damaged one is a UserError naming ``where``."""
+    header = header if isinstance(header, dict) else {}
+    data, source = header.get("config"), header.get("source", "")
+    if isinstance(data, dict) and "rules" in data:  # no table config has that key: the journal's shape before
+        source = data.get("source", "")
+        try:
+            data = _old_shape(data)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise UserError(f"{where}: the journal's table is damaged ({shown(str(exc))})") from None
+    elif isinstance(data, dict) and isinstance(data.get("buildings"), dict):
+        # JSON writes a mapping's keys as text: the seats the buildings were given to come back as numbers.
+        data = {**data, "buildings": {_seat(k): token for k, token in data["buildings"].items()}}
+    found = Findings()
+    config = read_table(data, Document(where, data), (), found)
+    if not isinstance(source, str) or control_character(source):
+        found.errors.append(f"{where}: source: expected the table config's file name; got {shown(source)}")
+    if found.errors or config is None:
+        raise UserError(f"{where}: the journal's table is damaged:\n" + "\n".join(found.errors))
+    return dataclasses.replace(config, source=source)
+
+
+def _seat(key: object) -> object:
+    """Returns a mapping's key that JSON wrote as text ("2") as the seat number it was; any other key as it is."""
+    return int(key) if isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 7 else key
 
 
 def ruled_before(rules: dict[str, Any]) -> dict[str, Any]:
@@ -500,28 +464,16 @@ def ruled_before(rules: dict[str, Any]) -> dict[str, Any]:
     return rules
 
 
-def config_from_dict(data: Any, where: str) -> TableConfig:
-    """Returns the config a journal saved, checked as a table config file is (every key's type and bounds, the
-    language, the players' names, the deck): a journal is a file like any other, and may have been changed. A
-    damaged one is a UserError naming ``where``."""
-    try:
-        written = _as_written(data)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        raise UserError(f"{where}: the journal's table is damaged ({shown(str(exc))})") from None
-    found = Findings()
-    config = read_table(written, Document(where, written), (), found)
-    source = data.get("source", "")
-    if not isinstance(source, str) or control_character(source):
-        found.errors.append(f"{where}: source: expected the table config's file name; got {shown(source)}")
-    if found.errors or config is None:
-        raise UserError(f"{where}: the journal's table is damaged:\n" + "\n".join(found.errors))
-    return dataclasses.replace(config, source=source)
 
 
-def _as_written(data: Any) -> dict[str, Any]:
-    """Returns a journal's table (config_to_dict's) as a table config file would give it, to be read as one.
-    Keys added since a journal was written take their defaults (the call floor, the last words, the ambience)."""
-    if not isinstance(data, dict) or not isinstance(data["rules"], dict):
+def _old_shape(data: dict[str, Any]) -> dict[str, Any]:
+    """Returns a journal's table in the shape journals kept it in until a table config's own (commit 4cca2fd and
+    before: config_to_dict's mapping, the names apart from the seats, the house rules nested under "rules", the deal
+    as "deal_mode", the source inside) as a table config file would give it, to be read as one. Keys added since
+    such a journal was written take their defaults (the call floor, the last words, the ambience), house rules what
+    it played by (ruled_before). It can go, with ruled_before, once journals of that shape need no longer resume
+    (tests/journals/ holds such journals, and tests/journals/headers/rich_table.jsonl the last of the shape)."""
+    if not isinstance(data["rules"], dict):
         raise TypeError("not a mapping")
     names, seats = data.get("names") or [], data["seats"]
     if names and seats != len(names):

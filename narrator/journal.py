@@ -8,9 +8,10 @@ resumes from the last whole line. One JSON object a line, in UTF-8, ending in a
 newline (a carriage return before it, as a Windows editor saves, is ignored):
 
 - The header: ``{"werewolf-narrator": 1, "kind": "play" or "dry-run", ...}``. A game at the table ("play") has
-  its "config", "seed" and "buildings", then either its whole "deal" (the cards seat by seat) and "centre" (the
-  deal was over when the journal began, as in every journal written before the deal was journaled), or
-  ``"dealing": true``: the journal began before the first card was shown, and the deal follows line by line:
+  its "config" (the table config as a file gives it, every key written: narrator.config.table_mapping), its
+  "source" (the file's name), "seed" and "buildings", then either its whole "deal" (the cards seat by seat) and
+  "centre" (the deal was over when the journal began, as in every journal written before the deal was journaled),
+  or ``"dealing": true``: the journal began before the first card was shown, and the deal follows line by line:
 
   - ``{"seen": 5}`` (deal: app): seat 5 has seen its card and hidden it again. The cards are the header's
     "deal" and "centre", drawn from the seed before the first card was shown.

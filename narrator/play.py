@@ -17,7 +17,7 @@ from .asking import KeypadAnswers
 from .table import TableIO, open_table
 from .table_narrator import TableHooks, TableNarrator, TableSettings, deal_on_screen
 from .hostmenu import MenuHooks
-from .config import TableConfig, config_from_dict, config_to_dict
+from .config import TableConfig, config_from_journal, journal_table
 from .errors import GameStopped, UserError
 from .hearing import BackgroundListener, PushbackKeys, SpokenAnswers, VoiceAnswers
 from .hint import resume_hint, typed_path
@@ -45,7 +45,7 @@ def journal_header(config: TableConfig, seed: int, deal: Deal, dealing: bool = F
     With ``dealing``, the journal begins before the deal: the cards follow it step by step (narrator.journal),
     and ``deal`` holds the buildings and, with deal: app, the cards drawn (with deal: cards, none yet).
     """
-    header: dict[str, Any] = {"kind": "play", "config": config_to_dict(config), "seed": seed,
+    header: dict[str, Any] = {"kind": "play", **journal_table(config), "seed": seed,
                               "buildings": [list(pair) for pair in deal.buildings]}
     if deal.roles:
         header.update(deal=list(deal.roles), centre=list(deal.centre))
@@ -405,7 +405,7 @@ def resume_play(args: ResumeOptions, header: dict[str, Any], entries: Sequence[E
     """Goes on with a journaled game at the table, from the call where it stopped; ``journal`` is its journal
     already open (and locked), or None to open it here."""
     where = f"{args.journal}:1"
-    config = config_from_dict(header.get("config") or {}, where)
+    config = config_from_journal(header, where)
     if args.speaker:
         config = dataclasses.replace(config, speaker=args.speaker)
     seed = header.get("seed")

@@ -46,7 +46,7 @@ def unfinished_games(folder: Path) -> list[Unfinished]:
         config = header["config"] if isinstance(header.get("config"), dict) else {}
         language = table_language(path)
         say = functools.partial(table_text, language)
-        source = str(config.get("source") or "")
+        source = str(header.get("source", config.get("source")) or "")  # inside the config in a journal's old shape
         table = printable(Path(source).name) if source and not source.startswith("(") else say("screen.starter_table")
         if "progress" in header:
             where = say("screen.at_deal")
@@ -56,8 +56,8 @@ def unfinished_games(folder: Path) -> list[Unfinished]:
             where = say("screen.day_zero")
         else:
             where = say(f"summary.{entries[-1].phase}", number=entries[-1].number)
-        seats = config.get("seats")
-        count = seats if isinstance(seats, int) and not isinstance(seats, bool) else "?"
+        seats = config.get("seats")  # a number, or the players' names
+        count = len(seats) if isinstance(seats, list) else seats if type(seats) is int else "?"
         details = say("screen.unfinished", table=table, count=count, where=where)
         games.append(Unfinished(path, when, details, language, in_use(path)))
     return sorted(games, key=lambda game: (game.when, game.path.name), reverse=True)

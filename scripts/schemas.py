@@ -1,7 +1,7 @@
 """Writes the JSON Schemas of docs/schemas/ and the generated tables of docs/ from what the program itself knows:
-the table config's keys and their help (narrator.config), the house rules as engine.Rules declares them, the
-languages (the voice files), the presets, the character ids, the variants, the building tokens, and every call id
-with the shape of its answer (engine.calls). Run it after changing any of those; the tests run it with --check.
+the table config's keys as narrator.table_keys declares them (each one's shape, bounds or values, default and help;
+the house rules as engine.Rules declares them), what the characters ask of the cards a table adds for them, the
+languages (the voice files), the character ids, and every call id with the shape of its answer (engine.calls). Run it after changing any of those; the tests run it with --check.
 
     python scripts/schemas.py           # writes docs/schemas/*.schema.json and the tables in docs/*.md
     python scripts/schemas.py --check   # writes nothing; fails, naming each file, if one is not up to date
@@ -14,7 +14,6 @@ cards are in the deck or the answers follow the game is for `check` and `dry-run
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import re
@@ -24,116 +23,40 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from engine import MAX_SEATS, MIN_SEATS, PRESETS, ROLES, Kind  # noqa: E402
+from engine import ROLES, Kind  # noqa: E402
 from engine.calls import call_kinds, declared_calls  # noqa: E402
 from engine.roles import actor, gypsy  # noqa: E402
 from engine.roles.wolf_hound import SIDES  # noqa: E402
-from engine.table import HouseRule, house_rules  # noqa: E402
+from engine.table import house_rules  # noqa: E402
 from engine.types import Phase  # noqa: E402
-from engine.variants import TOSS, VARIANTS  # noqa: E402
+from engine.variants import TOSS  # noqa: E402
 from engine.village import TOKENS  # noqa: E402
-from narrator.config import TableConfig  # noqa: E402
-from narrator.table_keys import (  # noqa: E402
-    _LIST_RULES, CALL_FLOOR, DEBATE_TIMER, KEYS, LAST_WORDS, PAUSE, RATE, SPEAKERS, readme_row)
-from narrator.names import written_names  # noqa: E402
+from narrator.table_keys import DECLARED, SEAT_KEY, readme_row  # noqa: E402
 from narrator.script import REASONS, TOP_KEYS, WINNERS  # noqa: E402
-from narrator.shapes import SEAT, SEAT_KEY, SHAPES, null_or  # noqa: E402
+from narrator.shapes import SEAT, SHAPES, null_or  # noqa: E402
 from narrator.voices import languages  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "docs" / "schemas"
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
-# The inputs a phase may take (the numbers' bounds are narrator.table_keys's, declared once for the reader, the help
-# and the schema; tests/test_schemas.py tries values on either side of each against `check`).
-INPUTS = ("keypad", "voice")
-
-def _json(value: object) -> object:
-    """Returns a default as JSON writes it (tuples as lists)."""
-    return json.loads(json.dumps(value))
-
-
 # -- the table config --------------------------------------------------------------------------------------------
 
-
-def rule_schema(rule: HouseRule) -> dict[str, Any]:
-    """Returns the schema of a house rule's value, from its declaration in engine.Rules."""
-    schema: dict[str, Any]
-    if rule.name in _LIST_RULES:
-        names = list(_LIST_RULES[rule.name])
-        # config._variants: a list of names, each once; a single name without brackets; null for none.
-        schema = {"anyOf": [{"type": "array", "items": {"enum": names}, "uniqueItems": True},
-                            {"enum": names}, {"type": "null"}]}
-    elif rule.kind is bool:
-        schema = {"type": "boolean"}
-    elif rule.choices:
-        schema = {"enum": list(rule.choices)}
-    else:
-        assert rule.kind is int and rule.bounds is not None, f"Rules.{rule.name}: a number rule declares its bounds"
-        schema = {"type": "integer", "minimum": rule.bounds[0], "maximum": rule.bounds[1]}
-    return {**schema, "default": _json(rule.default)}
-
-
-def _defaults() -> dict[str, object]:
-    """Returns the defaults of the keys that TableConfig holds as they are written (speaker, pause...)."""
-    found: dict[str, object] = {}
-    for f in dataclasses.fields(TableConfig):
-        if f.name in KEYS and f.default is not dataclasses.MISSING and f.default is not None:
-            found[f.name] = f.default
-    found["inputs"] = {phase: list(inputs) for phase, inputs in TableConfig.inputs}
-    return found
+CHARACTER_KEYS: dict[str, dict[str, Any]] = {
+    "actor_cards": {"items": {"enum": list(actor.LENDABLE)}, "maxItems": actor.CARDS, "uniqueItems": True},
+    "seance_cards": {"maxItems": gypsy.CARDS, "items": {"type": "array", "minItems": 1, "maxItems": gypsy.QUESTIONS,
+                                                        "items": {"type": "string", "minLength": 1}}},
+}
+"""What the characters' own checks (engine.check_extras) ask of the cards a table adds for them, beyond the lists of
+texts the reader takes: said here for an editor, from the characters' modules, which the narrator may not import."""
 
 
 def table_properties() -> dict[str, dict[str, Any]]:
-    """Returns the schema of every key of a table config, in the order `check --help` lists them."""
-    roles = sorted(ROLES)
-    tokens = list(TOKENS)
-    name = {"anyOf": [{"type": "string"}, {"type": "integer"}]}
-    shapes: dict[str, dict[str, Any]] = {
-        "language": {"enum": languages(), "default": "en"},
-        "seats": {"anyOf": [{"type": "integer", "minimum": MIN_SEATS, "maximum": MAX_SEATS},
-                            {"type": "array", "items": name, "minItems": MIN_SEATS, "maxItems": MAX_SEATS}]},
-        # The ids, then the voice files' names as written (check takes them case aside: an enum cannot say so).
-        "deck": {"type": "array", "items": {"enum": roles + sorted({n for n, _ in written_names()} - set(roles))},
-                 "minItems": MIN_SEATS},
-        "preset": {"enum": sorted(PRESETS)},
-        "deal": {"enum": ["app", "cards"]},
-        "groups": null_or({"type": "array", "minItems": 2, "maxItems": 2,
-                            "items": {"type": "array", "minItems": 1, "items": SEAT}}),
-        "actor_cards": {"type": "array", "items": {"enum": list(actor.LENDABLE)}, "maxItems": actor.CARDS,
-                        "uniqueItems": True},
-        "seance_cards": {"type": "array", "maxItems": gypsy.CARDS,
-                         "items": {"type": "array", "minItems": 1, "maxItems": gypsy.QUESTIONS,
-                                   "items": {"type": "string", "minLength": 1}}},
-        "buildings": null_or({"anyOf": [
-            {"type": "array", "items": {"enum": tokens}},
-            {"type": "object", "patternProperties": {SEAT_KEY: {"enum": tokens}}, "additionalProperties": False}]}),
-        "speaker": {"enum": list(SPEAKERS)},
-        "voice": null_or({"type": "string"}),
-        "rate": null_or(RATE.schema()),
-        "device": null_or(name),
-        "ambience": {"type": "boolean"},
-        "call_floor": CALL_FLOOR.schema(),
-        "pause": {"type": "array", "minItems": 2, "maxItems": 2,
-                  "items": PAUSE.schema()},
-        "debate_timer": DEBATE_TIMER.schema(),
-        "last_words": LAST_WORDS.schema(),
-        "inputs": {"type": "object", "additionalProperties": False,
-                   "properties": {phase.value: {"type": "array", "minItems": 1, "items": {"enum": list(INPUTS)}}
-                                  for phase in Phase}},
-        "model": null_or({"type": "string"}),
-        "microphone": null_or(name),
-    }
-    shapes.update({rule.name: rule_schema(rule) for rule in house_rules()})
-    missing = set(KEYS) - set(shapes)
-    assert not missing, f"scripts/schemas.py: give the schema of the new table keys {sorted(missing)}"
-    defaults = _defaults()
-    properties: dict[str, dict[str, Any]] = {}
-    for key, help_text in KEYS.items():
-        schema = {"description": help_text.replace("`", ""), **shapes[key]}
-        if key in defaults and "default" not in schema:
-            schema["default"] = _json(defaults[key])
-        properties[key] = schema
+    """Returns the schema of every key of a table config, in the order `check --help` lists them: each key's
+    declaration (narrator.table_keys), and what the characters ask of theirs."""
+    properties = {name: key.schema() for name, key in DECLARED.items()}
+    for name, more in CHARACTER_KEYS.items():
+        properties[name].update(more)
     return properties
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import json
+from pathlib import Path
 from typing import Any, Iterable, Sequence, TextIO
 
 import pytest
@@ -29,6 +31,17 @@ call_floor: 0
 """
 """The built-in starter table as a config file (``.format(language=...)``), at the console, with no waits: the
 tests that play it at a terminal or through ``play``."""
+
+
+OLD_HEADER = Path(__file__).resolve().parent / "journals" / "headers" / "rich_table.jsonl"
+"""A journal's header in the shape journals kept their table in until it was a table config's own (config_to_dict's,
+commit 4cca2fd): tests/journals/headers/rich_table.yaml, seed 7, its deal."""
+
+
+def old_header() -> dict[str, Any]:
+    """Returns OLD_HEADER's header, to change as a test needs."""
+    header: dict[str, Any] = json.loads(OLD_HEADER.read_text(encoding="utf-8"))
+    return header
 
 
 def new_game(roles: Sequence[str], centre: Sequence[str] = (), *, actor_cards: Sequence[str] = (),

@@ -14,10 +14,11 @@ from typing import Any, Callable, Iterable
 import pytest
 
 from engine import Rules, Table
+from helpers import old_header
 from keystrokes import ScriptedKeys, plan_keys
 from narrator import speak
 from narrator.cli import main
-from narrator.config import config_from_dict, config_to_dict, load_config
+from narrator.config import config_from_journal, journal_table, load_config
 from narrator.errors import UserError
 from narrator.narration import CLOSE_EYES, OPEN_EYES
 from narrator.play import STARTER, NewGame, Timing, play
@@ -494,10 +495,11 @@ def test_an_ambience_that_is_not_true_or_false_is_named_with_its_line(tmp_path: 
 
 def test_a_journal_keeps_the_ambience_and_an_older_one_goes_on_without_it(tmp_path: Path) -> None:
     config = load_config(write_config(tmp_path, "ambience: true\n"))[0]
-    data = config_to_dict(config)
-    assert config_from_dict(data, "j:1").ambience is True
-    del data["ambience"]
-    assert config_from_dict(data, "j:1").ambience is False
+    assert config_from_journal(journal_table(config), "j:1").ambience is True
+    old = old_header()  # a journal's table in the shape it had before the table config's own
+    assert config_from_journal(old, "j:1").ambience is True
+    del old["config"]["ambience"]
+    assert config_from_journal(old, "j:1").ambience is False
 
 
 def test_check_help_lists_the_ambience(capsys: pytest.CaptureFixture[str]) -> None:

@@ -273,3 +273,4 @@ def test_every_package_is_installed() -> None:
     packages = {module_name(path.parent) for folder in ("engine", "narrator")
                 for path in (ROOT / folder).rglob("__init__.py")}
     assert packages == listed
+

@@ -21,7 +21,7 @@ from test_resume import keys_of, plan
 from engine import Game, Rules, Table, deal_cards
 from helpers import STARTER_TABLE, Printed, play_keys
 from keystrokes import Recorder, ScriptedKeys, plan_keys
-from narrator.config import TableConfig, config_from_dict, config_to_dict, load_config
+from narrator.config import TableConfig, config_from_journal, journal_table, load_config
 from narrator.errors import GameStopped, UserError
 from narrator.journal import Journal, read_journal
 from narrator.play import STARTER, NewGame, Resumed, Timing, journaled_deal, play
@@ -83,7 +83,7 @@ def resumed(journal: Path, keys: list[str], screen: PlainScreen | None = None,
             speaker: Recorder | None = None) -> Game:
     """Goes on with a journaled game as `werewolf-narrator resume` does (resume_play, without a terminal)."""
     header, entries = read_journal(str(journal))
-    config = config_from_dict(header["config"], f"{journal}:1")
+    config = config_from_journal(header, f"{journal}:1")
     deal, progress = journaled_deal(config, header)
     return play_keys(config, keys, seed=header["seed"],
                      start=Resumed(Journal(journal), deal=deal, replay=entries, replay_from=str(journal),
@@ -215,7 +215,7 @@ def test_a_journal_written_before_the_deal_was_journaled_still_resumes(tmp_path:
     answers = [line for line in lines(the_journal(tmp_path / "game")) if "call" in line]
     assert answers
     old = tmp_path / "old.jsonl"
-    header = {"werewolf-narrator": 1, "kind": "play", "config": config_to_dict(APP), "seed": SEED,
+    header = {"werewolf-narrator": 1, "kind": "play", **journal_table(APP), "seed": SEED,
               "deal": list(CARDS.roles), "centre": list(CARDS.centre), "buildings": []}
     old.write_text("".join(json.dumps(line) + "\n" for line in [header, *answers]), encoding="utf-8")
     speaker = Recorder()

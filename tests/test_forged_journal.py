@@ -14,10 +14,13 @@ from typing import Any, Callable
 
 import pytest
 
+from narrator.config import config_from_journal, journal_table
 from narrator.unfinished import listed, unfinished_games
 
 ROOT = Path(__file__).resolve().parent.parent
 OLD = ROOT / "tests" / "journals" / "deal_starter.jsonl"  # a table's game stopped during the deal (deal: app)
+# OLD keeps its table in the shape before the table config's own (config_to_dict's); today_s() rewrites it in
+# today's shape, to forge that one too.
 
 
 def forged(tmp_path: Path, change: Callable[[dict[str, Any]], None]) -> Path:
@@ -32,6 +35,14 @@ def forged(tmp_path: Path, change: Callable[[dict[str, Any]], None]) -> Path:
 
 def set_config(key: str, value: object) -> Callable[[dict[str, Any]], None]:
     return lambda header: header["config"].__setitem__(key, value)
+
+
+def today_s(change: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+    """Returns ``change`` made to OLD's header rewritten as journals write it today (journal_table's)."""
+    def changed(header: dict[str, Any]) -> None:
+        header.update(journal_table(config_from_journal(header, "old")))
+        change(header)
+    return changed
 
 
 def swap_cards(header: dict[str, Any]) -> None:
@@ -53,6 +64,18 @@ CASES: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "a seed as text": (lambda h: h.__setitem__("seed", "5"), "the journal's seed is damaged"),
     "a seed out of range": (lambda h: h.__setitem__("seed", -1), "the journal's seed is damaged"),
     "a deal its seed does not give": (swap_cards, "the journal's deal is not the one its seed deals"),
+    "today's: an escape in a name": (today_s(set_config("seats", ["Ann\x1b[2J", *"BCDEFGH"])),
+                                     "holds an escape character"),
+    "today's: a language that is a path": (today_s(set_config("language", "../x")), "language: no voice file"),
+    "today's: a rule of another kind": (today_s(set_config("sheriff", "yes")), "sheriff: expected"),
+    "today's: a key nobody knows": (today_s(set_config("xyz", 1)), "unknown key 'xyz'"),
+    "today's: a building given to a seat the table lacks": (today_s(set_config("buildings", {"9": "baker"})),
+                                                            "buildings: seat 9 is not at this table of 8"),
+    "today's: an escape in the table's source": (today_s(lambda h: h.__setitem__("source", "t\x1b]0;x\x07.yaml")),
+                                                 "source: expected"),
+    "today's: a table that is no mapping": (today_s(lambda h: h.__setitem__("config", [1])),
+                                            "the journal's table is damaged"),
+    "today's: a deal its seed does not give": (today_s(swap_cards), "the journal's deal is not the one its seed deals"),
 }
 
 
@@ -67,9 +90,10 @@ def test_a_changed_journal_header_is_refused_with_its_line_and_what_is_wrong(tmp
     assert "\x1b" not in result.stderr and "\x07" not in result.stderr
 
 
-def test_the_unchanged_journal_goes_on_as_far_as_the_keypad(tmp_path: Path) -> None:
+@pytest.mark.parametrize("shape", ["old", "today's"])
+def test_the_unchanged_journal_goes_on_as_far_as_the_keypad(tmp_path: Path, shape: str) -> None:
     """The cases above change one thing each: the journal as written passes every check."""
-    journal = forged(tmp_path, lambda header: None)
+    journal = forged(tmp_path, (lambda header: None) if shape == "old" else today_s(lambda header: None))
     result = subprocess.run([sys.executable, "-m", "narrator", "resume", str(journal), "--plain"], cwd=tmp_path,
                             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
     assert "the keypad needs a terminal" in result.stderr, result.stderr
@@ -95,9 +119,16 @@ def test_every_key_of_a_journal_s_table_given_any_odd_value_is_refused_or_played
     monkeypatch.setattr(narrator.supervise, "wanted", lambda *a, **k: False)
     base = json.loads(OLD.read_text(encoding="utf-8").splitlines()[0])
     faults = []
-    for key in [*base["config"], *(f"rules.{rule}" for rule in base["config"]["rules"])]:
+    today = {**base}
+    today_s(lambda header: None)(today)
+    keys = [*base["config"], *(f"rules.{rule}" for rule in base["config"]["rules"]),
+            *(f"today.{key}" for key in today["config"])]
+    for key in keys:
         for value in ODD:
             def change(header: dict[str, Any], key: str = key, value: object = value) -> None:
+                if key.startswith("today."):
+                    today_s(set_config(key.removeprefix("today."), value))(header)
+                    return
                 table = header["config"]["rules"] if key.startswith("rules.") else header["config"]
                 table[key.removeprefix("rules.")] = value
             journal = forged(tmp_path, change)

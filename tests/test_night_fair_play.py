@@ -15,7 +15,7 @@ from engine import Call, Deal, Game, IllegalAnswer, Phase, Rules, Table
 from helpers import Printed, drive, new_game, play_keys, reach, refused
 from keystrokes import Recorder, ScriptedKeys, after, keys_for, plan_keys
 from narrator.asking import KEYPAD
-from narrator.config import TableConfig, config_from_dict
+from narrator.config import TableConfig, config_from_journal
 from narrator.hearing import PushbackKeys, VoiceAnswers
 from narrator.journal import Journal, read_journal
 from narrator.listen.understand import load_vocabulary
@@ -461,7 +461,7 @@ def test_a_game_resumed_mid_night_closes_eyes_before_the_call(tmp_path: Path) ->
     header, entries = read_journal(str(stopped.journal))
     speaker, out = Recorder(), io.StringIO()
     with pytest.raises(EOFError):
-        play_keys(config_from_dict(header["config"], "journal"), ["0", "enter", "enter"], seed=header["seed"],
+        play_keys(config_from_journal(header, "journal"), ["0", "enter", "enter"], seed=header["seed"],
                   start=Resumed(Journal(stopped.journal), Deal(tuple(header["deal"])), entries, str(stopped.journal)),
                   screen=Printed(out), speaker=speaker)
     assert speaker.said[:3] == ["The game goes on.", CLOSE, WITCH_WAKES]
@@ -478,7 +478,7 @@ def test_a_game_resumed_by_day_needs_no_eyes_notice(tmp_path: Path) -> None:
     header, entries = read_journal(str(stopped.journal))
     speaker = Recorder()
     with pytest.raises(EOFError):
-        play_keys(config_from_dict(header["config"], "journal"), [], seed=header["seed"],
+        play_keys(config_from_journal(header, "journal"), [], seed=header["seed"],
                   start=Resumed(Journal(stopped.journal), Deal(tuple(header["deal"])), entries, str(stopped.journal)),
                   speaker=speaker)
     assert speaker.said[0] == "The game goes on." and CLOSE not in speaker.said and OPEN not in speaker.said

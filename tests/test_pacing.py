@@ -12,11 +12,12 @@ from typing import Iterable
 import pytest
 
 from engine import Game, Kind, Phase, Rules, Table, deal_cards
+from helpers import old_header
 from keystrokes import ScriptedKeys, plan_keys
 from narrator.asking import KeypadAnswers
 from narrator.hearing import SpokenAnswers
 from narrator.cli import main
-from narrator.config import TableConfig, config_from_dict, config_to_dict, load_config
+from narrator.config import TableConfig, config_from_journal, journal_table, load_config
 from narrator.narration import wakes
 from narrator.pacing import IDENTIFY, MIN_SAMPLES, Pacing
 from narrator.play import STARTER, NewGame, Timing, play
@@ -488,10 +489,10 @@ def test_a_range_under_the_floor_is_accepted_with_a_warning(tmp_path: Path) -> N
 def test_the_journal_keeps_the_floor_and_an_old_journal_resumes_with_the_default() -> None:
     """The floor is saved with the table; a journal written before it existed still resumes."""
     config = TableConfig("en", STARTER.table, pause=(2.0, 9.0), call_floor=3.5)
-    saved = config_to_dict(config)
-    assert config_from_dict(saved, "game.jsonl:1") == config
-    del saved["call_floor"]
-    assert config_from_dict(saved, "game.jsonl:1").call_floor == TableConfig.call_floor
+    assert config_from_journal(journal_table(config), "game.jsonl:1") == config
+    old = old_header()  # a journal's table in the shape it had before the table config's own
+    del old["config"]["call_floor"]
+    assert config_from_journal(old, "game.jsonl:1").call_floor == TableConfig.call_floor
 
 
 def test_check_help_lists_the_floor_and_the_range_with_their_defaults(capsys: pytest.CaptureFixture[str]) -> None:

@@ -23,7 +23,7 @@ from engine import Answer, Call, Deal, Game, Phase, deal_cards
 from helpers import play_keys
 from keystrokes import Recorder, ScriptedKeys, after, keys_for, plan_keys
 from narrator.cli import main
-from narrator.config import TableConfig, config_from_dict
+from narrator.config import TableConfig, config_from_journal
 from narrator.errors import GameStopped, UserError
 from narrator.journal import Entry, Journal, read_journal
 from narrator.narration import in_the_dark
@@ -373,7 +373,7 @@ def the_journal(folder: Path) -> Path:
 def resume_table_game(journal: Path, keys: list[str]) -> Game:
     """Goes on with a journaled game as `resume` does: the header's table and deal, the answers replayed."""
     header, entries = read_journal(str(journal))
-    config = config_from_dict(header["config"], f"{journal}:1")
+    config = config_from_journal(header, f"{journal}:1")
     deal = Deal(tuple(header["deal"]), tuple(header["centre"]))
     return play_keys(config, keys, seed=header["seed"],
                      start=Resumed(Journal(journal), deal=deal, replay=entries, replay_from=str(journal)))

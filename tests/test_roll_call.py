@@ -17,7 +17,7 @@ from helpers import Printed, drive, new_game, play_keys
 from keystrokes import ScriptedKeys, after, keys_for
 from narrator.asking import KEYPAD, KeypadAnswers
 from narrator.hearing import SpokenAnswers
-from narrator.config import TableConfig, config_from_dict
+from narrator.config import TableConfig, config_from_journal
 from narrator.journal import Journal, read_journal
 from narrator.play import NewGame, Resumed
 from narrator.voices import load_voice
@@ -295,7 +295,7 @@ def test_a_roll_call_is_journaled_as_its_ballots_and_a_game_resumed_after_it_end
     path, stopped = journaled(tmp_path / "stopped")
     assert stopped == entries[:len(stopped)] and ("vote", 1, vote) in stopped  # then calls that need no key
     header, replay = read_journal(str(path))
-    config = config_from_dict(header["config"], str(path))
+    config = config_from_journal(header, str(path))
     resumed = play_keys(config, keys[confirmed:], seed=header["seed"],
                         start=Resumed(Journal(path), deal=DEAL, replay=replay, replay_from=str(path)),
                         screen=Printed(io.StringIO()))

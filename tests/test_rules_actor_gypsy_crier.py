@@ -26,7 +26,7 @@ from helpers import (
 )
 from keystrokes import ScriptedKeys, keys_for
 from narrator.asking import KeypadAnswers
-from narrator.config import Findings, config_from_dict, config_to_dict, read_table
+from narrator.config import Findings, config_from_journal, journal_table, read_table
 from narrator.narration import VOICE, Line
 from narrator.screen import PlainScreen
 from narrator.voices import load_voice
@@ -445,7 +445,7 @@ def test_config_reads_the_actor_cards_the_seance_cards_and_the_town_crier() -> N
     table = config.table
     assert table.actor_cards == ("seer", "hunter", "witch") and table.rules.town_crier
     assert table.seance_cards[4] == ("Is it you?", "Were you a wolf?")
-    assert config_from_dict(config_to_dict(config), "journal").table == table
+    assert config_from_journal(journal_table(config), "journal").table == table
 
 
 @pytest.mark.parametrize("text, where, problem", [

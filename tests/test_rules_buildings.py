@@ -17,7 +17,7 @@ from engine.village import TOKENS, check_buildings
 from helpers import drive, eliminated, made, made_once, play_keys, reach, refused, said
 from keystrokes import plan_keys
 from narrator.cli import main
-from narrator.config import Findings, TableConfig, config_from_dict, config_to_dict, read_table
+from narrator.config import Findings, TableConfig, config_from_journal, journal_table, read_table
 from narrator.narration import VOICE, Line, Narrator
 from narrator.play import NewGame
 from narrator.script import read_script
@@ -440,12 +440,13 @@ def test_buildings_config_key_deals_a_list_or_takes_the_hosts_seats() -> None:
                 "t.yaml")
     config = read_table(doc.data, doc, (), found)
     assert config is not None and config.table.buildings == ("baker", "farmer") and not found.errors
-    assert config_from_dict(config_to_dict(config), "j").table.buildings == ("baker", "farmer")
+    journaled = json.loads(json.dumps(journal_table(config)))
+    assert config_from_journal(journaled, "j").table.buildings == ("baker", "farmer")
     doc = parse("deck: [werewolf, villager, villager, villager, villager, werewolf]\nbuildings: {2: noble}\n",
                 "t.yaml")
     config = read_table(doc.data, doc, (), found)
     assert config is not None and config.buildings_dealt == ((2, "noble"),)
-    assert config_from_dict(config_to_dict(config), "j").buildings_dealt == ((2, "noble"),)
+    assert config_from_journal(json.loads(json.dumps(journal_table(config))), "j").buildings_dealt == ((2, "noble"),)
     doc = parse("deck: [werewolf, villager, villager, villager, villager, werewolf]\nbuildings: [bakery]\n",
                 "t.yaml")
     assert read_table(doc.data, doc, (), found) is None

@@ -35,7 +35,7 @@ from helpers import (
     reach,
     refused,
 )
-from narrator.config import Findings, config_from_dict, config_to_dict, read_table, ruled_before
+from narrator.config import Findings, config_from_journal, journal_table, read_table, ruled_before
 from narrator.narration import VOICE, Line
 from narrator.voices import load_voice
 from narrator.yamlfile import Document
@@ -536,7 +536,7 @@ def test_groups_key_is_kept_in_the_journal() -> None:
     data = {"deck": MANIPULATOR, "groups": [[1, 2, 3, 4], [5, 6, 7, 8]]}
     config = read_table(data, Document("table.yaml", data), (), found)
     assert config is not None and config.table.groups == GROUPS
-    assert config_from_dict(config_to_dict(config), "journal").table.groups == GROUPS
+    assert config_from_journal(journal_table(config), "journal").table.groups == GROUPS
 
 
 def test_groups_without_the_manipulator_give_a_warning() -> None:

@@ -496,3 +496,18 @@ def test_the_supervisor_drops_keys_typed_before_its_question_and_takes_the_enter
             supervisor.kill()
         os.close(primary)
         os.close(terminal)
+
+
+@pytest.mark.parametrize("given", [[], ["--speaker", "console", "--plain", "--model", "m", "--voice-log", "v.jsonl",
+                                        "--max-size", "2000000"]])
+def test_the_options_a_game_keeps_reach_play_s_and_resume_s_processes_as_given(given: list[str]) -> None:
+    """The supervisor hands `play`'s options on as the command lines of the game's process and of each `resume`
+    after a crash: parsed there, they are the same options (the table goes by the journal, the seed by the
+    environment, neither by these)."""
+    from narrator.cli import build_parser
+    from narrator.commands.game import TableOptions
+
+    kept = TableOptions.given(build_parser().parse_args(["play", *given, "table.yaml"]))
+    assert kept.argv() == given
+    resumed = build_parser().parse_args(kept.resume("-game.jsonl"))
+    assert TableOptions.given(resumed) == kept and resumed.journal == "-game.jsonl"

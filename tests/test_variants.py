@@ -34,7 +34,7 @@ from helpers import Scripted, drive, eliminated, made, made_once, narrate, new_g
 from keystrokes import ScriptedKeys
 from narrator.asking import KeypadAnswers
 from narrator.cli import main
-from narrator.config import config_from_dict, config_to_dict, load_config
+from narrator.config import config_from_journal, journal_table, load_config
 from narrator.errors import UserError
 from narrator.narration import SCREEN, VOICE, Line, Narrator, run
 from narrator.screen import PlainScreen
@@ -105,9 +105,9 @@ def test_variants_must_be_a_list_of_names(tmp_path: Path) -> None:
 
 
 def test_the_variants_are_journaled_and_read_back(tmp_path: Path) -> None:
-    """config_to_dict / config_from_dict: a journal replays with the same variants."""
+    """journal_table / config_from_journal: a journal replays with the same variants."""
     config, _ = load_config(write(tmp_path, DECK + "variants: [not_him, graffiti, harvest]\n"))
-    again = config_from_dict(json.loads(json.dumps(config_to_dict(config))), "journal")
+    again = config_from_journal(json.loads(json.dumps(journal_table(config))), "journal")
     assert again == config and again.table.rules.variants == ("graffiti", "harvest", "not_him")
 
 

@@ -114,9 +114,9 @@ def cmd_resume(args: argparse.Namespace) -> int:
         if chosen is None:
             return 0
         args.journal = str(chosen)
+    kept = TableOptions.given(args)
     if wanted() and table_journal(args.journal):
-        resume = ["resume", *_table_options(args), "--", args.journal]
-        return supervise(resume, Path(args.journal), resume)
+        return supervise(kept.resume(args.journal), Path(args.journal), kept.resume(args.journal))
     from engine.answers import shown
 
     from ..journal import Journal, read_journal
@@ -147,7 +147,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
             # Labelled in the table's language, as the messages a table's devices give are written.
             language = table_language(args.journal)
             with _voice_log(args.voice_log) as voice_log:
-                options = ResumeOptions(str(args.journal), args.speaker, args.plain, args.model)
+                options = ResumeOptions(str(args.journal), kept.speaker, kept.plain, kept.model)
                 resume_play(options, header, entries, warn=functools.partial(_warn, language=language), voice_log=voice_log,
                             journal=journal)
             return 0
@@ -176,12 +176,35 @@ def _write_report(path: str, data: dict[str, Any]) -> None:
         raise UserError(f"{path}: cannot write the report ({exc.strerror or exc})") from None
 
 
-def _table_options(args: argparse.Namespace) -> list[str]:
-    """The options of `play` that a game keeps when it goes on with `resume`."""
-    return [*(["--speaker", args.speaker] if args.speaker else []), *(["--plain"] if args.plain else []),
-            *(["--model", args.model] if args.model else []),
-            *(["--voice-log", args.voice_log] if args.voice_log else []),
-            *(["--max-size", str(args.max_size)] if args.max_size else [])]
+@dataclasses.dataclass(frozen=True)
+class TableOptions:
+    """The options of `play` that a game at the table keeps when it goes on with `resume`, read once from the
+    command line. The supervisor hands them on as the command line of each process it runs, the game's and every
+    `resume` after a crash. The table itself never goes by them, nor by the supervisor, which must not load the
+    engine: the game's process reads the config file and writes the table into its journal's header, and a game that
+    goes on reads it there, never the file again (config.config_from_journal)."""
+
+    speaker: str | None
+    plain: bool
+    model: str | None
+    voice_log: str | None
+    max_size: int | None
+
+    @classmethod
+    def given(cls, args: argparse.Namespace) -> TableOptions:
+        """Returns the options the command line gave `play` or `resume`."""
+        return cls(args.speaker, args.plain, args.model, args.voice_log, args.max_size)
+
+    def argv(self) -> list[str]:
+        """Returns the options as a command line gives them."""
+        return [*(["--speaker", self.speaker] if self.speaker else []), *(["--plain"] if self.plain else []),
+                *(["--model", self.model] if self.model else []),
+                *(["--voice-log", self.voice_log] if self.voice_log else []),
+                *(["--max-size", str(self.max_size)] if self.max_size else [])]
+
+    def resume(self, journal: str) -> list[str]:
+        """Returns the command line that goes on with the game ``journal`` keeps, with these options."""
+        return ["resume", *self.argv(), "--", journal]
 
 
 def _supervise_play(args: argparse.Namespace) -> int:
@@ -193,10 +216,11 @@ def _supervise_play(args: argparse.Namespace) -> int:
 
     folder = Path(args.journal_dir) if args.journal_dir else default_folder()
     journal = Path(args.journal_file) if args.journal_file else folder / journal_name()
-    game = ["play", "--journal", str(journal), *_table_options(args),
+    kept = TableOptions.given(args)
+    game = ["play", "--journal", str(journal), *kept.argv(),
             *(["--journal-dir", args.journal_dir] if args.journal_dir else []),
             *(["--", args.config] if args.config else [])]
-    return supervise(game, journal, ["resume", *_table_options(args), "--", str(journal)],
+    return supervise(game, journal, kept.resume(str(journal)),
                      {SEED_VARIABLE: str(args.seed)} if args.seed is not None else {})
 
 

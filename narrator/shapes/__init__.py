@@ -152,9 +152,6 @@ class Shape:
 SEAT: dict[str, Any] = {"type": "integer", "minimum": 1, "maximum": MAX_SEATS}
 """A seat, in a JSON Schema."""
 
-SEAT_KEY = "^[1-9][0-9]*$"
-"""A seat number as the key of a mapping (YAML's 1: is a string key once the file is read as JSON)."""
-
 
 def null_or(schema: dict[str, Any]) -> dict[str, Any]:
     """Returns ``schema`` or null."""

@@ -8,7 +8,8 @@ from typing import Any, Sequence
 
 from engine import Answer, Game, IllegalAnswer, Kind, votes
 
-from . import AGAIN, SEAT, SEAT_KEY, SEAT_SPOKEN, Pad, Repeat, Shape, Undo, so_far
+from ..table_keys import SEAT_KEY
+from . import AGAIN, SEAT, SEAT_SPOKEN, Pad, Repeat, Shape, Undo, so_far
 
 TIE: dict[str, Any] = {"type": "object", "required": ["tie"], "additionalProperties": False,
                        "properties": {"tie": {"type": "array", "items": SEAT, "minItems": 2, "uniqueItems": True}}}
