@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .contract import FactSpec, Value
+from typing import Mapping
+
+from .contract import FactSpec, Told, Value
 from .role import Flow, Play
 from .types import Fact, Kind, Phase
 
@@ -86,10 +88,23 @@ DEATH = {"seat": Value.SEAT, "role": Value.ROLE_OR_NONE}
 SAID_CAUSES = ("vote", "grief", "hunter", "scapegoat", "barber", "execution", "cult", "scapegoat_neighbour")
 """The causes of a death by day said in words of their own ("The Hunter's shot eliminates..."); any other is said
 as an elimination. The night's are never said: its victims are told at dawn without their cause."""
-FACTS = (FactSpec("victim", DEATH, lines=("dawn.victim", "dawn.victim_hidden")),
+
+
+def _victim(values: Mapping[str, object]) -> tuple[Told, ...]:
+    return (Told("dawn.victim" if values.get("role") else "dawn.victim_hidden", values),)
+
+
+def _death(values: Mapping[str, object]) -> tuple[Told, ...]:
+    cause = values.get("cause", "other")
+    line = f"death.{cause}" if cause in SAID_CAUSES else "death.other"
+    said = {name: value for name, value in values.items() if name != "cause"}
+    return (Told(line if values.get("role") else f"{line}_hidden", said),)
+
+
+FACTS = (FactSpec("victim", DEATH, lines=("dawn.victim", "dawn.victim_hidden"), told=_victim),
          FactSpec("no_victim", lines=("dawn.no_victim",)),
-         FactSpec("death", {**DEATH, "cause": Value.TEXT}, words=SAID_CAUSES,
+         FactSpec("death", {**DEATH, "cause": Value.TEXT}, told=_death,
                   lines=("death.other", "death.other_hidden",
                          *(f"death.{c}{h}" for c in SAID_CAUSES for h in ("", "_hidden")))))
 """The dawn's victims (the card shown when the table reveals cards: else the line's _hidden), and the day's deaths,
-said in words of their cause's own when it is one of ``words``."""
+said in words of their cause's own when it is one of SAID_CAUSES (else as an elimination)."""

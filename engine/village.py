@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Generator
 
 from . import answers, deaths
-from .contract import CallTraits, FactSpec, Value
+from .contract import CallTraits, FactSpec, Piece, Told, Value
 from .role import CallSpec, Flow, Play, Role
 from .state import Kept
 from .types import Answer, Call, Fact, IllegalAnswer, Kind, Phase
@@ -319,7 +319,9 @@ class Ballot(Kept):
 
 
 FACTS = (FactSpec("building.dealt", {"seat": Value.SEAT, "role": Value.ROLE},
-                  lines=("building.dealt", *(f"building.does.{token}" for token in TOKENS))),
+                  lines=("building.dealt", *(f"building.does.{token}" for token in TOKENS)),
+                  # with what the building does: a token's name alone told a newcomer nothing
+                  told=lambda v: (Told("building.dealt", {**v, "text": Piece(f"building.does.{v['role']}")}),)),
          FactSpec("barkeeper.loses", {"seat": Value.SEAT}),
          FactSpec("bailiff.house", {"role": Value.ROLE}),
          FactSpec("bailiff.moves", {"seat": Value.SEAT, "role": Value.ROLE}),

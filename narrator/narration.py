@@ -14,9 +14,9 @@ from typing import Callable, Protocol, Sequence
 
 from engine import Answer, Call, Elimination, Fact, Game, IllegalAnswer, Outcome, Phase, Rules, Step
 from engine.calls import declared_calls, declared_facts
-from engine.contract import Value
+from engine.contract import AsSeat, Listed, Piece
 
-from .voices import Voice, fact_line
+from .voices import Voice
 
 VOICE = "voice"
 SCREEN = "screen"
@@ -102,10 +102,12 @@ class VictimShown:
 
 
 def victim_shown(call: Call) -> VictimShown | None:
-    """Returns what ``call`` shows of the werewolves' victim, or None when it shows nothing of it."""
+    """Returns what ``call`` shows of the seat it is about (the werewolves' victim: the fact that declares it
+    ``about``), or None when it shows nothing of one."""
     for fact in call.facts:
-        if fact.key == "victim_shown":
-            seat, potions = fact.values.get("seat"), fact.values.get("potions")
+        about = FACTS[fact.key].about
+        if about:
+            seat, potions = fact.values.get(about), fact.values.get("potions")
             return VictimShown(seat if isinstance(seat, int) else None,
                                tuple(str(p) for p in potions) if isinstance(potions, list) else (),
                                fact.values.get("one_in_all") is True)
@@ -159,57 +161,26 @@ class Narrator:
             self.line(f"{call.id}.sleep", VOICE)
 
     def fact(self, fact: Fact) -> None:
-        """Passes a fact on as the engine declares it: secret ones on the screen, public ones aloud. Its values
-        declared as seats under another name than ``seat`` (the séance's asker and spirit) are said as seats.
-        A few facts are told in pieces the voice file assembles (a list joined in the language, a card or a
-        cause the line depends on): they are told by their key below."""
+        """Passes a fact on as the engine declares it (engine/contract.py): secret ones on the screen, public ones
+        aloud, in the lines its declaration tells it with, each value said as declared."""
         spec = FACTS.get(fact.key)
         if spec is None:
             raise KeyError(f"no line for the engine's fact {fact.key!r}")
-        values = dict(fact.values)
-        key = fact.key
         channel = SCREEN if spec.secret else VOICE
-        if key == "victim_shown":
-            if values.get("seat") is None:
-                self.line("screen.no_victim_shown", SCREEN)
-            else:
-                self.line("screen.victim_shown", SCREEN, seat=values["seat"])
-            potions = values.get("potions")
-            if isinstance(potions, list):
-                self.line("screen.potions", SCREEN, potions=potion_names(self.voice, potions))
-        elif key == "seer.sees_shuffled":  # the Harvest's Seer: three cards, no seats
-            shuffled = values["roles"]
-            assert isinstance(shuffled, list)
-            self.line(fact_line(spec), SCREEN, cards=self.voice.join([self.voice.role(c) for c in shuffled]))
-        elif key == "fox.sign":
-            self.line("screen.fox_yes" if values["werewolf"] else "screen.fox_no", SCREEN, seat=values["seat"])
-        elif key == "centre":
-            cards = values["cards"]
-            assert isinstance(cards, list) and len(cards) == 2
-            self.line(fact_line(spec), SCREEN, first=cards[0], second=cards[1])
-        elif key == "actor.middle":
-            cards = values["cards"]
-            assert isinstance(cards, list)
-            shown = [self.voice.text("screen.actor_card" if c else "screen.actor_gone", {"number": n, "role": c})
-                     for n, c in enumerate(cards, start=1)]
-            self.line(fact_line(spec), SCREEN, cards=self.voice.join(shown))
-        elif key == "building.dealt":  # with what the building does: a token's name alone told a newcomer nothing
-            role = values["role"]
-            self.line(key, VOICE, seat=values["seat"], role=role,
-                      text=self.voice.text(f"building.does.{role}", {}, fragment=True))
-        elif key == "victim":
-            self.line("dawn.victim" if values.get("role") else "dawn.victim_hidden", VOICE, **values)
-        elif key == "death":
-            cause = values.pop("cause", "other")
-            name = f"death.{cause}" if cause in spec.words else "death.other"
-            self.line(name if values.get("role") else f"{name}_hidden", VOICE, **values)
-        else:
-            for name, shape in spec.values.items():
-                number = values.get(name)
-                if shape is Value.SEAT and name != "seat" and isinstance(number, int):
-                    values[name] = self.voice.seat(number, self.names)
-            line = f"{fact_line(spec)}_{values.pop(spec.by)}" if spec.by else fact_line(spec)
-            self.line(line, channel, **values)
+        for told in spec.tell(fact.values):
+            self.line(told.line, channel, **{name: self.said(value) for name, value in told.values.items()})
+
+    def said(self, value: object) -> object:
+        """Returns a fact's value as this language says it when it declares how (a seat under another name, a
+        list, a line's piece); else as it is, for the voice to say by its placeholder's name."""
+        if isinstance(value, AsSeat):
+            return self.voice.seat(value.number, self.names)
+        if isinstance(value, Piece):
+            return self.voice.text(value.line, value.values, self.names, fragment=True)
+        if isinstance(value, Listed):
+            return self.voice.join([str(self.said(item)) if isinstance(item, Piece) else self.voice.role(item)
+                                    for item in value.items])
+        return value
 
     def refuse(self, call: Call, error: IllegalAnswer) -> None:
         """Says why an answer to ``call`` was refused; shows it only to those awake when the reason is secret

@@ -16,15 +16,16 @@ from engine import Answer, Call, Game, Phase, revealed
 
 from .errors import UserError
 from .journal import PRIVATE_FILE
-from .narration import Line, Narrator, end_key
+from .narration import FACTS, Line, Narrator, end_key
 from .voices import Voice
 
 WHO = {"vote": "recap.vote", "revote": "recap.vote", "sheriff_election": "recap.election",
        "sheriff_runoff": "recap.election", "sheriff_tiebreak": "recap.tiebreak"}
 """The recap's name of a call that wakes no character (a character's call is named by the character)."""
 
-LEFT_OUT = frozenset({"screen.thief_takes", "screen.potions"})
-"""What the screen told those awake that the recap says otherwise (the Thief's card in the deal; potions used)."""
+LEFT_OUT = frozenset(line for spec in FACTS.values() for line in spec.unrecapped)
+"""What the screen told those awake that the recap says otherwise, as each fact declares (the Thief's card in the
+deal; the potions used)."""
 
 
 @dataclass

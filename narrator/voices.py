@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from engine.calls import declared_calls, declared_facts
-from engine.contract import CallDecl, FactSpec
+from engine.contract import CallDecl
 
 from .errors import UserError
 from .yamlfile import Document, YamlError, load
@@ -30,21 +30,6 @@ WORD_NEXT = re.compile(r"\s*\w")
 def said_aloud(key: str) -> bool:
     """Returns whether the line ``key`` may be said aloud (else it is only shown)."""
     return not key.startswith(SCREEN_ONLY)
-
-
-def fact_line(spec: FactSpec) -> str:
-    """Returns the line a fact is told with (``by`` a word: the line's stem, the word after it): its own when the
-    engine declares one, else a secret fact's ``screen.<key, dots as underscores>`` and a public fact's key."""
-    if spec.lines:
-        return spec.lines[0]
-    return f"screen.{spec.key.replace('.', '_')}" if spec.secret else spec.key
-
-
-def fact_lines(spec: FactSpec) -> tuple[str, ...]:
-    """Returns every line a fact may be told with."""
-    if spec.by and not spec.lines:
-        return tuple(f"{fact_line(spec)}_{word}" for word in spec.words)
-    return spec.lines or (fact_line(spec),)
 
 
 def call_lines(call: CallDecl) -> tuple[str, ...]:
@@ -68,7 +53,7 @@ def declared_lines() -> dict[str, tuple[str, str]]:
         for line in call_lines(call):
             needed.setdefault(line, (call.owner, f"its call {call.id!r}"))
     for fact in declared_facts().values():
-        for line in fact_lines(fact):
+        for line in fact.every_line:
             needed.setdefault(line, (fact.owner, f"its fact {fact.key!r}"))
     return needed
 

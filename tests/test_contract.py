@@ -15,6 +15,7 @@ from hypothesis import given, settings
 
 from engine import Answer, Call, Fact, Game, Phase, Rules, Table, deal_cards
 from engine.calls import declared_calls, declared_facts
+from engine.contract import AsSeat, FactSpec, Listed, Piece, Told, Value
 from narrator import voices
 from narrator.cli import main
 from narrator.errors import UserError
@@ -126,10 +127,9 @@ def test_a_character_owns_its_facts_and_calls() -> None:
 
 
 NARRATOR = Path(__file__).resolve().parent.parent / "narrator"
-TOLD_BY_KEY = {"narration.py": {"victim_shown", "seer.sees_shuffled", "fox.sign", "centre", "actor.middle", "victim",
-                                "death", "building.dealt"}}
-"""The ids the narrator still names, each with a comment saying why: facts told in pieces the voice file assembles.
-No call id: the lines a house rule picks are declared with the call (CallTraits.ruled)."""
+TOLD_BY_KEY: dict[str, set[str]] = {}
+"""The ids the narrator still names: none. A fact declares the lines it is told with (FactSpec.told), and the lines a
+house rule picks are declared with the call (CallTraits.ruled)."""
 
 
 @pytest.mark.parametrize("rules, call, line", [
@@ -148,3 +148,23 @@ def test_the_narrator_names_no_call_or_fact_but_those_it_must(name: str) -> None
     tree = ast.parse((NARRATOR / name).read_text(encoding="utf-8"))
     strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     assert strings & (set(declared_calls()) | set(declared_facts())) == TOLD_BY_KEY.get(name, set())
+
+
+def test_a_fact_told_with_a_line_it_does_not_declare_departs_from_its_declaration() -> None:
+    """The lines a fact's ``told`` picks are checked against its ``lines``, those the voice files are checked for."""
+    sign = FactSpec("sign", {"seat": Value.SEAT}, lines=("sign.yes",),
+                    told=lambda v: (Told("sign.yes", {"seat": v["seat"], "text": Piece("sign.why")}),))
+    assert sign.problems(Fact("sign", {"seat": 2})) == ["sign: told with the undeclared line 'sign.why'"]
+    assert FactSpec("sign", {"seat": Value.SEAT}, lines=("sign.yes", "sign.why"), told=sign.told).problems(
+        Fact("sign", {"seat": 2})) == []
+
+
+def test_a_fact_is_said_by_default_in_its_derived_line_each_value_as_its_shape_says() -> None:
+    """With no ``told`` of its own, a fact is said in the line its key gives, a seat under another name as a seat
+    and a list of cards as a list, and ``by`` a word picks the line."""
+    spec = FactSpec("omen.read", {"asker": Value.SEAT, "roles": Value.ROLES, "seat": Value.SEAT}, secret=True)
+    assert spec.tell({"asker": 2, "roles": ["seer", "witch"], "seat": 3}) == (
+        Told("screen.omen_read", {"asker": AsSeat(2), "roles": Listed(("seer", "witch")), "seat": 3}),)
+    drawn = FactSpec("omen.drawn", {"side": Value.WORD}, by="side", words=("wolf", "village"))
+    assert drawn.tell({"side": "wolf"}) == (Told("omen.drawn_wolf", {}),)
+    assert drawn.every_line == ("omen.drawn_wolf", "omen.drawn_village")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from ..answers import as_int, shown
-from ..contract import FactSpec, Value
+from ..contract import FactSpec, Listed, Piece, Told, Value
 from ..role import CallSpec, Flow, Play, Role
 from ..table import Table
 from ..types import Answer, Fact, IllegalAnswer, Kind
@@ -95,9 +95,18 @@ def actor(game: Play) -> Flow:
     game.fact("actor.takes", secret=True, role=card)
 
 
+def _middle(values: Mapping[str, object]) -> tuple[Told, ...]:
+    """The cards in the middle listed, each with its number (the one he answers with), a taken one as taken."""
+    cards = values["cards"]
+    assert isinstance(cards, list)
+    return (Told("screen.actor_middle", {"cards": Listed(tuple(
+        Piece("screen.actor_card", {"number": n, "role": card}) if card else Piece("screen.actor_gone", {"number": n})
+        for n, card in enumerate(cards, start=1)))}),)
+
+
 ROLE = Actor()
 CALLS = (CallSpec("actor", Kind.NUMBER, frozenset({"actor"}), actor),)
 FACTS = (FactSpec("actor.middle", {"cards": Value.CARDS}, secret=True,
-                  lines=("screen.actor_middle", "screen.actor_card", "screen.actor_gone")),
+                  lines=("screen.actor_middle", "screen.actor_card", "screen.actor_gone"), told=_middle),
          FactSpec("actor.takes", {"role": Value.ROLE}, secret=True))
 """The cards left in the middle (None: taken), and the one he takes."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import answers
-from ..contract import FactSpec, Value
+from ..contract import FactSpec, Told, Value
 from ..role import CallSpec, Flow, Play, Role
 from ..state import Kept
 from ..types import Kind
@@ -49,5 +49,6 @@ def fox(game: Play) -> Flow:
 ROLE = Fox()
 CALLS = (CallSpec("fox", Kind.SEAT, frozenset({"fox"}), fox),)
 FACTS = (FactSpec("fox.sign", {"seat": Value.SEAT, "werewolf": Value.FLAG}, secret=True,
-                  lines=("screen.fox_yes", "screen.fox_no")),)
-"""Whether a werewolf is among the three he sniffs."""
+                  lines=("screen.fox_yes", "screen.fox_no"),
+                  told=lambda v: (Told("screen.fox_yes" if v["werewolf"] else "screen.fox_no", {"seat": v["seat"]}),)),)
+"""Whether a werewolf is among the three he sniffs: the sign picks the line."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from .. import answers
-from ..contract import FactSpec, Value
+from ..contract import FactSpec, Listed, Told, Value
 from ..role import CallSpec, Flow, Play, Role
 from ..types import Answer, IllegalAnswer, Kind
 
@@ -38,8 +40,16 @@ def seer(game: Play) -> Flow:
         game.fact("seer.sees", secret=True, seat=target, role=game.card(target))
 
 
+def _shuffled(values: Mapping[str, object]) -> tuple[Told, ...]:
+    """The three cards listed, no seat said."""
+    roles = values["roles"]
+    assert isinstance(roles, list)
+    return (Told("screen.seer_sees_shuffled", {"cards": Listed(tuple(roles))}),)
+
+
 ROLE = Seer()
 CALLS = (CallSpec("seer", Kind.SEAT, frozenset({"seer"}), seer),)
 FACTS = (FactSpec("seer.sees", {"seat": Value.SEAT, "role": Value.ROLE}, secret=True),
-         FactSpec("seer.sees_shuffled", {"roles": Value.ROLES}, secret=True, lines=("screen.seer_sees_shuffled",)))
+         FactSpec("seer.sees_shuffled", {"roles": Value.ROLES}, secret=True, lines=("screen.seer_sees_shuffled",),
+                  told=_shuffled))
 """The card she looks at; the Harvest's three cards, no seats."""

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+from typing import Mapping
+
 from ..answers import as_int, shown
-from ..contract import FactSpec, Value
+from ..contract import FactSpec, Told, Value
 from ..role import CallSpec, Flow, Play, Role
 from ..types import Answer, Fact, IllegalAnswer, Kind
 
@@ -41,8 +43,15 @@ def thief(game: Play) -> Flow:
         game.fact("thief.takes", secret=True, role=card)
 
 
+def _centre(values: Mapping[str, object]) -> tuple[Told, ...]:
+    """The two centre cards, each said with its number (the number he answers with)."""
+    cards = values["cards"]
+    assert isinstance(cards, list) and len(cards) == 2
+    return (Told("screen.centre", {"first": cards[0], "second": cards[1]}),)
+
+
 ROLE = Thief()
 CALLS = (CallSpec("thief", Kind.CARD, frozenset({"thief"}), thief),)
-FACTS = (FactSpec("centre", {"cards": Value.ROLES}, secret=True, lines=("screen.centre",)),
-         FactSpec("thief.takes", {"role": Value.ROLE}, secret=True))
-"""The two centre cards shown to him, and the one he takes."""
+FACTS = (FactSpec("centre", {"cards": Value.ROLES}, secret=True, lines=("screen.centre",), told=_centre),
+         FactSpec("thief.takes", {"role": Value.ROLE}, secret=True, unrecapped=("screen.thief_takes",)))
+"""The two centre cards shown to him, and the one he takes (which the recap tells in the deal)."""

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Mapping
 
 from .. import answers, variants
-from ..contract import CallTraits, FactSpec, Value
+from ..contract import CallTraits, FactSpec, Listed, Piece, Told, Value
 from ..role import CallSpec, Flow, Play, Role
 from ..state import Kept
 from ..types import Answer, Fact, IllegalAnswer, Kind
@@ -85,12 +86,23 @@ def witch(game: Play) -> Flow:
 
 ROLE = Witch()
 CALLS = (CallSpec("witch", Kind.WITCH, frozenset({"witch"}), witch),)
+def _shown(values: Mapping[str, object]) -> tuple[Told, ...]:
+    """The victim (or that there is none), then the potions left, each named by its line, as a list."""
+    seat, potions = values.get("seat"), values.get("potions")
+    victim = Told("screen.victim_shown", {"seat": seat}) if seat is not None else Told("screen.no_victim_shown")
+    if not isinstance(potions, list):  # the Infected Father is shown the victim alone
+        return (victim,)
+    return victim, Told("screen.potions", {"potions": Listed(tuple(Piece(f"screen.potion.{p}") for p in potions))})
+
+
 SHOWN = FactSpec("victim_shown", {"seat": Value.SEAT_OR_NONE, "potions": Value.WORDS, "one_in_all": Value.FLAG},
                   secret=True, words=("heal", "poison", "box"),
                   lines=("screen.victim_shown", "screen.no_victim_shown", "screen.potions", "screen.potion.heal",
-                         "screen.potion.poison", "screen.potion.box"))
-"""The werewolves' victim (None: none tonight) and the potions left (the Harvest's one: "box"), and whether she has
-one potion in all; the Infected Father is shown it too, the seat alone."""
+                         "screen.potion.poison", "screen.potion.box"), told=_shown, about="seat",
+                  unrecapped=("screen.potions",))
+"""The werewolves' victim (None: none tonight), the seat her heal is about, and the potions left (the Harvest's
+one: "box"), and whether she has one potion in all; the Infected Father is shown it too, the seat alone. The recap
+leaves out the potions left: it tells what she used."""
 FACTS = (SHOWN,)
 
 
