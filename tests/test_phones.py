@@ -1,0 +1,168 @@
+"""The phones' server without a browser (narrator/phones): links, refusals, take-over, one view a seat, frames of one
+size for every phone at every change, answers only to the running call. Everything on 127.0.0.1."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import re
+import stat
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+pytest.importorskip("websockets", reason="the [phones] extra (scripts/setup.sh installs it)")
+
+from websockets.sync.client import ClientConnection, connect  # noqa: E402
+
+from narrator.phones import views  # noqa: E402
+from narrator.phones.server import PhoneServer  # noqa: E402
+from narrator.voices import load_voice  # noqa: E402
+
+TEXTS = {key: text for key, text in load_voice("en").lines.items() if key.startswith("phone.")}
+
+
+@pytest.fixture
+def server() -> Iterator[PhoneServer]:
+    phones = PhoneServer(5, TEXTS, bind="127.0.0.1").start()
+    try:
+        yield phones
+    finally:
+        phones.stop()
+
+
+@pytest.fixture
+def opened() -> Iterator[contextlib.ExitStack]:
+    """Where the tests open phones' sockets: all closed at the end."""
+    with contextlib.ExitStack() as stack:
+        yield stack
+
+
+def get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def phone(server: PhoneServer, seat: int, opened: contextlib.ExitStack) -> ClientConnection:
+    """Opens ``seat``'s socket as its page does."""
+    url = server.link(seat).replace("http://", "ws://").replace("/p/", "/ws/")
+    return opened.enter_context(connect(url, open_timeout=5))
+
+
+def view(socket: ClientConnection) -> tuple[int, dict[str, object], int]:
+    """Returns the next frame's sequence number, view and size in bytes."""
+    frame = socket.recv(timeout=5)
+    assert isinstance(frame, str)
+    read = json.loads(frame)
+    return read["seq"], read["view"], len(frame.encode())
+
+
+def tick(socket: ClientConnection, said: dict[str, object]) -> None:
+    text = json.dumps(said)
+    socket.send(text + " " * (views.UP_FRAME - len(text)))
+
+
+def test_each_seat_has_a_link_of_its_own_with_at_least_128_random_bits(server: PhoneServer) -> None:
+    tokens = [server.link(seat).rsplit("/", 1)[1] for seat in range(1, 6)]
+    assert len(set(tokens)) == 5
+    assert all(len(token) * 6 >= 128 and server.link(1).startswith("http://127.0.0.1:") for token in tokens)
+    status, page = get(server.link(3))
+    assert status == 200 and b'lang="en"' in page and b"/phone.js" in page and tokens[2].encode() not in page
+
+
+def test_every_wrong_token_gets_the_same_plain_refusal(server: PhoneServer) -> None:
+    good = server.link(2)
+    altered = good[:-1] + ("A" if good[-1] != "A" else "B")
+    refusals = {get(url) for url in (altered, good.rsplit("/", 1)[0] + "/x", good + "x",
+                                     good.replace("/p/", "/ws/")[:-3], good.rsplit("/", 2)[0] + "/nothing")}
+    assert refusals == {(404, b"This link opens nothing.\n")}
+
+
+def test_the_page_and_its_assets_are_served_by_us_alone(server: PhoneServer) -> None:
+    elsewhere = re.compile(rb"https?://|(src|href)=\"?//|url\(|@import|@font-face")
+    _, page = get(server.link(1))
+    assert not elsewhere.search(page)
+    for asset in ("/phone.js", "/phone.css"):
+        status, body = get(f"http://127.0.0.1:{server.port}{asset}")
+        assert status == 200 and not elsewhere.search(body)
+    assert b"vibrate" not in get(f"http://127.0.0.1:{server.port}/phone.js")[1]
+
+
+def test_phone_links_are_written_for_the_owner_alone(server: PhoneServer, tmp_path: Path) -> None:
+    path = tmp_path / "links.yaml"
+    path.write_text("old")
+    os.chmod(path, 0o644)
+    server.write_links(path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert path.read_text().splitlines() == [f"{seat}: {server.link(seat)}" for seat in range(1, 6)]
+
+
+def test_a_second_device_takes_the_seat_over_and_the_first_is_told(server: PhoneServer, opened: contextlib.ExitStack) -> None:
+    first = phone(server, 4, opened)
+    assert view(first)[1]["kind"] == "sleep"
+    second = phone(server, 4, opened)
+    assert view(first)[1] == {"kind": "taken"} and view(second)[1]["kind"] == "sleep"
+    server.wake([4], "Choose", [(1, "Seat 1")])
+    assert view(second)[1]["kind"] == "ask"
+
+
+def test_every_phone_gets_a_frame_of_one_size_at_each_change_and_only_its_own_view(server: PhoneServer, opened: contextlib.ExitStack) -> None:
+    phones = {seat: phone(server, seat, opened) for seat in (1, 2, 3)}
+    for socket in phones.values():
+        view(socket)
+    server.show_card(1, "Seer")
+    server.show_card(2, "Werewolf")
+    server.wake([2], "Werewolves, choose your victim", [(1, "Seat 1"), (3, "Seat 3"), (None, "Nobody")])
+    server.result([2], "Answer confirmed")
+    server.sleep()
+    seen = {seat: [view(socket) for _ in range(5)] for seat, socket in phones.items()}
+    for step in range(5):
+        assert len({seen[seat][step][0] for seat in phones}) == 1  # the same change, for every phone
+        assert {seen[seat][step][2] for seat in phones} == {views.FRAME}
+    assert [v["kind"] for _, v, _ in seen[2]] == ["sleep", "sleep", "ask", "told", "sleep"]
+    assert [v for _, v, _ in seen[3]] == [{"kind": "sleep", "card": ""}] * 5  # its page never changes
+    assert all("Werewolf" not in json.dumps(v) for _, v, _ in seen[1] + seen[3])
+    assert all("Seer" not in json.dumps(v) for _, v, _ in seen[2] + seen[3])
+
+
+def test_an_answer_is_taken_once_and_only_for_the_running_call_of_its_own_seat(server: PhoneServer, opened: contextlib.ExitStack) -> None:
+    wolf, other = phone(server, 2, opened), phone(server, 3, opened)
+    view(wolf), view(other)
+    call = server.wake([2], "Choose", [(1, "Seat 1"), (3, "Seat 3")])
+    view(wolf), view(other)
+    tick(other, {"call": call, "choice": 0})  # not asked
+    tick(wolf, {"call": call - 1, "choice": 0})  # an older call
+    tick(wolf, {"call": call, "choice": 9})  # no such choice
+    wolf.send(json.dumps({"call": call, "choice": 0}))  # not a tick's size
+    tick(wolf, {"call": call, "choice": 1})
+    tick(wolf, {"call": call, "choice": 1})  # replayed
+    assert server.answers.get(timeout=5) == (2, 3)
+    tick(wolf, {})
+    with pytest.raises(queue.Empty):
+        server.answers.get(timeout=0.5)
+
+
+def test_a_phone_back_gets_its_view_again_and_a_stopped_game_opens_nothing(opened: contextlib.ExitStack) -> None:
+    server = PhoneServer(3, TEXTS, bind="127.0.0.1").start()
+    server.wake([1], "Choose", [(2, "Seat 2")])
+    again = phone(server, 1, opened)
+    assert view(again)[1]["kind"] == "ask" and server.connected() == {1}
+    link = server.link(1)
+    server.stop()
+    assert view(again)[1] == {"kind": "stopped"}
+    with pytest.raises(OSError):
+        urllib.request.urlopen(link, timeout=2)
+
+
+def test_the_qr_code_carries_the_seats_link(server: PhoneServer) -> None:
+    assert server.qr_svg(1).startswith("<svg") and "█" in server.qr_text(1)
+    lines = server.qr_text(1).splitlines()
+    assert len({len(line) for line in lines}) == 1 and len(lines) >= 15
