@@ -46,6 +46,8 @@ class TableConfig:
     device: str | int | None = None
     ambience: bool = False
     """A night ambience under the lines said with eyes closed (narrator.speak.ambience)."""
+    phones: bool = False
+    """The players' phones as private screens (narrator.phones), as ``play --phones``."""
     pause: tuple[float, float] = (5.0, 15.0)
     """How long an empty call lasts before the living's answers set the pace (narrator.pacing)."""
     call_floor: float = 5.0
@@ -313,7 +315,11 @@ class _Reader:
         ambience = data.get("ambience", False)
         if not isinstance(ambience, bool):
             self.bad("ambience", ambience)
-        return {"speaker": str(speaker), "voice": voice, "rate": rate, "device": device, "ambience": ambience}
+        phones = data.get("phones", False)
+        if not isinstance(phones, bool):
+            self.bad("phones", phones)
+        return {"speaker": str(speaker), "voice": voice, "rate": rate, "device": device, "ambience": ambience,
+                "phones": phones}
 
     def pacing(self) -> dict[str, Any]:
         """Reads how long calls and days last: ``pause``, ``call_floor``, ``debate_timer``, ``last_words``."""
@@ -481,7 +487,7 @@ def config_to_dict(config: TableConfig) -> dict[str, Any]:
             "rules": dataclasses.asdict(table.rules), "deal_mode": config.deal,
             "actor_cards": list(table.actor_cards), "seance_cards": [list(c) for c in table.seance_cards],
             "source": config.source, "speaker": config.speaker, "voice": config.voice, "rate": config.rate,
-            "device": config.device, "ambience": config.ambience, "pause": list(config.pause),
+            "device": config.device, "ambience": config.ambience, "phones": config.phones, "pause": list(config.pause),
             "call_floor": config.call_floor, "debate_timer": config.debate_timer, "last_words": config.last_words,
             "inputs": {k: list(v) for k, v in config.inputs}, "model": config.model,
             "microphone": config.microphone, "buildings": list(table.buildings),
@@ -530,7 +536,7 @@ def _as_written(data: Any) -> dict[str, Any]:
         "language": data["language"], "seats": names or seats, "deck": data["deck"],
         **ruled_before(data["rules"]), "deal": data["deal_mode"], "actor_cards": data.get("actor_cards", []),
         "seance_cards": data.get("seance_cards", []), "ambience": data.get("ambience", False),
-        "pause": data["pause"], "call_floor": data.get("call_floor", TableConfig.call_floor),
+        "phones": data.get("phones", False), "pause": data["pause"], "call_floor": data.get("call_floor", TableConfig.call_floor),
         "debate_timer": data["debate_timer"], "last_words": data.get("last_words", 0), "inputs": data["inputs"],
         **{key: data[key] for key in ("speaker", "voice", "rate", "device", "model", "microphone")
            if data.get(key) is not None}}

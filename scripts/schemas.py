@@ -113,6 +113,7 @@ def table_properties() -> dict[str, dict[str, Any]]:
         "rate": null_or(RATE.schema()),
         "device": null_or(name),
         "ambience": {"type": "boolean"},
+        "phones": {"type": "boolean"},
         "call_floor": CALL_FLOOR.schema(),
         "pause": {"type": "array", "minItems": 2, "maxItems": 2,
                   "items": PAUSE.schema()},

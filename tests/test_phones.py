@@ -4,15 +4,18 @@ size for every phone at every change, answers only to the running call. Everythi
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import queue
 import re
 import stat
+import threading
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pytest
 
@@ -23,6 +26,7 @@ from websockets.sync.client import ClientConnection, connect  # noqa: E402
 from narrator.phones import views  # noqa: E402
 from narrator.phones.server import PhoneServer  # noqa: E402
 from narrator.voices import load_voice  # noqa: E402
+from keystrokes import ScriptedKeys  # noqa: E402
 
 TEXTS = {key: text for key, text in load_voice("en").lines.items() if key.startswith("phone.")}
 
@@ -63,6 +67,14 @@ def view(socket: ClientConnection) -> tuple[int, dict[str, object], int]:
     assert isinstance(frame, str)
     read = json.loads(frame)
     return read["seq"], read["view"], len(frame.encode())
+
+
+def wait_until(condition: Callable[[], bool], seconds: float = 10) -> None:
+    """Waits for ``condition``, checking it every 50 ms: never a fixed sleep."""
+    end = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < end, "waited too long"
+        time.sleep(0.05)
 
 
 def tick(socket: ClientConnection, said: dict[str, object]) -> None:
@@ -166,3 +178,84 @@ def test_the_qr_code_carries_the_seats_link(server: PhoneServer) -> None:
     assert server.qr_svg(1).startswith("<svg") and "█" in server.qr_text(1)
     lines = server.qr_text(1).splitlines()
     assert len({len(line) for line in lines}) == 1 and len(lines) >= 15
+
+
+class SocketPhone:
+    """A player's phone without a browser: answers every question it is asked with its first choice, and keeps every
+    frame it received."""
+
+    def __init__(self, server: PhoneServer, seat: int, opened: contextlib.ExitStack) -> None:
+        self.socket = phone(server, seat, opened)
+        self.frames: list[str] = []
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            for frame in self.socket:
+                assert isinstance(frame, str)
+                self.frames.append(frame)
+                shown = json.loads(frame)["view"]
+                if shown["kind"] == "ask":
+                    tick(self.socket, {"call": shown["call"], "choice": 0})
+        except Exception:  # closed at the end of the test
+            pass
+
+
+class GatedKeys(ScriptedKeys):
+    """The host's keys, not touched while the phones are asked a call (``asking``)."""
+
+    def __init__(self, keys: list[str], asking: Callable[[], bool]) -> None:
+        super().__init__(keys)
+        self.asking = asking
+
+    def read(self, timeout: float | None = None) -> str | None:
+        if self.asking():
+            time.sleep(timeout or 0)
+            return None
+        return super().read(timeout)
+
+
+def test_the_seers_phone_answers_her_calls_in_a_whole_game_and_no_phone_gets_another_seats_secret(
+        tmp_path: Path, opened: contextlib.ExitStack) -> None:
+    """The Seer's phone answers her calls (the first seat offered, as the planned game did); the keypad answers the
+    rest; every phone connected gets one frame of one size at each call, and only its own card."""
+    from test_answer_devices import SEED, SeerPhone, keypad_keys
+
+    from narrator.hearing import PushbackKeys
+    from narrator.phones.device import PhoneAnswers
+    from narrator.play import STARTER, NewGame, Timing, play
+    from narrator.screen import PlainScreen
+    from narrator.table import TableIO
+    from keystrokes import Recorder
+    from engine import deal_cards
+
+    planned, ahead = keypad_keys(STARTER, SEED, SeerPhone())
+    roles = deal_cards(STARTER.table, SEED).roles
+    seer, villager = roles.index("seer") + 1, roles.index("villager") + 1
+    server = PhoneServer(STARTER.table.seats, TEXTS, bind="127.0.0.1").start()
+    try:
+        phones = {seat: SocketPhone(server, seat, opened) for seat in (seer, villager)}
+        wait_until(lambda: server.connected() == {seer, villager})
+        device: PhoneAnswers | None = None
+        keys = PushbackKeys(GatedKeys(planned, lambda: device is not None and device.waiting))
+        device = PhoneAnswers(server, keys, load_voice("en"))
+        voice = load_voice("en")
+        table = TableIO(keys, PlainScreen(io.StringIO()), Recorder(), devices=(device,),
+                        card_shown=lambda seat, role: server.show_card(seat, voice.role(role)))
+        game = play(STARTER, table, seed=SEED, start=NewGame(tmp_path), timing=Timing(sleep=lambda s: None),
+                    out=io.StringIO())
+    finally:
+        server.stop()
+    assert game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
+    for seat, held in phones.items():
+        held.thread.join(timeout=5)
+        assert {len(frame.encode()) for frame in held.frames} == {views.FRAME}
+        others = {voice.role(role) for s, role in enumerate(roles, 1) if s != seat} - {voice.role(roles[seat - 1])}
+        assert not any(name in frame for frame in held.frames for name in others), seat
+    asked = [json.loads(f)["view"] for f in phones[seer].frames if '"kind":"ask"' in f]
+    assert asked and all(view["title"].startswith("Fortune Teller, wake up") for view in asked)
+    woken = {json.loads(f)["view"]["title"] for f in phones[villager].frames if '"kind":"ask"' in f}
+    assert woken <= {voice.text("lovers.wake", {})}, woken  # a villager is woken as a lover at most
+    counts = [[json.loads(f)["seq"] for f in held.frames] for held in phones.values()]
+    assert counts[0][-5:] == counts[1][-5:]  # the same changes, in step

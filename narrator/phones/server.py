@@ -215,13 +215,16 @@ class PhoneServer:
         self._changed()
         return call
 
-    def result(self, seats: Sequence[int], title: str, text: str = "") -> None:
-        """Shows the awake ``seats`` ``title`` (and ``text``): their answer confirmed, what it told them."""
+    def result(self, seats: Sequence[int], title: str, text: str = "", quiet: bool = False) -> None:
+        """Shows the awake ``seats`` ``title`` (and ``text``): their answer confirmed, what it told them. ``quiet``
+        sends nothing now: a phone gets it with the next change, or when it comes back (an answer confirmed, which
+        its phone already shows: a frame sent at once would tell the Wi-Fi that the call was live and answered)."""
         with self._lock:
             for seat in seats:
                 self._views[seat] = views.told(title, text)
                 self._choices.pop(seat, None)
-        self._changed()
+        if not quiet:
+            self._changed()
 
     def sleep(self) -> None:
         """Every seat's phone back to its dark page: the call ended."""
