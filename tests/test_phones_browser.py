@@ -104,6 +104,12 @@ def received(driver: Any) -> list[str]:
     return frames
 
 
+def collect(driver: Any, frames: list[str], count: int) -> list[str]:
+    """Adds the frames the page received since last asked to ``frames``; returns them once there are ``count``."""
+    frames.extend(received(driver))
+    return frames if len(frames) >= count else []
+
+
 def test_a_phone_joins_by_its_link_and_holds_its_card(server: PhoneServer, drivers: Callable[..., Any]) -> None:
     phone = drivers()
     phone.get(server.link(2))
@@ -171,8 +177,9 @@ def test_an_awake_and_a_sleeping_phone_receive_frames_of_one_size_at_each_call(s
     wait_for(lambda: kind(awake) == "sleep")
     server.wake([1], "Seer, wake up.", [(None, "Nobody")])
     wait_for(lambda: kind(awake) == "ask")
-    got = {"awake": wait_for(lambda: received(awake)), "asleep": []}
-    got["asleep"] = wait_for(lambda: got["asleep"].extend(received(asleep)) or len(got["asleep"]) >= 3 and got["asleep"])
+    got: dict[str, list[str]] = {"awake": [], "asleep": []}
+    for name, driver in (("awake", awake), ("asleep", asleep)):
+        wait_for(lambda: collect(driver, got[name], 3))
     assert [len(f.encode()) for f in got["awake"]] == [len(f.encode()) for f in got["asleep"]] == [views.FRAME] * 3
     assert [json.loads(f)["seq"] for f in got["awake"]] == [json.loads(f)["seq"] for f in got["asleep"]]
     assert len({json.loads(f)["view"]["kind"] for f in got["asleep"]}) == 1 and kind(asleep) == "sleep"
@@ -231,7 +238,7 @@ def test_a_villagers_phone_receives_no_other_seats_card_over_a_whole_game(tmp_pa
                 playing.clear()
                 answering.join(timeout=10)
             frames: list[str] = []
-            wait_for(lambda: frames.extend(received(page)) or len(frames) >= len(game.calls) and frames)
+            wait_for(lambda: collect(page, frames, len(game.calls)))
     finally:
         server.stop()
     assert game.outcome == ahead.outcome
