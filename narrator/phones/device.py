@@ -74,7 +74,7 @@ class PhoneAnswers:
         if self.asked is None:
             self.phones.sleep()
             return
-        self.phones.wake(call.actors, self.prompt(call), self.choices(call, legal))
+        self.phones.wake(call.actors, self.prompt(call), self.offer(call, legal))
 
     def _phones_answer(self, call: Call) -> bool:
         return (call.live and wakes(call) and call.kind in KINDS and bool(call.actors)
@@ -83,7 +83,7 @@ class PhoneAnswers:
     def answer(self, call: Call, legal: Callable[[Answer], bool]) -> Answer | object:
         """Returns the answer confirmed on an awake seat's phone, or KEYPAD when a key is pressed first."""
         if self.refused:  # asked again after the engine refused: said on the phones, with the choices again
-            self.phones.wake(call.actors, self.prompt(call), self.choices(call, legal))
+            self.phones.wake(call.actors, self.prompt(call), self.offer(call, legal))
         self.waiting = True
         try:
             return self._awaited(call, legal)
@@ -119,7 +119,7 @@ class PhoneAnswers:
         asked = self.voice.text(key, {}, self.names) if key in self.voice.lines else self.voice.role(call.id)
         return f"{self.text('phone.refused_answer')} {asked}" if self.refused else asked
 
-    def choices(self, call: Call, legal: Callable[[Answer], bool]) -> list[tuple[object, str]]:
+    def offer(self, call: Call, legal: Callable[[Answer], bool]) -> list[tuple[object, str]]:
         """Returns the answers the engine would take, each with its name, in order: seats, then nobody."""
         offered: list[tuple[object, str]]
         if call.kind is Kind.SEAT:
@@ -134,7 +134,7 @@ class PhoneAnswers:
 
     def said(self, call: Call, value: Answer) -> str:
         """Returns an answer by the name its choice had."""
-        return next((name for given, name in self.choices(call, lambda v: True) if given == value), "")
+        return next((name for given, name in self.offer(call, lambda v: True) if given == value), "")
 
     def seat(self, seat: int) -> str:
         """Returns a seat as a phone names it: its number in digits, and its player's name."""

@@ -51,5 +51,6 @@ def open_phones(io: TableIO, language: str, seats: int, names: Sequence[str | No
 
 
 def show_qr(screen: Screen, qr: str) -> None:
-    """Shows a seat's QR code under its card, until the card is hidden (never its link in words)."""
-    screen.secret(qr)
+    """Shows a seat's QR code under its card, until the card is hidden (never its link in words). On a line of its
+    own: the screen indents a secret's first line, which would shift the code's first row off the others."""
+    screen.secret("\n" + qr)
