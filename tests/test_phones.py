@@ -259,3 +259,15 @@ def test_the_seers_phone_answers_her_calls_in_a_whole_game_and_no_phone_gets_ano
     assert woken <= {voice.text("lovers.wake", {})}, woken  # a villager is woken as a lover at most
     counts = [[json.loads(f)["seq"] for f in held.frames] for held in phones.values()]
     assert counts[0][-5:] == counts[1][-5:]  # the same changes, in step
+
+
+def test_without_the_extra_the_message_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    from narrator.errors import UserError
+    from narrator.phones import require
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None if name == "segno" else found(name))
+    with pytest.raises(UserError, match=r"need segno: install the \[phones\] extra"):
+        require()
