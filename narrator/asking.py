@@ -87,6 +87,11 @@ class KeypadAnswers:
             self.pacing.open(call.id, call)  # closed by the narrator before the sleep line (TableNarrator.end)
         self.check = game.check
         self.game = game
+        for device in self.devices:
+            # A device that shows every call as it opens, whoever answers it (the phones: one frame each a call).
+            opened: Callable[[Call, Callable[[Answer], bool]], None] | None = getattr(device, "opened", None)
+            if opened is not None:
+                opened(call, self._legal)
         try:
             return self._answer(call)
         except Refused as refused:

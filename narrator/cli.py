@@ -18,7 +18,7 @@ import shlex
 import sys
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TextIO
 
-from .commands.common import PACE, SEED, UsageError, _file_name, _language, _seconds, _sha256, _size, _whole
+from .commands.common import PACE, SEED, UsageError, _address, _file_name, _language, _seconds, _sha256, _size, _whole
 from .commands.game import _supervisor_seed as _supervisor_seed  # re-exported: the tests call it from here
 from .commands.game import _voice_log as _voice_log  # re-exported: the tests call it from here
 from .commands.game import cmd_dry_run, cmd_play, cmd_resume
@@ -122,6 +122,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", type=_file_name, metavar="DIR",
                    help="the speech recognition model's folder (see `models`)")
     p.add_argument("--voice-log", type=_file_name, metavar="FILE", help=VOICE_LOG_HELP)
+    p.add_argument("--phones", action="store_true",
+                   help="the players' phones as private screens and answer pads, on the local network: each seat "
+                        "scans its QR code at the deal (docs/phones.md; as `phones: true` in the table config)")
+    p.add_argument("--phone-links", type=_file_name, metavar="FILE",
+                   help="with --phones: write each seat's link to FILE (readable by you alone), to print them")
+    p.add_argument("--phone-bind", type=_address, metavar="ADDRESS", default="0.0.0.0",
+                   help="with --phones: the address the phones' page listens on (default: every interface)")
+    p.add_argument("--phone-port", type=_whole(0, 65535), default=8086, metavar="PORT",
+                   help="with --phones: the port the phones' page listens on (default 8086; 0: any free one)")
     p.set_defaults(func=cmd_play)
     p = sub.add_parser("voices", parents=[yaml_size], help="which speech voice each language gets on this machine; "
                        "`voices render LANG` renders its lines ahead; `voices add LANG FILE.onnx` installs a "

@@ -58,6 +58,8 @@ class TableConfig:
     device: str | int | None = None
     ambience: bool = DECLARED["ambience"].default
     """A night ambience under the lines said with eyes closed (narrator.speak.ambience)."""
+    phones: bool = DECLARED["phones"].default
+    """The players' phones as private screens (narrator.phones), as ``play --phones``."""
     pause: tuple[float, float] = _seconds(DECLARED["pause"].default)
     """How long an empty call lasts before the living's answers set the pace (narrator.pacing)."""
     call_floor: float = float(DECLARED["call_floor"].default)

@@ -288,7 +288,7 @@ def deal_at_table(session: TableSession, game: Resumed, seed: int, buildings: tu
     else:
         deal = session.deal = game.deal if game.deal is not None else deal_cards(config.table, seed)  # the seed's
         deal_on_screen(narrator, session.answers, deal, lambda seat: journal.record_deal({"seen": seat}),
-                       first=len(progress) + 1)
+                       first=len(progress) + 1, shown=session.table.card_shown)
     deal = dataclasses.replace(deal, buildings=buildings)
     journal.record_dealt(deal)
     return deal

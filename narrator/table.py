@@ -87,6 +87,9 @@ class TableIO:
     ambience: Ambience | None = None
     devices: tuple[AnswerDevice, ...] = ()
     """Devices the table answers on besides the keypad and the microphone, each asked first for the calls it takes."""
+    card_shown: Callable[[int, str], None] = lambda seat, role: None
+    """Told each seat's card (its role's id) while the program shows it at the deal: the players' phones (their QR
+    codes on the screen beside it, the card on the seat's phone)."""
 
 
 def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Callable[[str], None],

@@ -348,11 +348,12 @@ class TableNarrator(Narrator):
 
 
 def deal_on_screen(narrator: TableNarrator, answers: KeypadAnswers, deal: Deal, seen: Callable[[int], None],
-                   first: int = 1) -> None:
+                   first: int = 1, shown: Callable[[int, str], None] = lambda seat, role: None) -> None:
     """Deals with the program: each player in turn sees their own card alone on the screen.
 
-    ``seen(seat)`` journals each card once it is hidden again; ``first`` is the seat a resumed deal goes on from.
-    Keys are read as in any call: Ctrl-C, the host menu and repeat work.
+    ``seen(seat)`` journals each card once it is hidden again; ``first`` is the seat a resumed deal goes on from;
+    ``shown(seat, role)`` while the card is on the screen (the phones: the seat's QR code beside it, its card on its
+    phone). Keys are read as in any call: Ctrl-C, the host menu and repeat work.
     """
     screen = narrator.screen
     if first == 1:
@@ -364,6 +365,7 @@ def deal_on_screen(narrator: TableNarrator, answers: KeypadAnswers, deal: Deal, 
         answers.enter()
         screen.prompt("")
         narrator.line("deal.app_show", SCREEN, role=deal.roles[seat - 1])
+        shown(seat, deal.roles[seat - 1])
         screen.prompt(narrator.voice.text("prompt.hide_card", {}))
         answers.enter()
         screen.clear()

@@ -20,7 +20,7 @@ VOICES_DIR = Path(__file__).resolve().parent.parent / "voices"
 # Lines only ever shown on the screen, never said: they keep their numbers as digits (read, and typed on a keypad).
 SCREEN_ONLY = ("screen.", "prompt.", "identify.prompt_", "menu.", "summary.", "recap.", "deal.app_show",
                "deal.app_hidden", "confessor.sees", "identify.centre",
-               "refusal.twice", "refusal.secret")
+               "refusal.twice", "refusal.secret", "phone.")
 # Where a sentence has just ended in a template: a value filled in here begins a sentence.
 SENTENCE_END = re.compile(r"[.!?…]\s+$")
 # Where a template goes on with a word after a placeholder (not a mark, nor the line's end).

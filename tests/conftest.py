@@ -34,6 +34,7 @@ LANES_BY_MODULE = {
                  "test_kill_trials", "test_pacing_terminal"},
     "audio": {"test_sound_card", "test_piper", "test_kokoro", "test_listen_vosk"},
     "bench": {"test_bench_scripts"},
+    "browser": {"test_phones_browser"},
 }
 """The markers (pyproject.toml) every test of a module has: what the whole module is about."""
 

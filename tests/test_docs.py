@@ -364,7 +364,7 @@ def test_the_boot_service_starts_a_game_in_its_tmux_session(tmp_path: Path) -> N
 
 @pytest.mark.parametrize(("options", "selection"), [
     ([], ["-m", "not bench"]),
-    (["--fast"], ["-m", "not (slow or terminal or audio or bench)", "-n", "auto"]),
+    (["--fast"], ["-m", "not (slow or terminal or audio or browser or bench)", "-n", "auto"]),
     (["--bench"], ["-m", "bench"]),
     (["tests/test_play.py", "-x"], ["-m", "not bench", "tests/test_play.py", "-x"]),
 ])

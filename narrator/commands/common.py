@@ -44,6 +44,13 @@ def _file_name(value: str) -> str:
     return value
 
 
+def _address(value: str) -> str:
+    """An argparse type: a network address or host name to listen on, never empty, without spaces or NUL."""
+    if not value or any(c.isspace() or c == "\0" for c in value):
+        raise argparse.ArgumentTypeError(f"{value!r} is not an address (e.g. 0.0.0.0, 127.0.0.1, 192.168.1.20)")
+    return value
+
+
 class UsageError(Exception):
     """A mistake on the command line that argparse cannot see: exit status 2."""
 

@@ -20,7 +20,9 @@ from ..errors import UserError
 from .common import SEED, UsageError, _warn
 
 if TYPE_CHECKING:
+    from ..config import TableConfig
     from ..journal import Entry, Journal
+    from ..table import TableIO
     from ..narration import Line
     from ..speak import Speaker
 
@@ -207,6 +209,14 @@ class TableOptions:
         return ["resume", *self.argv(), "--", journal]
 
 
+def _phone_options(args: argparse.Namespace) -> list[str]:
+    """The options of `play` for the players' phones (`resume` does not bring the phones back yet)."""
+    if not args.phones:
+        return []
+    return ["--phones", "--phone-bind", args.phone_bind, "--phone-port", str(args.phone_port),
+            *(["--phone-links", args.phone_links] if args.phone_links else [])]
+
+
 def _supervise_play(args: argparse.Namespace) -> int:
     """Plays the game in a supervised child process, which it gives its journal's name. Never the seed on its
     command line, which every account sees (ps): a seed the host chose goes by the environment, private to the
@@ -217,7 +227,7 @@ def _supervise_play(args: argparse.Namespace) -> int:
     folder = Path(args.journal_dir) if args.journal_dir else default_folder()
     journal = Path(args.journal_file) if args.journal_file else folder / journal_name()
     kept = TableOptions.given(args)
-    game = ["play", "--journal", str(journal), *kept.argv(),
+    game = ["play", "--journal", str(journal), *kept.argv(), *_phone_options(args),
             *(["--journal-dir", args.journal_dir] if args.journal_dir else []),
             *(["--", args.config] if args.config else [])]
     return supervise(game, journal, kept.resume(str(journal)),
@@ -260,9 +270,33 @@ def cmd_play(args: argparse.Namespace) -> int:
     with _voice_log(args.voice_log) as voice_log:
         io = open_table(config, plain=args.plain, model=args.model, warn=functools.partial(_warn, language=config.language),
                         warnings=[chosen] if chosen else [])
-        play(config, io, seed=seed, voice_log=voice_log,
-             start=NewGame(folder, Path(args.journal_file) if args.journal_file else None))
+        with _phones(args, config, io) as io:
+            play(config, io, seed=seed, voice_log=voice_log,
+                 start=NewGame(folder, Path(args.journal_file) if args.journal_file else None))
     return 0
+
+
+@contextlib.contextmanager
+def _phones(args: argparse.Namespace, config: TableConfig, io: TableIO) -> Iterator[TableIO]:
+    """The table's devices with the players' phones among them when the table wants them (`play --phones`,
+    ``phones: true``); the phones' server stops with the game, and its links with it."""
+    if not (args.phones or config.phones):
+        yield io
+        return
+    from ..phones.table import PhoneOptions, open_phones
+
+    options = PhoneOptions(bind=args.phone_bind, port=args.phone_port,
+                           links=Path(args.phone_links) if args.phone_links else None)
+    try:
+        io, server = open_phones(io, config.language, config.table.seats, config.names, options)
+    except BaseException:
+        io.keys.close()
+        io.speaker.close()
+        raise
+    try:
+        yield io
+    finally:
+        server.stop()
 
 
 def _supervisor_seed() -> int | None:

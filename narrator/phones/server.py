@@ -1,0 +1,341 @@
+"""The phones' server: the page and each seat's socket, on the local network, in a thread of its own.
+
+A seat's link carries a capability token of 192 random bits (`secrets`); a token is compared with every seat's in
+constant time (`hmac.compare_digest`), and a wrong one, whatever it is, gets the same plain refusal as any unknown
+address. No token is ever logged (websockets' logger is silenced) or printed: the links go to a QR code once, at the
+deal, and to ``--phone-links`` (mode 0600). A second device opening a seat's link takes the seat over; the first is
+told so and closed. `stop` invalidates every link.
+
+The game's thread calls the typed methods (`show_card`, `wake`, `result`, `sleep`); each changes seats' views and
+sends every connected phone its own view, all in frames of one size at once (narrator.phones.views). The phones'
+answers come back on `answers`, a thread-safe queue of ``(seat, value)``: a phone sends a choice's index for the
+call it was asked, and only an index of the running call's choices for its own seat is taken.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import os
+import queue
+import secrets
+import socket
+import threading
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from ..errors import UserError
+from . import views
+from .views import UP_FRAME, View
+
+TOKEN_BYTES = 24
+"""Random bytes of a seat's token: 192 bits (at least 128 are needed), 32 characters in the link."""
+
+ASSETS = {"/phone.js": ("phone.js", "text/javascript; charset=utf-8"),
+          "/phone.css": ("phone.css", "text/css; charset=utf-8")}
+"""The page's assets, all served by us: no CDN, no external font."""
+
+HEADERS = (("Cache-Control", "no-store"), ("Referrer-Policy", "no-referrer"), ("X-Content-Type-Options", "nosniff"),
+           ("Content-Security-Policy", "default-src 'self'; connect-src 'self'; img-src 'self' data:"))
+"""Every response: nothing kept in a cache, no link sent on as a referrer, nothing but our own page runs."""
+
+SILENT = logging.getLogger("narrator.phones.silent")
+SILENT.disabled = True  # websockets would log the paths it refuses, tokens included
+SILENT.propagate = False
+
+
+def lan_address() -> str:
+    """Returns this machine's address on the local network (127.0.0.1 when it has none). A UDP socket connected to
+    a documentation address (RFC 5737) picks the outgoing interface without sending a packet."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
+def page_asset(name: str) -> bytes:
+    """Returns one of the page's files (narrator/phones/page)."""
+    return (resources.files("narrator.phones") / "page" / name).read_bytes()
+
+
+class PhoneServer:
+    """The page and the seats' sockets for ``seats`` seats, texts from the table's ``language`` (its ``phone.*``
+    lines, ``texts``). It listens on ``bind`` (every interface by default; the tests use 127.0.0.1) and ``port`` (0:
+    any free one); the links name ``host`` (by default the bound address, or this machine's on the network).
+    ``tokens`` gives the seats' tokens again (a game resumed keeps its links); else each seat draws its own."""
+
+    def __init__(self, seats: int, texts: Mapping[str, str], language: str = "en", *, bind: str = "0.0.0.0",
+                 port: int = 0, host: str | None = None, tokens: Mapping[int, str] | None = None) -> None:
+        self.seats = seats
+        self.texts = dict(texts)
+        self.bind, self.port = bind, port
+        self.host = host or (lan_address() if bind in ("", "0.0.0.0", "::") else bind)
+        self._tokens = dict(tokens) if tokens else \
+            {seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in range(1, seats + 1)}
+        self._cards: dict[int, str] = {}
+        self._views: dict[int, View] = {seat: views.sleeping() for seat in range(1, seats + 1)}
+        self._choices: dict[int, tuple[int, list[object]]] = {}  # seat → (the call asked, its choices' values)
+        self._call = 0
+        self._seq = 0
+        self._lock = threading.Lock()
+        self._online: set[int] = set()
+        self._sockets: dict[int, Any] = {}  # the loop's own: read and changed in its thread only
+        self.answers: queue.Queue[tuple[int, object]] = queue.Queue()
+        body = json.dumps(self.texts, ensure_ascii=False).replace("</", "<\\/")
+        self._page = page_asset("index.html").decode().replace("{{LANG}}", language).replace("{{TEXTS}}", body) \
+            .replace("{{TITLE}}", self.texts.get("phone.title", "")).encode()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._outbox: asyncio.Queue[tuple[dict[int, View], int]] | None = None
+        self._stopping: asyncio.Event | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- running ---------------------------------------------------------
+
+    def start(self) -> PhoneServer:
+        """Starts serving in a thread of its own, with its own asyncio loop; returns once it listens."""
+        ready = threading.Event()
+        failed: list[OSError] = []
+        self._thread = threading.Thread(target=self._run, args=(ready, failed), name="phones", daemon=True)
+        self._thread.start()
+        ready.wait()
+        if failed:
+            self._thread.join()
+            raise UserError(f"the phones' page cannot listen on {self.bind}:{self.port}: {failed[0].strerror}")
+        return self
+
+    def _run(self, ready: threading.Event, failed: list[OSError]) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        try:
+            loop.run_until_complete(self._serve(ready, failed))
+        finally:
+            loop.close()
+
+    async def _serve(self, ready: threading.Event, failed: list[OSError]) -> None:
+        from websockets.asyncio.server import serve
+
+        self._outbox, self._stopping = asyncio.Queue(), asyncio.Event()
+        try:
+            # No compression: a compressed frame's size would tell what it holds.
+            server = await serve(self._talk, self.bind, self.port, process_request=self._http, compression=None,
+                                 max_size=UP_FRAME * 2, server_header=None, logger=SILENT)
+        except OSError as error:
+            failed.append(error)
+            ready.set()
+            return
+        self.port = int(server.sockets[0].getsockname()[1]) if not self.port else self.port
+        sender = asyncio.create_task(self._send_all())
+        ready.set()
+        await self._stopping.wait()
+        await self._outbox.join()  # the last frames (the game stopped) reach the phones before they are closed
+        sender.cancel()
+        server.close()
+        await server.wait_closed()
+
+    def stop(self) -> None:
+        """Tells every phone the game stopped, closes them, and invalidates every link."""
+        with self._lock:
+            for seat in self._views:
+                self._views[seat] = views.stopped()
+        self._changed()
+        self._tokens = {}
+        loop, stopping, thread = self._loop, self._stopping, self._thread
+        if loop is not None and stopping is not None and thread is not None and thread.is_alive():
+            loop.call_soon_threadsafe(stopping.set)
+            thread.join(timeout=10)
+
+    # -- links -------------------------------------------------------------
+
+    def link(self, seat: int) -> str:
+        """Returns ``seat``'s link (its capability: whoever opens it plays that seat's phone)."""
+        return f"http://{self.host}:{self.port}/p/{self._tokens[seat]}"
+
+    def tokens(self) -> dict[int, str]:
+        """Returns the seats' tokens, to serve the same links again when the game goes on (resume)."""
+        return dict(self._tokens)
+
+    def write_links(self, path: Path) -> None:
+        """Writes every seat's link to ``path`` ("seat: link" lines, YAML), readable by its owner only (0600)."""
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.fchmod(fd, 0o600)  # a file that was there keeps its mode otherwise
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.writelines(f"{seat}: {self.link(seat)}\n" for seat in sorted(self._tokens))
+
+    def qr_svg(self, seat: int) -> str:
+        """Returns ``seat``'s link as a QR code in SVG, dark on light."""
+        import segno
+
+        return str(segno.make(self.link(seat), error="m").svg_inline(scale=6, border=4))
+
+    def qr_text(self, seat: int) -> str:
+        """Returns ``seat``'s link as a QR code in text, two rows of modules a line (half blocks), light modules as
+        blocks: on a terminal's dark background, dark modules on light with the quiet zone around them."""
+        import segno
+
+        rows = [[not dark for dark in row] for row in segno.make(self.link(seat), error="m").matrix_iter(border=2)]
+        if len(rows) % 2:
+            rows.append([False] * len(rows[0]))
+        glyphs = {(True, True): "█", (True, False): "▀", (False, True): "▄", (False, False): " "}
+        return "\n".join("".join(glyphs[top, bottom] for top, bottom in zip(rows[i], rows[i + 1]))
+                         for i in range(0, len(rows), 2))
+
+    # -- what the phones show (the game's thread) -------------------------
+
+    def connected(self) -> frozenset[int]:
+        """Returns the seats whose phone is connected now."""
+        with self._lock:
+            return frozenset(self._online)
+
+    def show_card(self, seat: int, name: str) -> None:
+        """Gives ``seat``'s phone its card, ``name`` in the table's language: kept, shown while its owner holds it."""
+        with self._lock:
+            self._cards[seat] = name
+            self._views[seat] = views.sleeping(name)
+        self._changed()
+
+    def wake(self, seats: Sequence[int], prompt: str, choices: Sequence[tuple[object, str]]) -> int:
+        """Asks the awake ``seats`` the ``prompt`` with ``choices`` (each a value and its name); every other seat
+        sleeps. Returns the call's number on the phones (an answer to an older one is not taken)."""
+        with self._lock:
+            self._call += 1
+            values = [value for value, _ in choices]
+            for seat in self._views:
+                if seat in seats:
+                    self._views[seat] = views.asking(self._call, prompt, [name for _, name in choices])
+                    self._choices[seat] = (self._call, values)
+                else:
+                    self._views[seat] = views.sleeping(self._cards.get(seat, ""))
+                    self._choices.pop(seat, None)
+            call = self._call
+        self._changed()
+        return call
+
+    def result(self, seats: Sequence[int], title: str, text: str = "", quiet: bool = False) -> None:
+        """Shows the awake ``seats`` ``title`` (and ``text``): their answer confirmed, what it told them. ``quiet``
+        sends nothing now: a phone gets it with the next change, or when it comes back (an answer confirmed, which
+        its phone already shows: a frame sent at once would tell the Wi-Fi that the call was live and answered)."""
+        with self._lock:
+            for seat in seats:
+                self._views[seat] = views.told(title, text)
+                self._choices.pop(seat, None)
+        if not quiet:
+            self._changed()
+
+    def sleep(self) -> None:
+        """Every seat's phone back to its dark page: the call ended."""
+        with self._lock:
+            self._choices.clear()
+            for seat in self._views:
+                self._views[seat] = views.sleeping(self._cards.get(seat, ""))
+        self._changed()
+
+    def _changed(self) -> None:
+        """Sends every connected phone its own view, all at once in frames of one size (from the loop's thread)."""
+        with self._lock:
+            self._seq += 1
+            snapshot = (dict(self._views), self._seq)
+        loop, outbox = self._loop, self._outbox
+        if loop is not None and outbox is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(outbox.put_nowait, snapshot)
+
+    # -- the loop's side ---------------------------------------------------
+
+    def _seat(self, token: str) -> int | None:
+        """Returns the seat whose token is ``token``, comparing it with every seat's in constant time."""
+        given = token.encode("utf-8", "surrogateescape")
+        found = None
+        for seat, mine in self._tokens.items():
+            if hmac.compare_digest(given, mine.encode()):
+                found = seat
+        return found
+
+    def _http(self, connection: Any, request: Any) -> Any:
+        """Serves the page and its assets; lets a seat's socket through; refuses anything else the same way."""
+        path = request.path.split("?", 1)[0]
+        if path in ASSETS:
+            name, kind = ASSETS[path]
+            return self._respond(200, "OK", kind, page_asset(name))
+        where, _, token = path.lstrip("/").partition("/")
+        seat = self._seat(token) if where in ("p", "ws") else None
+        if seat is None:
+            refused = self.texts.get("phone.refused", "This link opens nothing.") + "\n"
+            return self._respond(404, "Not Found", "text/plain; charset=utf-8", refused.encode())
+        if where == "p":
+            return self._respond(200, "OK", "text/html; charset=utf-8", self._page)
+        return None  # the seat's socket: the handshake goes on
+
+    @staticmethod
+    def _respond(status: int, reason: str, kind: str, body: bytes) -> Any:
+        from websockets.datastructures import Headers
+        from websockets.http11 import Response
+
+        headers = Headers([("Content-Type", kind), ("Content-Length", str(len(body))), ("Connection", "close"),
+                           *HEADERS])
+        return Response(status, reason, headers, body)
+
+    async def _talk(self, socket_: Any) -> None:
+        """One phone: the seat's view now, then its ticks (answers or nothing) until it goes."""
+        seat = self._seat(socket_.request.path.rpartition("/")[2])
+        if seat is None:  # the game stopped between the handshake and now
+            await socket_.close(1008)
+            return
+        before = self._sockets.get(seat)
+        self._sockets[seat] = socket_
+        with self._lock:
+            self._online.add(seat)
+            now = views.frames(self._views, self._seq)[seat]
+            taken = views.frames({seat: views.taken()}, self._seq)[seat]
+        if before is not None:
+            await self._send(before, taken)
+            await before.close(4001)
+        await self._send(socket_, now)
+        try:
+            async for message in socket_:
+                self._heard(seat, message)
+        except Exception:  # a phone gone mid-message: it reconnects, or not; the game goes on
+            pass
+        finally:
+            if self._sockets.get(seat) is socket_:
+                del self._sockets[seat]
+                with self._lock:
+                    self._online.discard(seat)
+
+    def _heard(self, seat: int, message: object) -> None:
+        """Takes a phone's answer: a tick of UP_FRAME bytes naming one of its running call's choices."""
+        if not isinstance(message, str) or len(message.encode()) != UP_FRAME:
+            return
+        try:
+            said = json.loads(message)
+        except ValueError:
+            return
+        if not isinstance(said, dict) or type(said.get("call")) is not int or type(said.get("choice")) is not int:
+            return  # a tick with nothing to say
+        with self._lock:
+            asked = self._choices.get(seat)
+            if asked is None or asked[0] != said["call"] or not 0 <= said["choice"] < len(asked[1]):
+                return  # an older call's answer (a replay), or no choice of this one
+            del self._choices[seat]  # one answer a call asked: the same tick sent twice counts once
+        self.answers.put((seat, asked[1][said["choice"]]))
+
+    async def _send_all(self) -> None:
+        """Sends each change, in order: every connected phone its own frame, all of one size, at once."""
+        assert self._outbox is not None
+        while True:
+            seen, seq = await self._outbox.get()
+            try:
+                sized = views.frames(seen, seq)
+                await asyncio.gather(*(self._send(socket_, sized[seat]) for seat, socket_ in self._sockets.items()))
+            finally:
+                self._outbox.task_done()
+
+    @staticmethod
+    async def _send(socket_: Any, frame: str) -> None:
+        try:
+            await socket_.send(frame)
+        except Exception:  # gone: its own handler forgets it
+            pass

@@ -1,0 +1,71 @@
+"""What each phone shows (a seat's view) and how it crosses the network: one frame a seat, all of one size.
+
+A view is a small mapping the page draws as it is: nothing on a phone is computed from anything but its own view.
+Every change of any seat's view is sent as a frame to every connected phone at once, each its own seat's view,
+padded to the same number of bytes: a sleeping phone gets its unchanged view again (its page does not change), so
+the traffic's sizes and times are the same for every phone whoever acts.
+
+>>> a, b = frames({1: sleeping(), 2: asking(4, "Choose a seat", ["Seat 2", "Seat 3"])}, 7).values()
+>>> len(a.encode()) == len(b.encode()) == FRAME
+True
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Mapping, Sequence
+
+FRAME = 8192
+"""Bytes of every frame sent to a phone (the largest view, 18 seats' long names in Chinese, fits with room)."""
+
+UP_FRAME = 512
+"""Bytes of every message a phone sends: one a second, an answer or nothing (the page pads it; the server refuses
+any other size), so the phone that answers sends nothing a watcher can tell from the others' ticks."""
+
+View = dict[str, object]
+
+
+def sleeping(card: str = "") -> View:
+    """Returns the view of a seat whose owner sleeps (or is not called): the dark page, nothing new on it, and the
+    seat's own ``card`` (its name in the table's language), shown only while its owner holds the button."""
+    return {"kind": "sleep", "card": card}
+
+
+def asking(call: int, prompt: str, choices: Sequence[str]) -> View:
+    """Returns the view of an awake seat asked the call numbered ``call``: the ``prompt`` and the ``choices`` by
+    name, in order; the phone answers with a choice's index, read back and confirmed on the phone."""
+    return {"kind": "ask", "call": call, "title": prompt, "choices": list(choices)}
+
+
+def told(title: str, text: str = "") -> View:
+    """Returns the view of something shown to an awake seat: its answer confirmed, a result, a refusal."""
+    return {"kind": "told", "title": title, "text": text}
+
+
+def taken() -> View:
+    """Returns the view of a phone whose seat another device took over with the same link."""
+    return {"kind": "taken"}
+
+
+def stopped() -> View:
+    """Returns the view of a game that stopped: its links no longer open anything."""
+    return {"kind": "stopped"}
+
+
+def encode(view: View, seq: int) -> str:
+    """Returns a view as the page reads it, unpadded: JSON, the frame's sequence number first."""
+    return json.dumps({"seq": seq, "view": view}, ensure_ascii=False, separators=(",", ":"))
+
+
+def pad(text: str, size: int) -> str:
+    """Returns ``text`` followed by spaces up to ``size`` bytes in UTF-8 (JSON ignores them)."""
+    return text + " " * (size - len(text.encode()))
+
+
+def frames(views: Mapping[int, View], seq: int) -> dict[int, str]:
+    """Returns each seat's frame, all of one size: FRAME bytes, or (a view too long for it) the next multiple of
+    FRAME over the longest, the same for all, so that no size says whose view is long."""
+    encoded = {seat: encode(view, seq) for seat, view in views.items()}
+    longest = max((len(text.encode()) for text in encoded.values()), default=0)
+    size = max(FRAME, -(-longest // FRAME) * FRAME)
+    return {seat: pad(text, size) for seat, text in encoded.items()}

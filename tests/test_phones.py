@@ -1,0 +1,273 @@
+"""The phones' server without a browser (narrator/phones): links, refusals, take-over, one view a seat, frames of one
+size for every phone at every change, answers only to the running call. Everything on 127.0.0.1."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import queue
+import re
+import stat
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pytest
+
+pytest.importorskip("websockets", reason="the [phones] extra (scripts/setup.sh installs it)")
+
+from websockets.sync.client import ClientConnection, connect  # noqa: E402
+
+from narrator.phones import views  # noqa: E402
+from narrator.phones.server import PhoneServer  # noqa: E402
+from narrator.voices import load_voice  # noqa: E402
+from keystrokes import ScriptedKeys  # noqa: E402
+
+TEXTS = {key: text for key, text in load_voice("en").lines.items() if key.startswith("phone.")}
+
+
+@pytest.fixture
+def server() -> Iterator[PhoneServer]:
+    phones = PhoneServer(5, TEXTS, bind="127.0.0.1").start()
+    try:
+        yield phones
+    finally:
+        phones.stop()
+
+
+@pytest.fixture
+def opened() -> Iterator[contextlib.ExitStack]:
+    """Where the tests open phones' sockets: all closed at the end."""
+    with contextlib.ExitStack() as stack:
+        yield stack
+
+
+def get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            return answer.status, answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def phone(server: PhoneServer, seat: int, opened: contextlib.ExitStack) -> ClientConnection:
+    """Opens ``seat``'s socket as its page does."""
+    url = server.link(seat).replace("http://", "ws://").replace("/p/", "/ws/")
+    return opened.enter_context(connect(url, open_timeout=5))
+
+
+def view(socket: ClientConnection) -> tuple[int, dict[str, object], int]:
+    """Returns the next frame's sequence number, view and size in bytes."""
+    frame = socket.recv(timeout=5)
+    assert isinstance(frame, str)
+    read = json.loads(frame)
+    return read["seq"], read["view"], len(frame.encode())
+
+
+def wait_until(condition: Callable[[], bool], seconds: float = 10) -> None:
+    """Waits for ``condition``, checking it every 50 ms: never a fixed sleep."""
+    end = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < end, "waited too long"
+        time.sleep(0.05)
+
+
+def tick(socket: ClientConnection, said: dict[str, object]) -> None:
+    text = json.dumps(said)
+    socket.send(text + " " * (views.UP_FRAME - len(text)))
+
+
+def test_each_seat_has_a_link_of_its_own_with_at_least_128_random_bits(server: PhoneServer) -> None:
+    tokens = [server.link(seat).rsplit("/", 1)[1] for seat in range(1, 6)]
+    assert len(set(tokens)) == 5
+    assert all(len(token) * 6 >= 128 and server.link(1).startswith("http://127.0.0.1:") for token in tokens)
+    status, page = get(server.link(3))
+    assert status == 200 and b'lang="en"' in page and b"/phone.js" in page and tokens[2].encode() not in page
+
+
+def test_every_wrong_token_gets_the_same_plain_refusal(server: PhoneServer) -> None:
+    good = server.link(2)
+    altered = good[:-1] + ("A" if good[-1] != "A" else "B")
+    refusals = {get(url) for url in (altered, good.rsplit("/", 1)[0] + "/x", good + "x",
+                                     good.replace("/p/", "/ws/")[:-3], good.rsplit("/", 2)[0] + "/nothing")}
+    assert refusals == {(404, b"This link opens nothing.\n")}
+
+
+def test_the_page_and_its_assets_are_served_by_us_alone(server: PhoneServer) -> None:
+    elsewhere = re.compile(rb"https?://|(src|href)=\"?//|url\(|@import|@font-face")
+    _, page = get(server.link(1))
+    assert not elsewhere.search(page)
+    for asset in ("/phone.js", "/phone.css"):
+        status, body = get(f"http://127.0.0.1:{server.port}{asset}")
+        assert status == 200 and not elsewhere.search(body)
+    assert b"vibrate" not in get(f"http://127.0.0.1:{server.port}/phone.js")[1]
+
+
+def test_phone_links_are_written_for_the_owner_alone(server: PhoneServer, tmp_path: Path) -> None:
+    path = tmp_path / "links.yaml"
+    path.write_text("old")
+    os.chmod(path, 0o644)
+    server.write_links(path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert path.read_text().splitlines() == [f"{seat}: {server.link(seat)}" for seat in range(1, 6)]
+
+
+def test_a_second_device_takes_the_seat_over_and_the_first_is_told(server: PhoneServer, opened: contextlib.ExitStack) -> None:
+    first = phone(server, 4, opened)
+    assert view(first)[1]["kind"] == "sleep"
+    second = phone(server, 4, opened)
+    assert view(first)[1] == {"kind": "taken"} and view(second)[1]["kind"] == "sleep"
+    server.wake([4], "Choose", [(1, "Seat 1")])
+    assert view(second)[1]["kind"] == "ask"
+
+
+def test_every_phone_gets_a_frame_of_one_size_at_each_change_and_only_its_own_view(server: PhoneServer, opened: contextlib.ExitStack) -> None:
+    phones = {seat: phone(server, seat, opened) for seat in (1, 2, 3)}
+    for socket in phones.values():
+        view(socket)
+    server.show_card(1, "Seer")
+    server.show_card(2, "Werewolf")
+    server.wake([2], "Werewolves, choose your victim", [(1, "Seat 1"), (3, "Seat 3"), (None, "Nobody")])
+    server.result([2], "Answer confirmed")
+    server.sleep()
+    seen = {seat: [view(socket) for _ in range(5)] for seat, socket in phones.items()}
+    for step in range(5):
+        assert len({seen[seat][step][0] for seat in phones}) == 1  # the same change, for every phone
+        assert {seen[seat][step][2] for seat in phones} == {views.FRAME}
+    assert [v["kind"] for _, v, _ in seen[2]] == ["sleep", "sleep", "ask", "told", "sleep"]
+    assert [v for _, v, _ in seen[3]] == [{"kind": "sleep", "card": ""}] * 5  # its page never changes
+    assert all("Werewolf" not in json.dumps(v) for _, v, _ in seen[1] + seen[3])
+    assert all("Seer" not in json.dumps(v) for _, v, _ in seen[2] + seen[3])
+
+
+def test_an_answer_is_taken_once_and_only_for_the_running_call_of_its_own_seat(server: PhoneServer, opened: contextlib.ExitStack) -> None:
+    wolf, other = phone(server, 2, opened), phone(server, 3, opened)
+    view(wolf), view(other)
+    call = server.wake([2], "Choose", [(1, "Seat 1"), (3, "Seat 3")])
+    view(wolf), view(other)
+    tick(other, {"call": call, "choice": 0})  # not asked
+    tick(wolf, {"call": call - 1, "choice": 0})  # an older call
+    tick(wolf, {"call": call, "choice": 9})  # no such choice
+    wolf.send(json.dumps({"call": call, "choice": 0}))  # not a tick's size
+    tick(wolf, {"call": call, "choice": 1})
+    tick(wolf, {"call": call, "choice": 1})  # replayed
+    assert server.answers.get(timeout=5) == (2, 3)
+    tick(wolf, {})
+    with pytest.raises(queue.Empty):
+        server.answers.get(timeout=0.5)
+
+
+def test_a_phone_back_gets_its_view_again_and_a_stopped_game_opens_nothing(opened: contextlib.ExitStack) -> None:
+    server = PhoneServer(3, TEXTS, bind="127.0.0.1").start()
+    server.wake([1], "Choose", [(2, "Seat 2")])
+    again = phone(server, 1, opened)
+    assert view(again)[1]["kind"] == "ask" and server.connected() == {1}
+    link = server.link(1)
+    server.stop()
+    assert view(again)[1] == {"kind": "stopped"}
+    with pytest.raises(OSError):
+        urllib.request.urlopen(link, timeout=2)
+
+
+def test_the_qr_code_carries_the_seats_link(server: PhoneServer) -> None:
+    assert server.qr_svg(1).startswith("<svg") and "█" in server.qr_text(1)
+    lines = server.qr_text(1).splitlines()
+    assert len({len(line) for line in lines}) == 1 and len(lines) >= 15
+
+
+class SocketPhone:
+    """A player's phone without a browser: answers every question it is asked with its first choice, and keeps every
+    frame it received."""
+
+    def __init__(self, server: PhoneServer, seat: int, opened: contextlib.ExitStack) -> None:
+        self.socket = phone(server, seat, opened)
+        self.frames: list[str] = []
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            for frame in self.socket:
+                assert isinstance(frame, str)
+                self.frames.append(frame)
+                shown = json.loads(frame)["view"]
+                if shown["kind"] == "ask":
+                    tick(self.socket, {"call": shown["call"], "choice": 0})
+        except Exception:  # closed at the end of the test
+            pass
+
+
+class GatedKeys(ScriptedKeys):
+    """The host's keys, not touched while the phones are asked a call (``asking``)."""
+
+    def __init__(self, keys: list[str], asking: Callable[[], bool]) -> None:
+        super().__init__(keys)
+        self.asking = asking
+
+    def read(self, timeout: float | None = None) -> str | None:
+        if self.asking():
+            time.sleep(timeout or 0)
+            return None
+        return super().read(timeout)
+
+
+def test_the_seers_phone_answers_her_calls_in_a_whole_game_and_no_phone_gets_another_seats_secret(
+        tmp_path: Path, opened: contextlib.ExitStack) -> None:
+    """The Seer's phone answers her calls (the first seat offered, as the planned game did); the keypad answers the
+    rest; every phone connected gets one frame of one size at each call, and only its own card."""
+    from test_answer_devices import SEED, SeerPhone, keypad_keys
+
+    from narrator.hearing import PushbackKeys
+    from narrator.phones.device import PhoneAnswers
+    from narrator.play import STARTER, NewGame, Timing, play
+    from narrator.screen import PlainScreen
+    from narrator.table import TableIO
+    from keystrokes import Recorder
+    from engine import deal_cards
+
+    planned, ahead = keypad_keys(STARTER, SEED, SeerPhone())
+    roles = deal_cards(STARTER.table, SEED).roles
+    seer, villager = roles.index("seer") + 1, roles.index("villager") + 1
+    server = PhoneServer(STARTER.table.seats, TEXTS, bind="127.0.0.1").start()
+    try:
+        phones = {seat: SocketPhone(server, seat, opened) for seat in (seer, villager)}
+        wait_until(lambda: server.connected() == {seer, villager})
+        device: PhoneAnswers | None = None
+        keys = PushbackKeys(GatedKeys(planned, lambda: device is not None and device.waiting))
+        device = PhoneAnswers(server, keys, load_voice("en"))
+        voice = load_voice("en")
+        table = TableIO(keys, PlainScreen(io.StringIO()), Recorder(), devices=(device,),
+                        card_shown=lambda seat, role: server.show_card(seat, voice.role(role)))
+        game = play(STARTER, table, seed=SEED, start=NewGame(tmp_path), timing=Timing(sleep=lambda s: None),
+                    out=io.StringIO())
+    finally:
+        server.stop()
+    assert game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
+    for seat, held in phones.items():
+        held.thread.join(timeout=5)
+        assert {len(frame.encode()) for frame in held.frames} == {views.FRAME}
+        others = {voice.role(role) for s, role in enumerate(roles, 1) if s != seat} - {voice.role(roles[seat - 1])}
+        assert not any(name in frame for frame in held.frames for name in others), seat
+    asked = [json.loads(f)["view"] for f in phones[seer].frames if '"kind":"ask"' in f]
+    assert asked and all(view["title"].startswith("Fortune Teller, wake up") for view in asked)
+    woken = {json.loads(f)["view"]["title"] for f in phones[villager].frames if '"kind":"ask"' in f}
+    assert woken <= {voice.text("lovers.wake", {})}, woken  # a villager is woken as a lover at most
+    counts = [[json.loads(f)["seq"] for f in held.frames] for held in phones.values()]
+    assert counts[0][-5:] == counts[1][-5:]  # the same changes, in step
+
+
+def test_without_the_extra_the_message_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    from narrator.errors import UserError
+    from narrator.phones import require
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None if name == "segno" else found(name))
+    with pytest.raises(UserError, match=r"need segno: install the \[phones\] extra"):
+        require()

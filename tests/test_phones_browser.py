@@ -1,0 +1,267 @@
+"""The phones' page in a real browser: Debian's chromium, headless, driven by selenium through Debian's chromedriver,
+against the phones' server on 127.0.0.1 (every other host name is made unresolvable for the browser). What a phone
+receives is read from the browser's own log of the socket's frames. Marked browser (tests/conftest.py): out of the
+fast lane; scripts/setup.sh --test installs chromium, chromium-driver and selenium."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import shutil
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+pytest.importorskip("websockets", reason="the [phones] extra (scripts/setup.sh installs it)")
+pytest.importorskip("selenium", reason="the test extra (scripts/setup.sh --test installs it)")
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+
+from narrator.phones import views  # noqa: E402
+from narrator.phones.server import PhoneServer  # noqa: E402
+from narrator.voices import load_voice  # noqa: E402
+
+CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason="scripts/setup.sh --test installs chromium")
+
+TEXTS = {key: text for key, text in load_voice("en").lines.items() if key.startswith("phone.")}
+SHOTS = Path(os.environ.get("WEREWOLF_PHONE_SHOTS", tempfile.gettempdir())) / "werewolf-phone-shots"
+
+
+def browser(width: int = 360, height: int = 740) -> Any:
+    """A headless chromium that reaches 127.0.0.1 alone, logging its network events (the socket's frames)."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-pings",
+                 "--disable-default-apps", "--disable-domain-reliability", "--mute-audio",
+                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", f"--window-size={width},{height}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    # A window is never narrower than the browser's own minimum: the phone's screen is emulated.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+    return driver
+
+
+@pytest.fixture
+def drivers() -> Iterator[Callable[..., Any]]:
+    """Opens browsers for a test; all quit at the end."""
+    opened: list[Any] = []
+
+    def open_one(width: int = 360, height: int = 740) -> Any:
+        opened.append(browser(width, height))
+        return opened[-1]
+
+    try:
+        yield open_one
+    finally:
+        for driver in opened:
+            driver.quit()
+
+
+@pytest.fixture
+def server() -> Iterator[PhoneServer]:
+    phones = PhoneServer(6, TEXTS, bind="127.0.0.1").start()
+    try:
+        yield phones
+    finally:
+        phones.stop()
+
+
+def wait_for(condition: Callable[[], object], seconds: float = 15) -> Any:
+    """Returns ``condition()`` once it is true, checked every 50 ms: never a fixed sleep."""
+    end = time.monotonic() + seconds
+    while True:
+        got = condition()
+        if got:
+            return got
+        assert time.monotonic() < end, "waited too long"
+        time.sleep(0.05)
+
+
+def kind(driver: Any) -> str:
+    return str(driver.find_element(By.ID, "view").get_attribute("data-kind"))
+
+
+def received(driver: Any) -> list[str]:
+    """Returns the socket frames the page received since last asked, as the browser logged them."""
+    frames = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.webSocketFrameReceived":
+            frames.append(message["params"]["response"]["payloadData"])
+    return frames
+
+
+def collect(driver: Any, frames: list[str], count: int) -> list[str]:
+    """Adds the frames the page received since last asked to ``frames``; returns them once there are ``count``."""
+    frames.extend(received(driver))
+    return frames if len(frames) >= count else []
+
+
+def test_a_phone_joins_by_its_link_and_holds_its_card(server: PhoneServer, drivers: Callable[..., Any]) -> None:
+    phone = drivers()
+    phone.get(server.link(2))
+    wait_for(lambda: kind(phone) == "sleep" and server.connected() == {2})
+    server.show_card(2, "Fortune Teller")
+    hold = wait_for(lambda: phone.find_elements(By.ID, "hold"))[0]
+    assert phone.find_element(By.ID, "card").text == ""
+    ActionChains(phone).click_and_hold(hold).perform()
+    assert wait_for(lambda: phone.find_element(By.ID, "card").text) == "Fortune Teller"
+    ActionChains(phone).release(hold).perform()
+    wait_for(lambda: phone.find_element(By.ID, "card").text == "")
+
+
+def test_wrong_tokens_are_refused_alike(server: PhoneServer, drivers: Callable[..., Any]) -> None:
+    phone = drivers()
+    good = server.link(1)
+    pages = []
+    for wrong in (good[:-2] + ("xy" if not good.endswith("xy") else "zz"), good + "0", good.rsplit("/", 1)[0] + "/"):
+        phone.get(wrong)
+        pages.append(phone.find_element(By.TAG_NAME, "body").text)
+    assert pages == [TEXTS["phone.refused"]] * 3 and server.connected() == frozenset()
+
+
+def test_a_second_device_takes_the_seat_over(server: PhoneServer, drivers: Callable[..., Any]) -> None:
+    first, second = drivers(), drivers()
+    first.get(server.link(3))
+    wait_for(lambda: kind(first) == "sleep")
+    second.get(server.link(3))
+    wait_for(lambda: kind(first) == "taken" and kind(second) == "sleep")
+    assert first.find_element(By.ID, "view").text == TEXTS["phone.taken"]
+    server.wake([3], "Seer, choose", [(1, "seat number 1")])
+    wait_for(lambda: kind(second) == "ask")
+    assert kind(first) == "taken"  # it does not come back by itself
+
+
+def test_a_phone_reloaded_mid_call_shows_the_call_again_and_answers_it(server: PhoneServer,
+                                                                        drivers: Callable[..., Any]) -> None:
+    phone = drivers()
+    phone.get(server.link(4))
+    wait_for(lambda: kind(phone) == "sleep")
+    server.wake([4], "Fortune Teller, wake up.", [(1, "seat number 1"), (5, "seat number 5")])
+    wait_for(lambda: kind(phone) == "ask")
+    phone.refresh()
+    wait_for(lambda: kind(phone) == "ask")
+    assert phone.find_element(By.TAG_NAME, "h1").text == "Fortune Teller, wake up."
+    phone.find_elements(By.CSS_SELECTOR, "button.choice")[1].click()
+    assert kind(phone) == "confirm" and "seat number 5" in phone.find_element(By.ID, "view").text
+    phone.find_element(By.ID, "change").click()
+    assert kind(phone) == "ask"
+    phone.find_elements(By.CSS_SELECTOR, "button.choice")[1].click()
+    phone.find_element(By.ID, "confirm").click()
+    assert server.answers.get(timeout=10) == (4, 5)
+
+
+def test_an_awake_and_a_sleeping_phone_receive_frames_of_one_size_at_each_call(server: PhoneServer,
+                                                                                drivers: Callable[..., Any]) -> None:
+    awake, asleep = drivers(), drivers()
+    awake.get(server.link(1))
+    asleep.get(server.link(2))
+    wait_for(lambda: server.connected() == {1, 2})
+    received(awake), received(asleep)
+    server.wake([1], "Werewolves, wake up.", [(3, "seat number 3"), (4, "seat number 4")])
+    wait_for(lambda: kind(awake) == "ask")
+    server.sleep()
+    wait_for(lambda: kind(awake) == "sleep")
+    server.wake([1], "Seer, wake up.", [(None, "Nobody")])
+    wait_for(lambda: kind(awake) == "ask")
+    got: dict[str, list[str]] = {"awake": [], "asleep": []}
+    for name, driver in (("awake", awake), ("asleep", asleep)):
+        wait_for(lambda: collect(driver, got[name], 3))
+    assert [len(f.encode()) for f in got["awake"]] == [len(f.encode()) for f in got["asleep"]] == [views.FRAME] * 3
+    assert [json.loads(f)["seq"] for f in got["awake"]] == [json.loads(f)["seq"] for f in got["asleep"]]
+    assert len({json.loads(f)["view"]["kind"] for f in got["asleep"]}) == 1 and kind(asleep) == "sleep"
+
+
+def answer_on_page(page: Any, playing: threading.Event) -> None:
+    """A player at the page: whenever it asks (the villager woken as a lover), taps the first choice and confirms."""
+    while playing.is_set():
+        with contextlib.suppress(Exception):  # the page redrawn between two looks: look again
+            if kind(page) == "ask":
+                page.find_elements(By.CSS_SELECTOR, "button.choice")[0].click()
+                page.find_element(By.ID, "confirm").click()
+        time.sleep(0.05)  # looks again: a poll, the game does not wait on it
+
+
+def test_a_villagers_phone_receives_no_other_seats_card_over_a_whole_game(tmp_path: Path,
+                                                                          drivers: Callable[..., Any]) -> None:
+    """A whole scripted game (the keypad's, the Seer's phone a socket) while a villager's page is open in chromium,
+    answering what it is asked (as a lover, if Cupid chooses it): every frame it received holds no other seat's card,
+    and all are of one size."""
+    from test_phones import GatedKeys, SocketPhone
+
+    from engine import deal_cards
+    from keystrokes import Recorder
+    from narrator.hearing import PushbackKeys
+    from narrator.phones.device import PhoneAnswers
+    from narrator.play import STARTER, NewGame, Timing, play
+    from narrator.screen import PlainScreen
+    from narrator.table import TableIO
+    from test_answer_devices import SEED, SeerPhone, keypad_keys
+
+    voice = load_voice("en")
+    planned, ahead = keypad_keys(STARTER, SEED, SeerPhone())
+    roles = deal_cards(STARTER.table, SEED).roles
+    seer, villager = roles.index("seer") + 1, roles.index("villager") + 1
+    server = PhoneServer(STARTER.table.seats, TEXTS, bind="127.0.0.1").start()
+    page = drivers()
+    try:
+        with contextlib.ExitStack() as opened:
+            SocketPhone(server, seer, opened)
+            page.get(server.link(villager))
+            wait_for(lambda: server.connected() == {seer, villager})
+            playing = threading.Event()
+            playing.set()
+            answering = threading.Thread(target=answer_on_page, args=(page, playing), daemon=True)
+            answering.start()
+            device: PhoneAnswers | None = None
+            keys = PushbackKeys(GatedKeys(planned, lambda: device is not None and device.waiting))
+            device = PhoneAnswers(server, keys, voice)
+            table = TableIO(keys, PlainScreen(io.StringIO()), Recorder(), devices=(device,),
+                            card_shown=lambda seat, role: server.show_card(seat, voice.role(role)))
+            try:
+                game = play(STARTER, table, seed=SEED, start=NewGame(tmp_path),
+                            timing=Timing(sleep=lambda s: None), out=io.StringIO())
+            finally:
+                playing.clear()
+                answering.join(timeout=10)
+            frames: list[str] = []
+            wait_for(lambda: collect(page, frames, len(game.calls)))
+    finally:
+        server.stop()
+    assert game.outcome == ahead.outcome
+    assert {len(frame.encode()) for frame in frames} == {views.FRAME}
+    others = {voice.role(role) for role in set(roles) - {"villager"}}
+    assert not [name for frame in frames for name in others if name in frame]
+    assert f'"card":"{voice.role("villager")}"' in frames[-1]  # its own card, as it sleeps
+
+
+def test_the_page_is_dark_and_fits_a_narrow_and_a_large_screen(server: PhoneServer,
+                                                               drivers: Callable[..., Any]) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    choices = [(seat, f"Player {seat}, seat number {seat}") for seat in range(1, 7)] + [(None, "Nobody")]
+    for width, height in ((360, 740), (1280, 900)):
+        phone = drivers(width, height)
+        phone.get(server.link(5))
+        wait_for(lambda: kind(phone) == "sleep")
+        server.wake([5], "Werewolves, wake up. Designate a player to eliminate.", choices)
+        wait_for(lambda: kind(phone) == "ask")
+        assert phone.execute_script("return getComputedStyle(document.body).backgroundColor") == "rgb(0, 0, 0)"
+        assert phone.execute_script("return document.documentElement.scrollWidth") <= width
+        assert phone.save_screenshot(str(SHOTS / f"ask-{width}.png"))
+        server.sleep()
+        wait_for(lambda: kind(phone) == "sleep")
+        assert phone.save_screenshot(str(SHOTS / f"sleep-{width}.png"))
+        assert (SHOTS / f"ask-{width}.png").stat().st_size > 1000
