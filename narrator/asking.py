@@ -37,6 +37,10 @@ class AnswerDevice(Protocol):
     whatever the device leaves to it. A device plugs in through the table's devices (table.TableIO.devices): the
     game's loop does not change."""
 
+    def opened(self, call: Call, legal: Callable[[Answer], bool]) -> None:
+        """Learns that ``call`` opens, whoever answers it (the phones show every call at once, one frame each, so
+        that what crosses the network tells nobody who is awake); a device with nothing to show does nothing."""
+
     def takes(self, call: Call) -> bool:
         """Returns whether the device is asked for ``call`` (by its phase, its kind, who holds the device)."""
 
@@ -88,10 +92,7 @@ class KeypadAnswers:
         self.check = game.check
         self.game = game
         for device in self.devices:
-            # A device that shows every call as it opens, whoever answers it (the phones: one frame each a call).
-            opened: Callable[[Call, Callable[[Answer], bool]], None] | None = getattr(device, "opened", None)
-            if opened is not None:
-                opened(call, self._legal)
+            device.opened(call, self._legal)
         try:
             return self._answer(call)
         except Refused as refused:

@@ -60,6 +60,9 @@ class SpokenAnswers:
         self.phases = phases
         self.on_lost = on_lost
 
+    def opened(self, call: Call, legal: Callable[[Answer], bool]) -> None:
+        """The microphone shows nothing."""
+
     def takes(self, call: Call) -> bool:
         return self.voice is not None and call.phase.value in self.phases and not eyes_closed(call)
 

@@ -27,7 +27,11 @@ class SeerPhone:
 
     def __init__(self, refuse_first: bool = False) -> None:
         self.asked: list[int] = []
+        self.opened_calls: list[str] = []  # every call as it opened, whoever answered it
         self.refuse_first = refuse_first
+
+    def opened(self, call: Call, legal: Callable[[Answer], bool]) -> None:
+        self.opened_calls.append(call.id)
 
     def takes(self, call: Call) -> bool:
         return call.id == "seer" and call.live
@@ -65,6 +69,8 @@ def test_a_device_that_answers_the_seers_calls_plugs_in_with_the_tables_devices(
     game = play(config, table, seed=SEED, start=NewGame(tmp_path), timing=Timing(sleep=lambda s: None),
                 out=io.StringIO())
     assert phone.asked and phone.asked == sorted(set(phone.asked))  # asked once a night while she lives
+    # Told of every call as it opened, the ones the keypad answered too (each once: a refusal is no new call).
+    assert phone.opened_calls == [call.id for call in game.calls], phone.opened_calls
     assert game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
     _, entries = read_journal(str(next(tmp_path.glob("game-*.jsonl"))))
     seer = [e for e in entries if e.call == "seer"]
