@@ -76,7 +76,7 @@ class TerminalKeys:
     """Reads single keys from a terminal in cbreak mode (no Enter needed, no echo); Ctrl-C still interrupts;
     SIGTERM and SIGHUP stop the game (HostStop) where it waits for a key."""
 
-    def __init__(self, fd: int | None = None) -> None:
+    def __init__(self, fd: int | None = None, on_resize: Callable[[], None] = lambda: None) -> None:
         import termios
         import tty
 
@@ -98,7 +98,7 @@ class TerminalKeys:
         # A terminal resized: the screen is drawn again (``on_resize``) while a key is awaited, not in the handler (it
         # may come in the middle of a screen being drawn), and without a key: the key pressed to see the screen again
         # was an answer (Enter showed the next seat's card).
-        self.on_resize: Callable[[], None] = lambda: None
+        self.on_resize = on_resize
         self._old_winch = signal.signal(signal.SIGWINCH, lambda signum, frame: os.write(self._wake_w, b"W")) \
             if hasattr(signal, "SIGWINCH") else None
 

@@ -123,11 +123,12 @@ def potion_names(voice: Voice, potions: Sequence[object]) -> str:
 class Narrator:
     """Turns calls, facts and refusals into lines in one language and hands each to ``emit``."""
 
-    def __init__(self, voice: Voice, emit: Callable[[Line], None], names: Sequence[str | None] = ()) -> None:
+    def __init__(self, voice: Voice, emit: Callable[[Line], None], names: Sequence[str | None] = (),
+                 rules: Rules = Rules()) -> None:
         self.voice = voice
         self.emit = emit
         self.names = tuple(names)
-        self.rules = Rules()  # the table's house rules, for the lines that depend on them
+        self.rules = rules  # the table's house rules, for the lines that depend on them
 
     def line(self, key: str, channel: str, **values: object) -> Line:
         """Emits the line ``key`` on ``channel``, filled with ``values``, and returns it."""

@@ -64,14 +64,15 @@ class Pacing:
 
     def __init__(self, floor: float = 0.0, fallback: tuple[float, float] = (0.0, 0.0), *,
                  clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None,
+                 on_sample: Callable[[str, float], None] = lambda key, took: None) -> None:
         self.floor = floor
         self.fallback = fallback
         self.clock = clock
         self.sleep = sleep
         self.rng = rng or random.SystemRandom()
         self.samples: dict[str, list[float]] = {}
-        self.on_sample: Callable[[str, float], None] = lambda key, took: None  # journals each sample as it is taken
+        self.on_sample = on_sample  # journals each sample as it is taken
         self._key: str | None = None  # the open call's pool
         self._token: object = None  # what tells the same call asked again (after a refusal) from the next
         self._opened = 0.0

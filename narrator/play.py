@@ -113,8 +113,8 @@ class TableSession:
         self.background = table.listener if isinstance(table.listener, BackgroundListener) else None
         self.told_failure = False
         hears = table.listener is not None and table.vocabulary is not None and bool(config.voice_phases())
-        pacing = Pacing(config.call_floor, config.pause, clock=timing.clock, sleep=timing.sleep)
-        pacing.on_sample = self.record_pace
+        pacing = Pacing(config.call_floor, config.pause, clock=timing.clock, sleep=timing.sleep,
+                        on_sample=self.record_pace)
         settings = TableSettings(rules=config.table.rules, seats=config.table.seats, voice_log=voice_log,
                                  ambience=table.ambience, pacing=pacing, listener=table.listener if hears else None)
         hooks = TableHooks(acknowledge=self.acknowledge, safe_point=self.settle,

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from engine import Answer, Call, Game, IllegalAnswer
+from engine import Answer, Call, Game, IllegalAnswer, Rules
 from engine.answers import shown
 
 from .errors import RunFailed
@@ -119,8 +119,8 @@ class PracticeNarrator(Narrator):
     """The narrator of a dry run; remembers where the running call's lines begin (to show them on resuming)."""
 
     def __init__(self, voice: Voice, emit: Callable[[Line], None], names: Sequence[str | None],
-                 lines: list[Line]) -> None:
-        super().__init__(voice, emit, names)
+                 lines: list[Line], rules: Rules) -> None:
+        super().__init__(voice, emit, names, rules)
         self.lines = lines
         self.call_start = 0
 
@@ -151,8 +151,7 @@ def dry_run(script: Script, emit: Callable[[Line], None] | None = None, *, journ
 
     game = Game(script.config.table, script.deal)
     answers = ScriptAnswers(script)
-    narrator = PracticeNarrator(voice, keep, script.config.names, lines)
-    narrator.rules = script.config.table.rules
+    narrator = PracticeNarrator(voice, keep, script.config.names, lines, script.config.table.rules)
 
     def skip(call: Call, entry: Entry) -> None:
         if entry.needs:

@@ -58,8 +58,7 @@ def build_recap(game: Game, voice: Voice, names: Sequence[str | None] = ()) -> R
     """Returns the recap of ``game``, which must be over."""
     assert game.outcome is not None, "a recap is shared only once the game is over"
     lines: list[Line] = []
-    narrator = Narrator(voice, lines.append, names)
-    narrator.rules = game.rules
+    narrator = Narrator(voice, lines.append, names, game.rules)
     again = Game(game.table, game.deal)
     turns: list[Turn] = []
     sheriff: list[tuple[str, int | None]] = []  # (when, the new Sheriff or None)

@@ -104,13 +104,13 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
     from .screen import PlainScreen, RichScreen
     from .speak import make_speaker, open_ambience, prepare_table
 
-    try:
-        keys = TerminalKeys()
-    except OSError as exc:
-        raise UserError(str(exc)) from None
     full_screen = sys.stdout.isatty() and not plain
     told_before: list[str] = []
-    opened: list[Screen] = []
+    opened: list[RichScreen] = []  # the full screen, once open (the keypad is opened first: it owns the signals)
+    try:  # a resized terminal draws the full screen again, once there is one
+        keys = TerminalKeys(on_resize=lambda: opened[0].redraw() if opened else None)
+    except OSError as exc:
+        raise UserError(str(exc)) from None
 
     def told(message: str) -> None:
         """A warning printed before the full screen opens is hidden by it: it is kept for its status line too;
@@ -149,10 +149,10 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
     # While the deal goes on, every line of this table is rendered ahead: no call waits for its voice.
     prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck,
                   config.source, config.table)
-    screen: Screen = RichScreen(load_voice(config.language).text("screen.title")) if full_screen else PlainScreen()
+    screen: Screen = PlainScreen()
     if full_screen:
-        screen.notice(" · ".join(told_before))
-        opened.append(screen)
-    if isinstance(screen, RichScreen):
-        keys.on_resize = screen.redraw
+        rich = RichScreen(load_voice(config.language).text("screen.title"))
+        rich.notice(" · ".join(told_before))
+        opened.append(rich)
+        screen = rich
     return TableIO(keys, screen, speaker, listener, vocabulary, ambience)

@@ -73,10 +73,9 @@ class TableNarrator(Narrator):
 
     def __init__(self, voice: Voice, screen: Screen, speaker: Speaker, names: Sequence[str | None] = (),
                  settings: TableSettings = TableSettings(), hooks: TableHooks = TableHooks()) -> None:
-        super().__init__(voice, self._route, names)
+        super().__init__(voice, self._route, names, settings.rules)
         self.screen = screen
         self.speaker = speaker
-        self.rules = settings.rules
         self.seats = len(self.names) if settings.seats is None else settings.seats  # for the seating circle
         self.voice_log = settings.voice_log
         self.ambience: Ambience = QuietAmbience() if settings.ambience is None else settings.ambience

@@ -385,8 +385,7 @@ def test_a_terminal_resized_while_a_key_is_awaited_has_its_screen_drawn_again_wi
     primary, terminal = os.openpty()
     drawn: list[str] = []
     try:
-        keys = TerminalKeys(terminal)
-        keys.on_resize = lambda: drawn.append("again")
+        keys = TerminalKeys(terminal, on_resize=lambda: drawn.append("again"))
         os.kill(os.getpid(), signal.SIGWINCH)
         assert keys.read(0.2) is None and drawn == ["again"]  # no key: the wait ran on to its end
         os.kill(os.getpid(), signal.SIGWINCH)
@@ -791,7 +790,7 @@ def test_the_full_screens_title_is_in_the_tables_language(language: str, title: 
         def redraw(self) -> None:
             pass
 
-    monkeypatch.setattr(narrator.keypad, "TerminalKeys", lambda: ScriptedKeys([]))
+    monkeypatch.setattr(narrator.keypad, "TerminalKeys", lambda on_resize: ScriptedKeys([]))
     monkeypatch.setattr(narrator.screen, "RichScreen", Opened)
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     config = TableConfig(language, Table(6, DECK, Rules(sheriff=False)), speaker="console")

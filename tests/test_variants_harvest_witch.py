@@ -224,8 +224,7 @@ def test_harvest_the_witch_is_woken_for_her_one_potion() -> None:
     """Aloud, every night of the Harvest, dead or alive: her one potion, whose effect the box decides."""
     for language, word in (("en", "box"), ("fr", "boîte"), ("zh", "盒子")):
         lines: list[Line] = []
-        narrator = Narrator(load_voice(language), lines.append)
-        narrator.rules = harvest().rules
+        narrator = Narrator(load_voice(language), lines.append, rules=harvest().rules)
         game = harvest()
         drive(game, ("seer", None), ("werewolves", 4))
         narrator.begin(reach(game, "witch"))
