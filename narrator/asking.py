@@ -14,7 +14,7 @@ import random
 import time
 from typing import Callable, Protocol, Sequence
 
-from engine import Answer, Call, Game, IllegalAnswer, Kind
+from engine import Answer, Call, Game, IllegalAnswer, Kind, Step, votes
 
 from .hostmenu import HostMenu, MenuHooks
 from .keypad import Keys
@@ -48,6 +48,18 @@ class AnswerDevice(Protocol):
         """Returns the answer given and confirmed on the device, or KEYPAD when the keypad is to answer. An answer
         that is not ``legal`` is returned as it is, for the engine to refuse (nothing refused is ever read back)."""
 
+    def answered(self, call: Call, step: Step) -> None:
+        """Learns that the engine took ``call``'s answer, whoever gave it, and what it told (``step.facts``): the
+        phones show the awake what the host's screen shows them; a device with nothing to show does nothing."""
+
+    def acknowledged(self) -> bool:
+        """Returns True once those awake acknowledged on the device the secret result it shows them (the keypad's
+        Enter, given elsewhere); False at once when it shows none, or when the keypad is to acknowledge it."""
+
+    def ballots(self, call: Call, voters: Sequence[int], legal: Callable[[Answer], bool]) -> dict[int, int | None]:
+        """Returns the secret ballots cast on the device for the running vote or election, voter to seat (or None,
+        nobody); the keypad's roll call asks the other ``voters``. Empty: the device takes no ballots."""
+
 
 class KeypadAnswers:
     """The table's answers, from the keypad, with read-back and confirmation."""
@@ -74,6 +86,7 @@ class KeypadAnswers:
         self.game: Game | None = None  # the running call's game, while it is answered (the roll call's voters)
         self.devices = tuple(devices)  # asked before the keypad, for the calls each takes
         self.asking: Call | None = None  # the call last asked: asked again after a refusal, it is not a new one
+        self.ballots: dict[int, int | None] = {}  # the running vote's ballots cast on a device (the roll call's)
         self.host_menu = HostMenu(self, menu)
 
     # -- the Answers protocol ---------------------------------------------
@@ -114,6 +127,11 @@ class KeypadAnswers:
             if not self.day and not call.actors:
                 self.pacing.wait(call.id)
             return self.rng.choice(call.options or call.seats)  # the Harvest's toss: how the box falls
+        if call.kind in (Kind.VOTE, Kind.ELECTION) and self.game is not None:
+            self.ballots = {}
+            voters = votes.voters(self.game)
+            for device in self.devices:
+                self.ballots.update(device.ballots(call, voters, self._legal))
         for device in self.devices:
             if not device.takes(call):
                 continue
@@ -133,6 +151,18 @@ class KeypadAnswers:
 
     def refused(self, call: Call, value: Answer, error: IllegalAnswer) -> None:
         """The narrator has said (or shown) why; the question is simply asked again."""
+
+    def answered(self, call: Call, step: Step) -> None:
+        """Tells every device that the engine took ``call``'s answer, and what it told."""
+        self.ballots = {}
+        for device in self.devices:
+            device.answered(call, step)
+
+    def acknowledge(self) -> None:
+        """Waits until a secret result on the screen is read: an OK on a device that shows it, or Enter."""
+        self.keys.drain()  # an Enter typed ahead is nobody's acknowledgment (see `enter`)
+        if not any(device.acknowledged() for device in self.devices):
+            self.enter(drain=False)
 
     # -- pieces ------------------------------------------------------------
 
@@ -174,11 +204,13 @@ class KeypadAnswers:
         """A key that does nothing here: a short hint in the status line, gone with the next call."""
         self.screen.notice(self.text("screen.wrong_key"), flash=True)
 
-    def enter(self) -> None:
+    def enter(self, drain: bool = True) -> None:
         """Waits for Enter outside the engine's calls (the deal's screens); Ctrl-C, the host menu and repeat
         work as in any call. Only a key pressed once it asks counts: an Enter typed ahead (the last player's
-        fourth, two during the announcement) would show or hide a card with nobody at the screen."""
-        self.keys.drain()
+        fourth, two during the announcement) would show or hide a card with nobody at the screen (``drain``:
+        those typed before are forgotten; not when a device already waited for it, and pushed back the key)."""
+        if drain:
+            self.keys.drain()
         self.screen.keys(self.text("screen.keys_wait"))
         while True:
             try:

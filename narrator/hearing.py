@@ -12,7 +12,7 @@ import threading
 import time
 from typing import Any, Callable, Sequence
 
-from engine import Answer, Call
+from engine import Answer, Call, Step
 
 from .asking import KEYPAD
 from .errors import UserError
@@ -65,6 +65,15 @@ class SpokenAnswers:
 
     def takes(self, call: Call) -> bool:
         return self.voice is not None and call.phase.value in self.phases and not eyes_closed(call)
+
+    def answered(self, call: Call, step: Step) -> None:
+        """The microphone shows nothing."""
+
+    def acknowledged(self) -> bool:
+        return False  # the keypad's Enter acknowledges a secret result
+
+    def ballots(self, call: Call, voters: Sequence[int], legal: Callable[[Answer], bool]) -> dict[int, int | None]:
+        return {}  # a vote said aloud is the result, or the roll call's ballots one by one
 
     def answer(self, call: Call, legal: Callable[[Answer], bool]) -> Answer | object:
         assert self.voice is not None

@@ -118,7 +118,8 @@ class TableSession:
         settings = TableSettings(rules=config.table.rules, seats=config.table.seats, voice_log=voice_log,
                                  ambience=table.ambience, pacing=pacing, listener=table.listener if hears else None)
         hooks = TableHooks(acknowledge=self.acknowledge, safe_point=self.settle,
-                           last_words=self.last_words if config.last_words else None)
+                           last_words=self.last_words if config.last_words else None,
+                           answered=lambda call, step: self.answers.answered(call, step))
         self.narrator = TableNarrator(self.voice, table.screen, table.speaker, config.names, settings, hooks)
         # The microphone, when the table may answer aloud: an answer device like any the table brings.
         self.spoken = SpokenAnswers(self.hearing(), config.voice_phases(), self.microphone_lost) if hears else None
@@ -157,7 +158,7 @@ class TableSession:
         """Waits for Enter while a secret result is on the screen (Ctrl-C and the host menu work here too)."""
         self.table.screen.entry("")
         self.table.screen.prompt(self.voice.text("prompt.done", {}))
-        self.answers.enter()
+        self.answers.acknowledge()  # Enter, or an OK on a phone that shows the result
 
     def settle(self) -> None:
         """At a safe point, once: a model that failed to load leaves the game to the keypad, saying why; one that

@@ -51,11 +51,14 @@ class TableSettings:
 class TableHooks:
     """What the narrator asks of the keypad: to ``acknowledge`` a secret result (it stays on the screen until
     Enter; None: it does not wait), a ``safe_point`` between calls (where a model's failure is told), a seat voted
-    out's ``last_words`` (None: the table gives none)."""
+    out's ``last_words`` (None: the table gives none), every call ``answered``."""
 
     acknowledge: Callable[[], None] | None = None
     safe_point: Callable[[], None] = lambda: None
     last_words: Callable[[int], None] | None = None
+    answered: Callable[[Call, Step], None] = lambda call, step: None
+    """Told of every call's answer the engine took, and what it told, before it is shown (the phones show it to
+    those awake)."""
 
 
 class TableNarrator(Narrator):
@@ -85,6 +88,7 @@ class TableNarrator(Narrator):
         self.acknowledge = hooks.acknowledge
         self.safe_point = hooks.safe_point
         self.last_words = hooks.last_words
+        self.answered = hooks.answered
         self.opening: list[Line] = []
         self.game: Game | None = None  # once dealt
         self.replaying = False  # a resumed game's journaled part is narrated silently
@@ -251,6 +255,8 @@ class TableNarrator(Narrator):
             self.screen.refusal(refused[-1].text)
 
     def end(self, call: Call, step: Step) -> None:
+        if not self.replaying:
+            self.answered(call, step)
         if any(f.secret for f in step.facts) and self.acknowledge is not None and not self.replaying:
             # What the answer revealed (the Seer's look, the Fox's sign, the Thief's new card) stays on
             # the screen until those awake have read it.

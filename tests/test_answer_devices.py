@@ -8,9 +8,9 @@ from __future__ import annotations
 import io
 import random
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
-from engine import Answer, Call, Game, deal_cards
+from engine import Answer, Call, Game, Step, deal_cards
 from keystrokes import Recorder, ScriptedKeys, after, keys_for
 from narrator.asking import KEYPAD
 from narrator.config import TableConfig
@@ -35,6 +35,15 @@ class SeerPhone:
 
     def takes(self, call: Call) -> bool:
         return call.id == "seer" and call.live
+
+    def answered(self, call: Call, step: Step) -> None:
+        pass
+
+    def acknowledged(self) -> bool:
+        return False
+
+    def ballots(self, call: Call, voters: Sequence[int], legal: Callable[[Answer], bool]) -> dict[int, int | None]:
+        return {}
 
     def answer(self, call: Call, legal: Callable[[Answer], bool]) -> Answer | object:
         self.asked.append(call.number)

@@ -6,10 +6,12 @@ address. No token is ever logged (websockets' logger is silenced) or printed: th
 deal, and to ``--phone-links`` (mode 0600). A second device opening a seat's link takes the seat over; the first is
 told so and closed. `stop` invalidates every link.
 
-The game's thread calls the typed methods (`show_card`, `wake`, `result`, `sleep`); each changes seats' views and
-sends every connected phone its own view, all in frames of one size at once (narrator.phones.views). The phones'
+The game's thread calls the typed methods (`show_card`, `wake`, `ask`, `result`, `sleep`); each changes seats'
+views, and every connected phone is sent its own view on the clock (`views.TICK`), all in frames of one size at
+once (narrator.phones.views): a change waits for the next tick, so no frame's moment follows the game. The phones'
 answers come back on `answers`, a thread-safe queue of ``(seat, value)``: a phone sends a choice's index for the
-call it was asked, and only an index of the running call's choices for its own seat is taken.
+call it was asked, and only an index of the running call's choices for its own seat is taken; a phone's OK to a
+result that waits for it comes as ``(seat, OK)``.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import socket
 import threading
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import UserError
 from . import views
@@ -41,6 +43,12 @@ ASSETS = {"/phone.js": ("phone.js", "text/javascript; charset=utf-8"),
 HEADERS = (("Cache-Control", "no-store"), ("Referrer-Policy", "no-referrer"), ("X-Content-Type-Options", "nosniff"),
            ("Content-Security-Policy", "default-src 'self'; connect-src 'self'; img-src 'self' data:"))
 """Every response: nothing kept in a cache, no link sent on as a referrer, nothing but our own page runs."""
+
+Asked = tuple[Callable[[int], View], Sequence[object]]
+"""What a seat is asked: its view, made for the call's number, and the values its choices answer with."""
+
+OK = object()
+"""What `answers` carries for a phone's OK to the result it was shown (the keypad's Enter, given on the phone)."""
 
 SILENT = logging.getLogger("narrator.phones.silent")
 SILENT.disabled = True  # websockets would log the paths it refuses, tokens included
@@ -70,7 +78,8 @@ class PhoneServer:
     ``tokens`` gives the seats' tokens again (a game resumed keeps its links); else each seat draws its own."""
 
     def __init__(self, seats: int, texts: Mapping[str, str], language: str = "en", *, bind: str = "0.0.0.0",
-                 port: int = 0, host: str | None = None, tokens: Mapping[int, str] | None = None) -> None:
+                 port: int = 0, host: str | None = None, tokens: Mapping[int, str] | None = None,
+                 tick: float = views.TICK) -> None:
         self.seats = seats
         self.texts = dict(texts)
         self.bind, self.port = bind, port
@@ -80,8 +89,10 @@ class PhoneServer:
         self._cards: dict[int, str] = {}
         self._views: dict[int, View] = {seat: views.sleeping() for seat in range(1, seats + 1)}
         self._choices: dict[int, tuple[int, list[object]]] = {}  # seat → (the call asked, its choices' values)
+        self._ok: dict[int, int] = {}  # seat → the call whose result waits for its OK
+        self._versions: dict[int, int] = {seat: 0 for seat in range(1, seats + 1)}  # each seat's view's version
+        self.tick = tick
         self._call = 0
-        self._seq = 0
         self._lock = threading.Lock()
         self._online: set[int] = set()
         self._sockets: dict[int, Any] = {}  # the loop's own: read and changed in its thread only
@@ -90,7 +101,6 @@ class PhoneServer:
         self._page = page_asset("index.html").decode().replace("{{LANG}}", language).replace("{{TEXTS}}", body) \
             .replace("{{TITLE}}", self.texts.get("phone.title", "")).encode()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._outbox: asyncio.Queue[tuple[dict[int, View], int]] | None = None
         self._stopping: asyncio.Event | None = None
         self._thread: threading.Thread | None = None
 
@@ -119,7 +129,7 @@ class PhoneServer:
     async def _serve(self, ready: threading.Event, failed: list[OSError]) -> None:
         from websockets.asyncio.server import serve
 
-        self._outbox, self._stopping = asyncio.Queue(), asyncio.Event()
+        self._stopping = asyncio.Event()
         try:
             # No compression: a compressed frame's size would tell what it holds.
             server = await serve(self._talk, self.bind, self.port, process_request=self._http, compression=None,
@@ -132,8 +142,8 @@ class PhoneServer:
         sender = asyncio.create_task(self._send_all())
         ready.set()
         await self._stopping.wait()
-        await self._outbox.join()  # the last frames (the game stopped) reach the phones before they are closed
         sender.cancel()
+        await self._send_now()  # the last frames (the game stopped) reach the phones before they are closed
         server.close()
         await server.wait_closed()
 
@@ -141,8 +151,7 @@ class PhoneServer:
         """Tells every phone the game stopped, closes them, and invalidates every link."""
         with self._lock:
             for seat in self._views:
-                self._views[seat] = views.stopped()
-        self._changed()
+                self._set(seat, views.stopped())
         self._tokens = {}
         loop, stopping, thread = self._loop, self._stopping, self._thread
         if loop is not None and stopping is not None and thread is not None and thread.is_alive():
@@ -195,53 +204,67 @@ class PhoneServer:
         """Gives ``seat``'s phone its card, ``name`` in the table's language: kept, shown while its owner holds it."""
         with self._lock:
             self._cards[seat] = name
-            self._views[seat] = views.sleeping(name)
-        self._changed()
+            self._set(seat, views.sleeping(name))
 
-    def wake(self, seats: Sequence[int], prompt: str, choices: Sequence[tuple[object, str]]) -> int:
-        """Asks the awake ``seats`` the ``prompt`` with ``choices`` (each a value and its name); every other seat
-        sleeps. Returns the call's number on the phones (an answer to an older one is not taken)."""
+    def wake(self, seats: Sequence[int], prompt: str, choices: Sequence[tuple[object, str]],
+             shown: Sequence[str] = ()) -> int:
+        """Asks the awake ``seats`` the ``prompt`` with ``choices`` (each a value and its name), under what the call
+        ``shown`` them; every other seat sleeps. Returns the call's number on the phones (an answer to an older one
+        is not taken)."""
+        form: Asked = (lambda call: views.asking(call, prompt, [name for _, name in choices], shown),
+                       [value for value, _ in choices])
+        return self.ask({seat: form for seat in seats})
+
+    def ask(self, asked: Mapping[int, Asked]) -> int:
+        """Asks each seat of ``asked`` its view (made for the call's number), a choice's index answering with its
+        value among the values given with it (a voter's ballot, the Witch's potions); every other seat sleeps.
+        Returns the call's number on the phones (an answer to an older one is not taken)."""
         with self._lock:
             self._call += 1
-            values = [value for value, _ in choices]
+            self._ok.clear()
+            for seat in self._views:
+                if seat in asked:
+                    view, values = asked[seat]
+                    self._set(seat, view(self._call))
+                    self._choices[seat] = (self._call, list(values))
+                else:
+                    self._set(seat, views.sleeping(self._cards.get(seat, "")))
+                    self._choices.pop(seat, None)
+            return self._call
+
+    def result(self, seats: Sequence[int], title: str, text: str = "", shown: Sequence[str] = (),
+               ok: bool = False) -> int:
+        """Shows the awake ``seats`` ``title`` (and ``text``, and the lines ``shown``): their answer confirmed,
+        what it told them; every other seat sleeps. With ``ok`` their phones ask for an OK, which comes on
+        `answers` (see OK). Returns the call's number on the phones."""
+        with self._lock:
+            self._call += 1
+            self._ok.clear()
+            self._choices.clear()
             for seat in self._views:
                 if seat in seats:
-                    self._views[seat] = views.asking(self._call, prompt, [name for _, name in choices])
-                    self._choices[seat] = (self._call, values)
+                    self._set(seat, views.told(title, text, shown, self._call if ok else 0))
+                    if ok:
+                        self._ok[seat] = self._call
                 else:
-                    self._views[seat] = views.sleeping(self._cards.get(seat, ""))
-                    self._choices.pop(seat, None)
-            call = self._call
-        self._changed()
-        return call
-
-    def result(self, seats: Sequence[int], title: str, text: str = "", quiet: bool = False) -> None:
-        """Shows the awake ``seats`` ``title`` (and ``text``): their answer confirmed, what it told them. ``quiet``
-        sends nothing now: a phone gets it with the next change, or when it comes back (an answer confirmed, which
-        its phone already shows: a frame sent at once would tell the Wi-Fi that the call was live and answered)."""
-        with self._lock:
-            for seat in seats:
-                self._views[seat] = views.told(title, text)
-                self._choices.pop(seat, None)
-        if not quiet:
-            self._changed()
+                    self._set(seat, views.sleeping(self._cards.get(seat, "")))
+            return self._call
 
     def sleep(self) -> None:
         """Every seat's phone back to its dark page: the call ended."""
         with self._lock:
             self._choices.clear()
+            self._ok.clear()
             for seat in self._views:
-                self._views[seat] = views.sleeping(self._cards.get(seat, ""))
-        self._changed()
+                self._set(seat, views.sleeping(self._cards.get(seat, "")))
 
-    def _changed(self) -> None:
-        """Sends every connected phone its own view, all at once in frames of one size (from the loop's thread)."""
-        with self._lock:
-            self._seq += 1
-            snapshot = (dict(self._views), self._seq)
-        loop, outbox = self._loop, self._outbox
-        if loop is not None and outbox is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(outbox.put_nowait, snapshot)
+    def _set(self, seat: int, view: View) -> None:
+        """Gives ``seat`` its new ``view`` (under the lock), sent with the next tick; its version counts the
+        changes of its own view only, so a sleeping phone's frames do not count the others' changes."""
+        if self._views.get(seat) != view:
+            self._views[seat] = view
+            self._versions[seat] = self._versions.get(seat, 0) + 1
+
 
     # -- the loop's side ---------------------------------------------------
 
@@ -288,8 +311,8 @@ class PhoneServer:
         self._sockets[seat] = socket_
         with self._lock:
             self._online.add(seat)
-            now = views.frames(self._views, self._seq)[seat]
-            taken = views.frames({seat: views.taken()}, self._seq)[seat]
+            now = views.frames(self._views, self._versions)[seat]
+            taken = views.frames({seat: views.taken()}, self._versions)[seat]
         if before is not None:
             await self._send(before, taken)
             await before.close(4001)
@@ -313,8 +336,17 @@ class PhoneServer:
             said = json.loads(message)
         except ValueError:
             return
-        if not isinstance(said, dict) or type(said.get("call")) is not int or type(said.get("choice")) is not int:
+        if not isinstance(said, dict) or type(said.get("call")) is not int:
             return  # a tick with nothing to say
+        if said.get("ok") == 1:
+            with self._lock:
+                if self._ok.get(seat) != said["call"]:
+                    return  # no result of this call waits for this seat's OK
+                self._ok.clear()  # one OK a result: the pack's first
+            self.answers.put((seat, OK))
+            return
+        if type(said.get("choice")) is not int:
+            return
         with self._lock:
             asked = self._choices.get(seat)
             if asked is None or asked[0] != said["call"] or not 0 <= said["choice"] < len(asked[1]):
@@ -323,15 +355,18 @@ class PhoneServer:
         self.answers.put((seat, asked[1][said["choice"]]))
 
     async def _send_all(self) -> None:
-        """Sends each change, in order: every connected phone its own frame, all of one size, at once."""
-        assert self._outbox is not None
+        """On the clock, whatever changed: every connected phone its own frame, all of one size, at once."""
+        loop = asyncio.get_running_loop()
+        next_tick = loop.time()
         while True:
-            seen, seq = await self._outbox.get()
-            try:
-                sized = views.frames(seen, seq)
-                await asyncio.gather(*(self._send(socket_, sized[seat]) for seat, socket_ in self._sockets.items()))
-            finally:
-                self._outbox.task_done()
+            next_tick += self.tick
+            await asyncio.sleep(max(0.0, next_tick - loop.time()))
+            await self._send_now()
+
+    async def _send_now(self) -> None:
+        with self._lock:
+            sized = views.frames(self._views, self._versions)
+        await asyncio.gather(*(self._send(socket_, sized[seat]) for seat, socket_ in list(self._sockets.items())))
 
     @staticmethod
     async def _send(socket_: Any, frame: str) -> None:

@@ -1,11 +1,13 @@
 """What each phone shows (a seat's view) and how it crosses the network: one frame a seat, all of one size.
 
 A view is a small mapping the page draws as it is: nothing on a phone is computed from anything but its own view.
-Every change of any seat's view is sent as a frame to every connected phone at once, each its own seat's view,
-padded to the same number of bytes: a sleeping phone gets its unchanged view again (its page does not change), so
-the traffic's sizes and times are the same for every phone whoever acts.
+Every phone is sent its own seat's view on a clock (`TICK`), all at once, padded to the same number of bytes,
+whatever happens in the game: a change waits for the next tick, and a sleeping phone gets its unchanged view again
+(its page does not change), so the traffic's sizes and times are the same for every phone whoever acts, and the
+same in two games that differ only in a secret. A frame's ``seq`` is its own seat's view's version: a sleeping
+phone's frames are the same bytes in both twins.
 
->>> a, b = frames({1: sleeping(), 2: asking(4, "Choose a seat", ["Seat 2", "Seat 3"])}, 7).values()
+>>> a, b = frames({1: sleeping(), 2: asking(4, "Choose a seat", ["Seat 2", "Seat 3"])}, {1: 1, 2: 7}).values()
 >>> len(a.encode()) == len(b.encode()) == FRAME
 True
 """
@@ -22,6 +24,9 @@ UP_FRAME = 512
 """Bytes of every message a phone sends: one a second, an answer or nothing (the page pads it; the server refuses
 any other size), so the phone that answers sends nothing a watcher can tell from the others' ticks."""
 
+TICK = 1.0
+"""Seconds between two frames to every phone: the down side's clock, as the page's ticks are the up side's."""
+
 View = dict[str, object]
 
 
@@ -31,15 +36,25 @@ def sleeping(card: str = "") -> View:
     return {"kind": "sleep", "card": card}
 
 
-def asking(call: int, prompt: str, choices: Sequence[str]) -> View:
-    """Returns the view of an awake seat asked the call numbered ``call``: the ``prompt`` and the ``choices`` by
-    name, in order; the phone answers with a choice's index, read back and confirmed on the phone."""
-    return {"kind": "ask", "call": call, "title": prompt, "choices": list(choices)}
+def asking(call: int, prompt: str, choices: Sequence[str], shown: Sequence[str] = (),
+           steps: Sequence[tuple[str, Sequence[str]]] = (), paths: Sequence[Sequence[int]] = ()) -> View:
+    """Returns the view of an awake seat asked the call numbered ``call``: the ``prompt``, what the call ``shown``
+    them (the Witch's victim and potions), and the legal answers. With one step, the ``choices`` by name, in order;
+    with several (the Witch's heal then poison, Cupid's two lovers), each step's prompt and names, and the ``paths``
+    the engine takes (each a name's index at each step): the phone offers at each step only what leads to one. The
+    phone answers with a choice's (a path's) index, read back and confirmed on the phone."""
+    view: View = {"kind": "ask", "call": call, "title": prompt, "shown": list(shown), "choices": list(choices)}
+    if steps:
+        view["steps"] = [{"prompt": prompt_, "names": list(names)} for prompt_, names in steps]
+        view["paths"] = [list(path) for path in paths]
+    return view
 
 
-def told(title: str, text: str = "") -> View:
-    """Returns the view of something shown to an awake seat: its answer confirmed, a result, a refusal."""
-    return {"kind": "told", "title": title, "text": text}
+def told(title: str, text: str = "", shown: Sequence[str] = (), ok: int = 0) -> View:
+    """Returns the view of something shown to an awake seat: its answer confirmed, what the call showed it (the
+    Seer's look, the pack's victim), the keypad answering. ``ok``: the call whose result waits for the phone's OK
+    (or the keypad's Enter) before the narrator goes on (0: nothing to acknowledge)."""
+    return {"kind": "told", "title": title, "text": text, "shown": list(shown), "ok": ok}
 
 
 def taken() -> View:
@@ -53,7 +68,7 @@ def stopped() -> View:
 
 
 def encode(view: View, seq: int) -> str:
-    """Returns a view as the page reads it, unpadded: JSON, the frame's sequence number first."""
+    """Returns a view as the page reads it, unpadded: JSON, its version first."""
     return json.dumps({"seq": seq, "view": view}, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -62,10 +77,11 @@ def pad(text: str, size: int) -> str:
     return text + " " * (size - len(text.encode()))
 
 
-def frames(views: Mapping[int, View], seq: int) -> dict[int, str]:
-    """Returns each seat's frame, all of one size: FRAME bytes, or (a view too long for it) the next multiple of
-    FRAME over the longest, the same for all, so that no size says whose view is long."""
-    encoded = {seat: encode(view, seq) for seat, view in views.items()}
+def frames(views: Mapping[int, View], versions: Mapping[int, int]) -> dict[int, str]:
+    """Returns each seat's frame (its view and the view's version), all of one size: FRAME bytes, or (a view too
+    long for it) the next multiple of FRAME over the longest, the same for all, so that no size says whose view is
+    long."""
+    encoded = {seat: encode(view, versions.get(seat, 0)) for seat, view in views.items()}
     longest = max((len(text.encode()) for text in encoded.values()), default=0)
     size = max(FRAME, -(-longest // FRAME) * FRAME)
     return {seat: pad(text, size) for seat, text in encoded.items()}

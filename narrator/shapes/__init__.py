@@ -59,6 +59,8 @@ class Pad(Protocol):
     """Whether the call is made by day (its read-backs and refusals said aloud too) or in the dark."""
     game: Game | None
     check: Callable[[Answer], object] | None
+    ballots: dict[int, int | None]
+    """The running vote's secret ballots cast on the players' phones (the roll call asks the other voters)."""
     say: Callable[[str, dict[str, object]], None]
     repeat: Callable[[], None]
 

@@ -3,9 +3,12 @@ and the Wolf Hound's), a centre card (Kind.CARD: the Thief's)."""
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from engine import Answer, Call, Kind
 
 from ..narration import CALLS, victim_shown
+from ..voices import Voice
 from . import Hearing, Pad, Shape, Spoken
 
 
@@ -15,14 +18,20 @@ def yes_no(pad: Pad, call: Call) -> Answer:
 
 
 def read_back(pad: Pad, call: Call) -> tuple[str, str]:
+    """Returns how yes and no are read back for ``call`` (`yes_no_words`)."""
+    return yes_no_words(pad.voice, pad.names, call)
+
+
+def yes_no_words(voice: Voice, names: Sequence[str | None], call: Call) -> tuple[str, str]:
     """Returns how yes and no are read back for ``call``: what they do, for the seat it is about (the victim
-    shown to the Infected Father, the condemned the Noble may pardon); else "yes" and "no"."""
+    shown to the Infected Father, the condemned the Noble may pardon); else "yes" and "no". The keypad's and the
+    phones' (narrator.phones.device) alike."""
     means = CALLS[call.id].traits.yes_means
     shown = victim_shown(call)
     seat = shown.victim if shown is not None else (call.seats[0] if len(call.seats) == 1 else None)
-    if not means or (seat is None and "{seat}" in pad.voice.lines[f"answer.{means}"]):
-        return pad.text("answer.yes"), pad.text("answer.no")
-    return pad.text(f"answer.{means}", seat=seat), pad.text(f"answer.no_{means}", seat=seat)
+    if not means or (seat is None and "{seat}" in voice.lines[f"answer.{means}"]):
+        return voice.text("answer.yes", {}, names), voice.text("answer.no", {}, names)
+    return voice.text(f"answer.{means}", {"seat": seat}, names), voice.text(f"answer.no_{means}", {"seat": seat}, names)
 
 
 def yes_or_no(hearing: Hearing, heard: Answer) -> tuple[Answer, str | None]:

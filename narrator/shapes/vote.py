@@ -28,6 +28,13 @@ def vote(pad: Pad, optional: bool, prompt: str = "prompt.vote") -> Answer:
     (``prompt.election``) alike, its tally read back as who is elected."""
     roll_call = pad.game is not None
     while True:
+        if roll_call and pad.ballots:  # cast on the phones: the roll call asks the others, the tally is confirmed
+            ballots = read_roll_call(pad, "tally.elected" if prompt == "prompt.election" else "tally.out",
+                                     pad.ballots)
+            pad.ballots = {}
+            if ballots is not None:
+                return ballots
+            continue
         key = pad.number(pad.text(prompt), allow_zero=optional, tie=True, roll_call=roll_call,
                          largest=pad.largest())
         if key == "rollcall":
@@ -52,26 +59,37 @@ def vote(pad: Pad, optional: bool, prompt: str = "prompt.vote") -> Answer:
             return key or None
 
 
-def read_roll_call(pad: Pad, result: str = "tally.out") -> Answer:
+def read_roll_call(pad: Pad, result: str = "tally.out", given: dict[int, int | None] | None = None) -> Answer:
     """Asks each voter in seat order (by day, aloud) and reads their ballot: a seat, or 0 for nobody; undo
-    takes back the last ballot (with none, back to the result). The engine counts the whole roll call (the
-    day's vote or the Sheriff's election: the running call's rules); its tally is shown and read back before
-    it counts, the seat chosen said with ``result``. Returns ``{ballots: {voter: target}}``, or None to type
-    the result instead."""
+    takes back the last ballot (with none, back to the result). The ballots ``given`` (secret, cast on the
+    players' phones) are taken as they are, never shown nor said one by one: only the voters without one are
+    asked. The engine counts the whole roll call (the day's vote or the Sheriff's election: the running call's
+    rules); its tally is shown and read back before it counts, the seat chosen said with ``result``. Returns
+    ``{ballots: {voter: target}}``, or None to type the result instead."""
     assert pad.game is not None
     game = pad.game
     voters = votes.voters(game)
+    given = given or {}
     ballots: list[int | None] = []
     while True:
+        if len(ballots) < len(voters) and voters[len(ballots)] in given:
+            ballots.append(given[voters[len(ballots)]])
+            continue
         try:
             if len(ballots) == len(voters):
                 cast = dict(zip(voters, ballots))
                 if pad.confirm(tally(pad, game, cast, result), {"ballots": cast}):
                     return {"ballots": cast}
-                ballots.pop()  # Backspace: the last voter's ballot again
+                if not typed(ballots, voters, given):
+                    return None  # every ballot cast on the phones: Backspace types the result instead
+                while voters[len(ballots) - 1] in given:
+                    ballots.pop()
+                ballots.pop()  # Backspace: the last voter's ballot typed again
                 continue
-            ballot = read_ballot(pad, voters[len(ballots)], ballots, voters)
+            ballot = read_ballot(pad, voters[len(ballots)], ballots, voters, given)
         except Undo:
+            while ballots and voters[len(ballots) - 1] in given:
+                ballots.pop()  # a phone's ballot is not taken back: the one typed before it is
             if not ballots:
                 pad.screen.entry("")
                 return None
@@ -82,12 +100,18 @@ def read_roll_call(pad: Pad, result: str = "tally.out") -> Answer:
             ballots.append(ballot)
 
 
-def read_ballot(pad: Pad, voter: int, ballots: list[int | None], voters: Sequence[int]) -> int | None | object:
+def typed(ballots: list[int | None], voters: Sequence[int], given: dict[int, int | None]) -> bool:
+    """Returns whether any of ``ballots`` was typed on the keypad (not cast on a phone)."""
+    return any(voter not in given for voter in voters[:len(ballots)])
+
+
+def read_ballot(pad: Pad, voter: int, ballots: list[int | None], voters: Sequence[int],
+                given: dict[int, int | None] | None = None) -> int | None | object:
     """Asks ``voter`` for their ballot; returns the seat, None for nobody, or AGAIN when it must be asked
-    again (a seat the engine refuses, said why; repeat)."""
+    again (a seat the engine refuses, said why; repeat). The ballots ``given`` on the phones are not shown."""
     if pad.day:
         pad.say("roll_call.voter", {"seat": voter})
-    done = "  ".join(f"{v}→{b or 0}" for v, b in zip(voters, ballots))
+    done = "  ".join(f"{v}→{b or 0}" for v, b in zip(voters, ballots) if v not in (given or {}))
     try:
         number = pad.number(pad.text("prompt.roll_call", seat=voter) + (f"  ({done})" if done else ""),
                             allow_zero=True, largest=pad.largest())
