@@ -1,5 +1,5 @@
 """The phones' server without a browser (narrator/phones): links, refusals, take-over, one view a seat, frames of one
-size for every phone at every change, answers only to the running call. Everything on 127.0.0.1."""
+size for every phone on the clock, answers only to the running call. Everything on 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -28,12 +28,15 @@ from narrator.phones.server import PhoneServer  # noqa: E402
 from narrator.voices import load_voice  # noqa: E402
 from keystrokes import ScriptedKeys  # noqa: E402
 
+TICK = 0.05
+"""The tests' clock of frames: fast, the rule the same."""
+
 TEXTS = {key: text for key, text in load_voice("en").lines.items() if key.startswith("phone.")}
 
 
 @pytest.fixture
 def server() -> Iterator[PhoneServer]:
-    phones = PhoneServer(5, TEXTS, bind="127.0.0.1").start()
+    phones = PhoneServer(5, TEXTS, bind="127.0.0.1", tick=TICK).start()
     try:
         yield phones
     finally:
@@ -62,11 +65,19 @@ def phone(server: PhoneServer, seat: int, opened: contextlib.ExitStack) -> Clien
 
 
 def view(socket: ClientConnection) -> tuple[int, dict[str, object], int]:
-    """Returns the next frame's sequence number, view and size in bytes."""
+    """Returns the next frame's version, view and size in bytes."""
     frame = socket.recv(timeout=5)
     assert isinstance(frame, str)
     read = json.loads(frame)
     return read["seq"], read["view"], len(frame.encode())
+
+
+def until(socket: ClientConnection, kind: str) -> dict[str, object]:
+    """Returns the first view of ``kind`` the phone is sent (the frames before it are its view again)."""
+    while True:
+        shown = view(socket)[1]
+        if shown["kind"] == kind:
+            return shown
 
 
 def wait_until(condition: Callable[[], bool], seconds: float = 10) -> None:
@@ -121,26 +132,35 @@ def test_a_second_device_takes_the_seat_over_and_the_first_is_told(server: Phone
     first = phone(server, 4, opened)
     assert view(first)[1]["kind"] == "sleep"
     second = phone(server, 4, opened)
-    assert view(first)[1] == {"kind": "taken"} and view(second)[1]["kind"] == "sleep"
+    assert until(first, "taken") == {"kind": "taken"} and view(second)[1]["kind"] == "sleep"
     server.wake([4], "Choose", [(1, "Seat 1")])
-    assert view(second)[1]["kind"] == "ask"
+    assert until(second, "ask")["choices"] == ["Seat 1"]
 
 
-def test_every_phone_gets_a_frame_of_one_size_at_each_change_and_only_its_own_view(server: PhoneServer, opened: contextlib.ExitStack) -> None:
+def changes(frames: list[tuple[int, dict[str, object], int]]) -> list[dict[str, object]]:
+    """Returns the views a phone was shown, each once (the clock sends a view again until it changes)."""
+    shown: list[dict[str, object]] = []
+    for _, seen, _ in frames:
+        if not shown or shown[-1] != seen:
+            shown.append(seen)
+    return shown
+
+
+def test_every_phone_gets_a_frame_of_one_size_on_the_clock_and_only_its_own_view(server: PhoneServer, opened: contextlib.ExitStack) -> None:
     phones = {seat: phone(server, seat, opened) for seat in (1, 2, 3)}
     for socket in phones.values():
         view(socket)
     server.show_card(1, "Seer")
     server.show_card(2, "Werewolf")
     server.wake([2], "Werewolves, choose your victim", [(1, "Seat 1"), (3, "Seat 3"), (None, "Nobody")])
+    until(phones[2], "ask")
     server.result([2], "Answer confirmed")
+    until(phones[2], "told")
     server.sleep()
-    seen = {seat: [view(socket) for _ in range(5)] for seat, socket in phones.items()}
-    for step in range(5):
-        assert len({seen[seat][step][0] for seat in phones}) == 1  # the same change, for every phone
-        assert {seen[seat][step][2] for seat in phones} == {views.FRAME}
-    assert [v["kind"] for _, v, _ in seen[2]] == ["sleep", "sleep", "ask", "told", "sleep"]
-    assert [v for _, v, _ in seen[3]] == [{"kind": "sleep", "card": ""}] * 5  # its page never changes
+    seen = {seat: [view(socket) for _ in range(8)] for seat, socket in phones.items()}
+    assert {size for frames in seen.values() for _, _, size in frames} == {views.FRAME}
+    assert changes(seen[2])[-1]["kind"] == "sleep"
+    assert changes(seen[3]) == [{"kind": "sleep", "card": ""}] and {v for v, _, _ in seen[3]} == {0}  # never changed
     assert all("Werewolf" not in json.dumps(v) for _, v, _ in seen[1] + seen[3])
     assert all("Seer" not in json.dumps(v) for _, v, _ in seen[2] + seen[3])
 
@@ -149,7 +169,7 @@ def test_an_answer_is_taken_once_and_only_for_the_running_call_of_its_own_seat(s
     wolf, other = phone(server, 2, opened), phone(server, 3, opened)
     view(wolf), view(other)
     call = server.wake([2], "Choose", [(1, "Seat 1"), (3, "Seat 3")])
-    view(wolf), view(other)
+    until(wolf, "ask")
     tick(other, {"call": call, "choice": 0})  # not asked
     tick(wolf, {"call": call - 1, "choice": 0})  # an older call
     tick(wolf, {"call": call, "choice": 9})  # no such choice
@@ -163,13 +183,13 @@ def test_an_answer_is_taken_once_and_only_for_the_running_call_of_its_own_seat(s
 
 
 def test_a_phone_back_gets_its_view_again_and_a_stopped_game_opens_nothing(opened: contextlib.ExitStack) -> None:
-    server = PhoneServer(3, TEXTS, bind="127.0.0.1").start()
+    server = PhoneServer(3, TEXTS, bind="127.0.0.1", tick=TICK).start()
     server.wake([1], "Choose", [(2, "Seat 2")])
     again = phone(server, 1, opened)
     assert view(again)[1]["kind"] == "ask" and server.connected() == {1}
     link = server.link(1)
     server.stop()
-    assert view(again)[1] == {"kind": "stopped"}
+    assert until(again, "stopped") == {"kind": "stopped"}
     with pytest.raises(OSError):
         urllib.request.urlopen(link, timeout=2)
 

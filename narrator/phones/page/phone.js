@@ -38,22 +38,88 @@
       }
       draw("sleep", ...nodes);
     } else if (v.kind === "ask") {
+      if (v.steps) { step(v, []); return; }
       const list = el("div", {class: "choices"});
       v.choices.forEach((name, index) => {
         const button = el("button", {class: "choice", type: "button", "data-index": String(index)}, name);
-        button.addEventListener("click", () => readBack(v, index));
+        button.addEventListener("click", () => readBack(v, index, [name]));
         list.append(button);
       });
-      draw("ask", el("h1", {}, v.title), list);
+      draw("ask", el("h1", {}, v.title), ...shown(v), list);
     } else if (v.kind === "told") {
-      draw("told", el("h1", {}, v.title), el("p", {}, v.text || ""));
+      const nodes = [el("h1", {}, v.title), ...shown(v), el("p", {class: "text"}, v.text || "")];
+      if (v.ok) {
+        const ok = el("button", {class: "primary", id: "ok", type: "button"}, text("ok"));
+        ok.addEventListener("click", () => {
+          pending = {call: v.ok, ok: 1};
+          draw("sent", el("p", {class: "dim"}, text("sleep")));  // read: dark again at once, nothing sent but a tick
+        });
+        nodes.push(ok);
+      }
+      draw("told", ...nodes);
     } else if (v.kind === "taken" || v.kind === "stopped") {
       final = true;
       draw(v.kind, el("p", {class: "dim"}, text(v.kind)));
     }
   }
 
-  function readBack(asked, index) {
+  function shown(v) {
+    // What the call shows the awake (the Witch's victim and potions, the Seer's look): the host screen's lines.
+    return (v.shown || []).map((line) => el("p", {class: "shown"}, line));
+  }
+
+  function step(v, chosen) {
+    // An answer in several steps: at each, only the names that lead to an answer the engine takes.
+    const k = chosen.length;
+    if (v.distinct) {
+      if (k === v.distinct) {
+        const sorted = [...chosen].sort((a, b) => a - b);
+        readBack(v, rank(sorted, v.steps[0].names.length), chosen.map((i) => v.steps[0].names[i]));
+        return;
+      }
+    } else {
+      const complete = v.paths.findIndex((path) => path.length === k && path.every((i, j) => i === chosen[j]));
+      if (complete >= 0) {
+        readBack(v, complete, chosen.map((i, j) => v.steps[j].names[i]));
+        return;
+      }
+    }
+    const open = new Set();
+    if (v.distinct) {
+      v.steps[k].names.forEach((_, i) => { if (!chosen.includes(i)) open.add(i); });
+    } else {
+      v.paths.forEach((path) => {
+        if (path.length > k && chosen.every((i, j) => path[j] === i)) open.add(path[k]);
+      });
+    }
+    const list = el("div", {class: "choices"});
+    v.steps[k].names.forEach((name, index) => {
+      if (!open.has(index)) return;
+      const button = el("button", {class: "choice", type: "button", "data-index": String(index)}, name);
+      button.addEventListener("click", () => step(v, [...chosen, index]));
+      list.append(button);
+    });
+    const picked = chosen.map((i, j) => el("p", {class: "picked"}, v.steps[j].names[i]));
+    draw("ask", el("h1", {}, v.title), ...shown(v), ...picked, el("p", {class: "step"}, v.steps[k].prompt), list);
+  }
+
+  function rank(sorted, n) {
+    // The index of a set of names among every set of as many, in the order Python's itertools.combinations gives.
+    let index = 0, found = -1;
+    const walk = (start, prefix) => {
+      if (found >= 0) return;
+      if (prefix.length === sorted.length) {
+        if (prefix.every((x, j) => x === sorted[j])) found = index;
+        index += 1;
+        return;
+      }
+      for (let i = start; i < n; i += 1) walk(i + 1, [...prefix, i]);
+    };
+    walk(0, []);
+    return found;
+  }
+
+  function readBack(asked, index, names) {
     // The read-back is the phone's own: nothing crosses the network until the answer is confirmed.
     const yes = el("button", {class: "primary", id: "confirm", type: "button"}, text("confirm"));
     const no = el("button", {class: "primary", id: "change", type: "button"}, text("change"));
@@ -62,7 +128,8 @@
       draw("sent", el("p", {class: "dim"}, text("sent")));
     });
     no.addEventListener("click", render);
-    draw("confirm", el("h1", {}, text("read_back")), el("p", {class: "answer"}, asked.choices[index]), yes, no);
+    const said = names.map((name) => el("p", {class: "answer"}, name));
+    draw("confirm", el("h1", {}, text("read_back")), ...said, yes, no);
   }
 
   function received(event) {
