@@ -4,13 +4,11 @@ size for every phone on the clock, answers only to the running call. Everything 
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import queue
 import re
 import stat
-import threading
 import time
 import urllib.error
 import urllib.request
@@ -26,7 +24,6 @@ from websockets.sync.client import ClientConnection, connect  # noqa: E402
 from narrator.phones import views  # noqa: E402
 from narrator.phones.server import PhoneServer  # noqa: E402
 from narrator.voices import load_voice  # noqa: E402
-from keystrokes import ScriptedKeys  # noqa: E402
 
 TICK = 0.05
 """The tests' clock of frames: fast, the rule the same."""
@@ -198,87 +195,6 @@ def test_the_qr_code_carries_the_seats_link(server: PhoneServer) -> None:
     assert server.qr_svg(1).startswith("<svg") and "█" in server.qr_text(1)
     lines = server.qr_text(1).splitlines()
     assert len({len(line) for line in lines}) == 1 and len(lines) >= 15
-
-
-class SocketPhone:
-    """A player's phone without a browser: answers every question it is asked with its first choice, and keeps every
-    frame it received."""
-
-    def __init__(self, server: PhoneServer, seat: int, opened: contextlib.ExitStack) -> None:
-        self.socket = phone(server, seat, opened)
-        self.frames: list[str] = []
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        try:
-            for frame in self.socket:
-                assert isinstance(frame, str)
-                self.frames.append(frame)
-                shown = json.loads(frame)["view"]
-                if shown["kind"] == "ask":
-                    tick(self.socket, {"call": shown["call"], "choice": 0})
-        except Exception:  # closed at the end of the test
-            pass
-
-
-class GatedKeys(ScriptedKeys):
-    """The host's keys, not touched while the phones are asked a call (``asking``)."""
-
-    def __init__(self, keys: list[str], asking: Callable[[], bool]) -> None:
-        super().__init__(keys)
-        self.asking = asking
-
-    def read(self, timeout: float | None = None) -> str | None:
-        if self.asking():
-            time.sleep(timeout or 0)
-            return None
-        return super().read(timeout)
-
-
-def test_the_seers_phone_answers_her_calls_in_a_whole_game_and_no_phone_gets_another_seats_secret(
-        tmp_path: Path, opened: contextlib.ExitStack) -> None:
-    """The Seer's phone answers her calls (the first seat offered, as the planned game did); the keypad answers the
-    rest; every phone connected gets one frame of one size at each call, and only its own card."""
-    from test_answer_devices import SEED, SeerPhone, keypad_keys
-
-    from narrator.hearing import PushbackKeys
-    from narrator.phones.device import PhoneAnswers
-    from narrator.play import STARTER, NewGame, Timing, play
-    from narrator.screen import PlainScreen
-    from narrator.table import TableIO
-    from keystrokes import Recorder
-    from engine import deal_cards
-
-    planned, ahead = keypad_keys(STARTER, SEED, SeerPhone())
-    roles = deal_cards(STARTER.table, SEED).roles
-    seer, villager = roles.index("seer") + 1, roles.index("villager") + 1
-    server = PhoneServer(STARTER.table.seats, TEXTS, bind="127.0.0.1").start()
-    try:
-        phones = {seat: SocketPhone(server, seat, opened) for seat in (seer, villager)}
-        wait_until(lambda: server.connected() == {seer, villager})
-        device: PhoneAnswers | None = None
-        keys = PushbackKeys(GatedKeys(planned, lambda: device is not None and device.waiting))
-        device = PhoneAnswers(server, keys, load_voice("en"))
-        voice = load_voice("en")
-        table = TableIO(keys, PlainScreen(io.StringIO()), Recorder(), devices=(device,),
-                        card_shown=lambda seat, role: server.show_card(seat, voice.role(role)))
-        game = play(STARTER, table, seed=SEED, start=NewGame(tmp_path), timing=Timing(sleep=lambda s: None),
-                    out=io.StringIO())
-    finally:
-        server.stop()
-    assert game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
-    for seat, held in phones.items():
-        held.thread.join(timeout=5)
-        assert {len(frame.encode()) for frame in held.frames} == {views.FRAME}
-        others = {voice.role(role) for s, role in enumerate(roles, 1) if s != seat} - {voice.role(roles[seat - 1])}
-        assert not any(name in frame for frame in held.frames for name in others), seat
-    asked = [json.loads(f)["view"] for f in phones[seer].frames if '"kind":"ask"' in f]
-    assert asked and all(view["title"].startswith("Fortune Teller, wake up") for view in asked)
-    woken = {json.loads(f)["view"]["title"] for f in phones[villager].frames if '"kind":"ask"' in f}
-    assert woken <= {voice.text("lovers.wake", {})}, woken  # a villager is woken as a lover at most
-    counts = [[json.loads(f)["seq"] for f in held.frames] for held in phones.values()]
-    assert counts[0][-5:] == counts[1][-5:]  # the same changes, in step
 
 
 def test_without_the_extra_the_message_names_it(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,264 @@
+"""Whole games with the players' phones, without a browser (narrator/phones): every night call and the day's ballots
+answered on socket phones, the results shown and acknowledged on them; twins (two games that differ only in a
+secret) send every sleeping phone the same bytes; no phone ever receives another seat's card. Everything on
+127.0.0.1, with the frames' clock fast (the rule is the same)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import random
+import threading
+import time
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
+
+import pytest
+
+pytest.importorskip("websockets", reason="the [phones] extra (scripts/setup.sh installs it)")
+
+from websockets.sync.client import ClientConnection, connect  # noqa: E402
+
+from engine import Answer, Call, Game, IllegalAnswer, deal_cards, votes  # noqa: E402
+from keystrokes import Recorder, ScriptedKeys, after, keys_for  # noqa: E402
+from narrator.config import TableConfig  # noqa: E402
+from narrator.hearing import PushbackKeys  # noqa: E402
+from narrator.narration import wakes  # noqa: E402
+from narrator.phones import views  # noqa: E402
+from narrator.phones.device import BALLOTS, KINDS, PhoneAnswers  # noqa: E402
+from narrator.phones.server import PhoneServer  # noqa: E402
+from narrator.play import STARTER, NewGame, Timing, play  # noqa: E402
+from narrator.screen import PlainScreen  # noqa: E402
+from narrator.table import TableIO  # noqa: E402
+from narrator.voices import load_voice  # noqa: E402
+
+TICK = 0.05
+VOICE = load_voice("en")
+TEXTS = {key: text for key, text in VOICE.lines.items() if key.startswith("phone.")}
+
+
+@pytest.fixture
+def opened() -> Iterator[contextlib.ExitStack]:
+    with contextlib.ExitStack() as stack:
+        yield stack
+
+
+def tick(socket: ClientConnection, said: dict[str, object]) -> None:
+    text = json.dumps(said)
+    socket.send(text + " " * (views.UP_FRAME - len(text)))
+
+
+class SocketPhone:
+    """A player's phone without a browser: answers each new question with the choice ``pick`` gives (the first by
+    default: the first legal answer), gives its OK to each result that asks for one, and keeps every frame."""
+
+    def __init__(self, server: PhoneServer, seat: int, opened: contextlib.ExitStack,
+                 pick: Callable[[dict[str, object]], int] = lambda view: 0) -> None:
+        url = server.link(seat).replace("http://", "ws://").replace("/p/", "/ws/")
+        self.socket = opened.enter_context(connect(url, open_timeout=5))
+        self.pick = pick
+        self.frames: list[str] = []
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        last: object = None
+        try:
+            for frame in self.socket:
+                assert isinstance(frame, str)
+                self.frames.append(frame)
+                shown = json.loads(frame)["view"]
+                if shown == last:
+                    continue  # the clock's frame: its view again
+                last = shown
+                if shown["kind"] == "ask":
+                    tick(self.socket, {"call": shown["call"], "choice": self.pick(shown)})
+                elif shown["kind"] == "told" and shown["ok"]:
+                    tick(self.socket, {"call": shown["ok"], "ok": 1})
+        except Exception:  # closed at the end of the test
+            pass
+
+    def shown(self) -> list[str]:
+        """Returns the frames whose view changed, each once (the clock's repeats left out)."""
+        seen: list[str] = []
+        for frame in self.frames:
+            if not seen or seen[-1] != frame:
+                seen.append(frame)
+        return seen
+
+
+class GatedKeys(ScriptedKeys):
+    """The host's keys, not touched while a phone is awaited."""
+
+    def __init__(self, keys: list[str], waiting: Callable[[], bool]) -> None:
+        super().__init__(keys)
+        self.waiting = waiting
+
+    def read(self, timeout: float | None = None) -> str | None:
+        if self.waiting():
+            time.sleep(timeout or 0)
+            return None
+        return super().read(timeout)
+
+
+def legal_in(game: Game) -> Callable[[Answer], bool]:
+    def legal(value: Answer) -> bool:
+        try:
+            game.check(value)
+        except IllegalAnswer:
+            return False
+        return True
+    return legal
+
+
+def plan(config: TableConfig, seed: int, phones: set[int], seer_picks: Callable[[Game, Call], int] | None = None,
+         ) -> tuple[list[str], Game, list[int]]:
+    """Plays the game ahead as the table will: the phones answer what they take (their first legal answer, the
+    Seer's as ``seer_picks`` says), the keypad the rest (random legal answers) and the roll call's voters without a
+    phone (nobody). Returns the keys, the game, and the Seer's picks in order."""
+    game = Game(config.table, deal_cards(config.table, seed))
+    device = PhoneAnswers(_Connected(phones), PushbackKeys(ScriptedKeys([])), VOICE)
+    keys = ["enter"] * 3 * config.table.seats
+    rng = random.Random(seed)
+    picks: list[int] = []
+    while not game.over:
+        call = game.call
+        assert call is not None
+        legal = legal_in(game)
+        woken = call.live and wakes(call) and bool(set(call.actors) & phones)
+        form = device.build(call, legal) if woken and call.kind in KINDS else None
+        if form is not None:
+            value = form.values[0]
+            if call.id == "seer" and seer_picks is not None:
+                value = seer_picks(game, call)
+            if call.id == "seer":
+                assert isinstance(value, int)
+                picks.append(value)
+        elif call.live and call.kind in BALLOTS and set(votes.voters(game)) & phones:
+            cast: dict[int, int | None] = {}
+            for voter in votes.voters(game):
+                if voter in phones:
+                    cast[voter] = next(s for s in (*call.seats, None) if legal({"ballots": {voter: s}}))
+                else:
+                    cast[voter] = None
+                    keys += ["0", "enter"]
+            value = {"ballots": cast}
+            keys.append("enter")  # the host confirms the tally
+        else:
+            value = rng.choice(game.legal()) if call.needs_answer else None
+            keys += keys_for(call, value)
+        step = game.answer(value)
+        acknowledged = after(step)
+        if woken and any(f.secret for f in step.facts):
+            acknowledged = acknowledged[1:]  # the OK is given on a phone
+        keys += acknowledged
+    return keys, game, picks
+
+
+class _Connected:
+    """The phones as the planner sees them: connected, asked nothing."""
+
+    def __init__(self, seats: set[int]) -> None:
+        self.seats = frozenset(seats)
+
+    def connected(self) -> frozenset[int]:
+        return self.seats
+
+
+def run(tmp_path: Path, opened: contextlib.ExitStack, config: TableConfig, seed: int, seats: Sequence[int],
+        seer_picks: Callable[[Game, Call], int] | None = None) -> tuple[Game, Game, dict[int, SocketPhone]]:
+    """Plays the game with phones for ``seats``; returns it, the game planned ahead, and the phones."""
+    keys_planned, ahead, picks = plan(config, seed, set(seats), seer_picks)
+    roles = deal_cards(config.table, seed).roles
+    seer = roles.index("seer") + 1
+    server = PhoneServer(config.table.seats, TEXTS, bind="127.0.0.1", tick=TICK).start()
+    try:
+        ahead_picks = list(picks)
+
+        def seer_pick(view: dict[str, object]) -> int:
+            """Her look as planned, at her own calls (a ballot, the lovers' call: the first choice)."""
+            choices = view["choices"]
+            assert isinstance(choices, list)
+            if view["title"] != VOICE.text("seer.wake", {}) or not ahead_picks:
+                return 0
+            return choices.index(VOICE.seat_word.format(number=ahead_picks.pop(0)))
+
+        phones = {seat: SocketPhone(server, seat, opened, seer_pick if seat == seer else (lambda view: 0))
+                  for seat in seats}
+        end = time.monotonic() + 10
+        while server.connected() != set(seats):
+            assert time.monotonic() < end
+            time.sleep(0.02)
+        device: PhoneAnswers | None = None
+        keys = PushbackKeys(GatedKeys(keys_planned, lambda: device is not None and device.waiting))
+        device = PhoneAnswers(server, keys, VOICE)
+        table = TableIO(keys, PlainScreen(io.StringIO()), Recorder(), devices=(device,),
+                        card_shown=lambda seat, role: server.show_card(seat, VOICE.role(role)))
+        game = play(config, table, seed=seed, start=NewGame(tmp_path), timing=Timing(sleep=lambda s: None),
+                    out=io.StringIO())
+    finally:
+        server.stop()
+    for held in phones.values():
+        held.thread.join(timeout=5)
+    return game, ahead, phones
+
+
+SEED = 11
+
+
+def test_a_whole_game_answered_on_every_seats_phone_and_no_phone_gets_another_seats_card(
+        tmp_path: Path, opened: contextlib.ExitStack) -> None:
+    """Eight phones: every night call the phones take (the pack, the Seer, the Witch's potions, Cupid's lovers, the
+    lovers) and every day's ballots are answered on them; the game ends as planned. Every frame is FRAME bytes, and
+    no phone ever receives another seat's card (but the Seer's look at it)."""
+    config = STARTER
+    game, ahead, phones = run(tmp_path, opened, config, SEED, range(1, config.table.seats + 1))
+    assert game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
+    roles = deal_cards(config.table, SEED).roles
+    kinds = set()
+    for seat, held in phones.items():
+        assert {len(frame.encode()) for frame in held.frames} == {views.FRAME}
+        own = VOICE.role(roles[seat - 1])
+        others = {VOICE.role(role) for s, role in enumerate(roles, 1) if s != seat} - {own}
+        for frame in held.shown():
+            shown = json.loads(frame)["view"]
+            kinds.add((shown["kind"], "steps" in shown, bool(shown.get("ok"))))
+            looked = roles[seat - 1] == "seer" and shown["kind"] == "told"
+            assert looked or not any(name in frame for name in others), (seat, shown)
+    assert {("ask", True, False), ("ask", False, False), ("told", False, True)} <= kinds  # steps, OKs given
+    witch = roles.index("witch") + 1
+    asked = [json.loads(f)["view"] for f in phones[witch].shown() if '"kind":"ask"' in f]
+    assert any("steps" in view and view["shown"] for view in asked)  # her potions in steps, under her victim
+
+
+def test_twins_a_seer_who_looks_at_a_werewolf_or_not_send_every_sleeping_phone_the_same_bytes(
+        tmp_path: Path, opened: contextlib.ExitStack) -> None:
+    """Two games that differ only in whom the Seer's phone looks at on the first night (a werewolf, or not): every
+    frame of every phone is FRAME bytes on the clock, and the other phones (asleep at her call) are shown the same
+    frames, byte for byte, in both."""
+    config = STARTER
+    roles = deal_cards(config.table, SEED).roles
+    seer = roles.index("seer") + 1
+    sleepers = [seat for seat, role in enumerate(roles, 1) if role in ("villager", "hunter")]
+
+    def looks_at(wolf: bool) -> Callable[[Game, Call], int]:
+        def pick(game: Game, call: Call) -> int:
+            if call.number > 1:
+                return next(s for s in call.seats if legal_in(game)(s))
+            return next(s for s in call.seats if (roles[s - 1] == "werewolf") == wolf and legal_in(game)(s))
+        return pick
+
+    twins = []
+    for wolf in (True, False):
+        where = tmp_path / str(wolf)
+        where.mkdir()
+        game, ahead, phones = run(where, opened, config, SEED, [seer, *sleepers], looks_at(wolf))
+        assert game.eliminated == ahead.eliminated
+        twins.append(phones)
+    looked = [[json.loads(f)["view"] for f in twin[seer].shown() if '"ok":' in f and '"kind":"told"' in f]
+              for twin in twins]
+    assert looked[0] and looked[1] and looked[0][0] != looked[1][0]  # the secret differs on her phone alone
+    for seat in sleepers:
+        assert twins[0][seat].shown() == twins[1][seat].shown(), seat
+        assert {len(f.encode()) for twin in twins for f in twin[seat].frames} == {views.FRAME}
