@@ -262,3 +262,25 @@ def test_twins_a_seer_who_looks_at_a_werewolf_or_not_send_every_sleeping_phone_t
     for seat in sleepers:
         assert twins[0][seat].shown() == twins[1][seat].shown(), seat
         assert {len(f.encode()) for twin in twins for f in twin[seat].frames} == {views.FRAME}
+
+
+def test_a_phone_is_offered_exactly_the_answers_the_engine_takes_at_every_call_it_answers() -> None:
+    """At each call of a game played ahead that the phones answer, what a phone offers (its paths, its sets of
+    seats) is the engine's legal answers, no more and no fewer: the check before the read-back, as the keypad's."""
+    config = STARTER
+    game = Game(config.table, deal_cards(config.table, SEED))
+    device = PhoneAnswers(_Connected(set(range(1, 9))), PushbackKeys(ScriptedKeys([])), VOICE)
+    rng = random.Random(SEED)
+    seen = set()
+    while not game.over:
+        call = game.call
+        assert call is not None
+        if call.live and wakes(call) and call.kind in KINDS:
+            form = device.build(call, legal_in(game))
+            assert form is not None, call.id
+            offered = sorted(json.dumps(v, sort_keys=True) for v in form.values)
+            assert offered == sorted(json.dumps(v, sort_keys=True) for v in game.legal()), call.id
+            assert len(form.said) == len(form.values) and all(form.said)
+            seen.add(call.kind)
+        game.answer(rng.choice(game.legal()) if call.needs_answer else None)
+    assert {"seat", "seats", "witch", "none"} <= seen
