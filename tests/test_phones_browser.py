@@ -26,14 +26,19 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
+from engine import Call, Game, deal_cards  # noqa: E402
 from narrator.phones import views  # noqa: E402
+from narrator.play import STARTER  # noqa: E402
 from narrator.phones.server import PhoneServer  # noqa: E402
 from narrator.voices import load_voice  # noqa: E402
 
 CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason="scripts/setup.sh --test installs chromium")
 
+SEED = 11
 TEXTS = {key: text for key, text in load_voice("en").lines.items() if key.startswith("phone.")}
+TICK = 0.1
+"""The tests' clock of frames: fast, the rule the same."""
 SHOTS = Path(os.environ.get("WEREWOLF_PHONE_SHOTS", tempfile.gettempdir())) / "werewolf-phone-shots"
 
 
@@ -72,7 +77,7 @@ def drivers() -> Iterator[Callable[..., Any]]:
 
 @pytest.fixture
 def server() -> Iterator[PhoneServer]:
-    phones = PhoneServer(6, TEXTS, bind="127.0.0.1").start()
+    phones = PhoneServer(6, TEXTS, bind="127.0.0.1", tick=TICK).start()
     try:
         yield phones
     finally:
@@ -164,8 +169,8 @@ def test_a_phone_reloaded_mid_call_shows_the_call_again_and_answers_it(server: P
     assert server.answers.get(timeout=10) == (4, 5)
 
 
-def test_an_awake_and_a_sleeping_phone_receive_frames_of_one_size_at_each_call(server: PhoneServer,
-                                                                                drivers: Callable[..., Any]) -> None:
+def test_an_awake_and_a_sleeping_phone_receive_frames_of_one_size_on_one_clock(server: PhoneServer,
+                                                                               drivers: Callable[..., Any]) -> None:
     awake, asleep = drivers(), drivers()
     awake.get(server.link(1))
     asleep.get(server.link(2))
@@ -179,10 +184,40 @@ def test_an_awake_and_a_sleeping_phone_receive_frames_of_one_size_at_each_call(s
     wait_for(lambda: kind(awake) == "ask")
     got: dict[str, list[str]] = {"awake": [], "asleep": []}
     for name, driver in (("awake", awake), ("asleep", asleep)):
-        wait_for(lambda: collect(driver, got[name], 3))
-    assert [len(f.encode()) for f in got["awake"]] == [len(f.encode()) for f in got["asleep"]] == [views.FRAME] * 3
-    assert [json.loads(f)["seq"] for f in got["awake"]] == [json.loads(f)["seq"] for f in got["asleep"]]
-    assert len({json.loads(f)["view"]["kind"] for f in got["asleep"]}) == 1 and kind(asleep) == "sleep"
+        wait_for(lambda: collect(driver, got[name], 10))
+    assert {len(f.encode()) for f in got["awake"] + got["asleep"]} == {views.FRAME}
+    assert abs(len(received(awake)) + len(got["awake"]) - len(received(asleep)) - len(got["asleep"])) <= 3
+    assert len({f for f in got["asleep"]}) == 1 and kind(asleep) == "sleep"  # the same bytes, again and again
+
+
+def test_a_result_waits_for_the_phones_ok_and_an_answer_in_steps_is_read_back_whole(
+        server: PhoneServer, drivers: Callable[..., Any]) -> None:
+    """The Seer's look with its OK; the Witch's potions in two steps (only what leads to a legal answer offered),
+    read back whole and answered with the path's index."""
+    from narrator.phones.server import OK
+
+    phone = drivers()
+    phone.get(server.link(4))
+    wait_for(lambda: kind(phone) == "sleep")
+    call = server.result([4], "Fortune Teller, wake up.", shown=["Seat 2 is a Werewolf."], ok=True)
+    ok = wait_for(lambda: phone.find_elements(By.ID, "ok"))[0]
+    assert "Seat 2 is a Werewolf." in phone.find_element(By.ID, "view").text
+    ok.click()
+    assert server.answers.get(timeout=10) == (4, OK) and kind(phone) == "sent"
+    steps = [("Your healing potion", ["save seat 3", "do not save seat 3"]),
+             ("Your poison potion", ["poison seat 1", "poison seat 2", "no poison"])]
+    paths = [[0, 2], [1, 0], [1, 2]]  # healed, she may not poison tonight (say)
+    values = [{"heal": True, "poison": None}, {"heal": False, "poison": 1}, {"heal": False, "poison": None}]
+    server.ask({4: (lambda number: views.asking(number, "The Witch wakes up.", [], ["Seat 3 was attacked."],
+                                                steps, paths), values)})
+    wait_for(lambda: kind(phone) == "ask")
+    phone.find_elements(By.CSS_SELECTOR, "button.choice")[0].click()  # save
+    names = [b.text for b in phone.find_elements(By.CSS_SELECTOR, "button.choice")]
+    assert names == ["no poison"]  # only what leads to a legal answer
+    phone.find_elements(By.CSS_SELECTOR, "button.choice")[0].click()
+    assert kind(phone) == "confirm" and "save seat 3\nno poison" in phone.find_element(By.ID, "view").text
+    phone.find_element(By.ID, "confirm").click()
+    assert server.answers.get(timeout=10) == (4, {"heal": True, "poison": None}) and call
 
 
 def answer_on_page(page: Any, playing: threading.Event) -> None:
@@ -190,36 +225,74 @@ def answer_on_page(page: Any, playing: threading.Event) -> None:
     while playing.is_set():
         with contextlib.suppress(Exception):  # the page redrawn between two looks: look again
             if kind(page) == "ask":
-                page.find_elements(By.CSS_SELECTOR, "button.choice")[0].click()
+                while kind(page) == "ask":  # an answer in steps: the first choice at each
+                    page.find_elements(By.CSS_SELECTOR, "button.choice")[0].click()
                 page.find_element(By.ID, "confirm").click()
+            elif page.find_elements(By.ID, "ok"):
+                page.find_element(By.ID, "ok").click()
         time.sleep(0.05)  # looks again: a poll, the game does not wait on it
 
 
 def test_a_villagers_phone_receives_no_other_seats_card_over_a_whole_game(tmp_path: Path,
                                                                           drivers: Callable[..., Any]) -> None:
     """A whole scripted game (the keypad's, the Seer's phone a socket) while a villager's page is open in chromium,
-    answering what it is asked (as a lover, if Cupid chooses it): every frame it received holds no other seat's card,
-    and all are of one size."""
-    from test_phones import GatedKeys, SocketPhone
+    answering what it is asked (its ballots; as a lover, if Cupid chooses it): every frame it received holds no other
+    seat's card, and all are of one size."""
+    frames, game, ahead, _ = game_with_a_page(tmp_path, drivers)
+    roles = deal_cards(STARTER.table, SEED).roles
+    voice = load_voice("en")
+    assert game.outcome == ahead.outcome
+    assert {len(frame.encode()) for frame in frames} == {views.FRAME}
+    others = {voice.role(role) for role in set(roles) - {"villager"}}
+    assert not [name for frame in frames for name in others if name in frame]
+    assert f'"card":"{voice.role("villager")}"' in frames[-1]  # its own card, as it sleeps
 
-    from engine import deal_cards
+
+def test_twins_a_sleeping_page_receives_the_same_bytes_whoever_the_seer_looks_at(tmp_path: Path,
+                                                                                 drivers: Callable[..., Any]) -> None:
+    """Two games that differ only in the Seer's first look (a werewolf, or not; her phone a socket): the villager's
+    page in chromium, asleep at her call, is shown the same frames, byte for byte, and the same page."""
+    from test_phones_game import legal_in, same_bytes
+
+    roles = deal_cards(STARTER.table, SEED).roles
+    twins = []
+    for wolf in (True, False):
+        where = tmp_path / str(wolf)
+        where.mkdir()
+
+        def pick(game: Game, call: Call, wolf: bool = wolf) -> int:
+            return next(s for s in call.seats if legal_in(game)(s)
+                        and (call.number > 1 or (roles[s - 1] == "werewolf") == wolf))
+
+        frames, game, ahead, page = game_with_a_page(where, drivers, pick)
+        assert game.eliminated == ahead.eliminated
+        twins.append(({json.loads(frame)["seq"]: frame for frame in frames}, page))
+    assert same_bytes(twins[0][0], twins[1][0]) and twins[0][1] == twins[1][1]
+
+
+def game_with_a_page(tmp_path: Path, drivers: Callable[..., Any],
+                     seer_picks: Callable[[Game, Call], int] | None = None) -> tuple[list[str], Game, Game, str]:
+    """Plays STARTER with the Seer's phone a socket (her looks as ``seer_picks`` says) and a villager's page in
+    chromium answering what it is asked; returns the page's frames, the game, the game planned, the page's text."""
     from keystrokes import Recorder
     from narrator.hearing import PushbackKeys
     from narrator.phones.device import PhoneAnswers
-    from narrator.play import STARTER, NewGame, Timing, play
+    from narrator.play import NewGame, Timing, play
     from narrator.screen import PlainScreen
     from narrator.table import TableIO
-    from test_answer_devices import SEED, SeerPhone, keypad_keys
+    from test_phones_game import GatedKeys, SocketPhone, plan
 
     voice = load_voice("en")
-    planned, ahead = keypad_keys(STARTER, SEED, SeerPhone())
     roles = deal_cards(STARTER.table, SEED).roles
     seer, villager = roles.index("seer") + 1, roles.index("villager") + 1
-    server = PhoneServer(STARTER.table.seats, TEXTS, bind="127.0.0.1").start()
+    planned, ahead, picks = plan(STARTER, SEED, {seer, villager}, seer_picks)
+    server = PhoneServer(STARTER.table.seats, TEXTS, bind="127.0.0.1", tick=TICK).start()
     page = drivers()
     try:
         with contextlib.ExitStack() as opened:
-            SocketPhone(server, seer, opened)
+            looks = list(picks)
+            SocketPhone(server, seer, opened, lambda view: view["choices"].index(  # type: ignore[union-attr]
+                voice.seat_word.format(number=looks.pop(0))) if view["title"] == voice.text("seer.wake", {}) else 0)
             page.get(server.link(villager))
             wait_for(lambda: server.connected() == {seer, villager})
             playing = threading.Event()
@@ -238,14 +311,11 @@ def test_a_villagers_phone_receives_no_other_seats_card_over_a_whole_game(tmp_pa
                 playing.clear()
                 answering.join(timeout=10)
             frames: list[str] = []
-            wait_for(lambda: collect(page, frames, len(game.calls)))
+            wait_for(lambda: collect(page, frames, 1))
+            text = str(page.find_element(By.ID, "view").text)
     finally:
         server.stop()
-    assert game.outcome == ahead.outcome
-    assert {len(frame.encode()) for frame in frames} == {views.FRAME}
-    others = {voice.role(role) for role in set(roles) - {"villager"}}
-    assert not [name for frame in frames for name in others if name in frame]
-    assert f'"card":"{voice.role("villager")}"' in frames[-1]  # its own card, as it sleeps
+    return frames, game, ahead, text
 
 
 def test_the_page_is_dark_and_fits_a_narrow_and_a_large_screen(server: PhoneServer,

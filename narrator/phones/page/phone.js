@@ -45,9 +45,9 @@
         button.addEventListener("click", () => readBack(v, index, [name]));
         list.append(button);
       });
-      draw("ask", el("h1", {}, v.title), ...shown(v), list);
+      draw("ask", el("h1", {}, v.title), ...facts(v), list);
     } else if (v.kind === "told") {
-      const nodes = [el("h1", {}, v.title), ...shown(v), el("p", {class: "text"}, v.text || "")];
+      const nodes = [el("h1", {}, v.title), ...facts(v), el("p", {class: "text"}, v.text || "")];
       if (v.ok) {
         const ok = el("button", {class: "primary", id: "ok", type: "button"}, text("ok"));
         ok.addEventListener("click", () => {
@@ -63,7 +63,7 @@
     }
   }
 
-  function shown(v) {
+  function facts(v) {
     // What the call shows the awake (the Witch's victim and potions, the Seer's look): the host screen's lines.
     return (v.shown || []).map((line) => el("p", {class: "shown"}, line));
   }
@@ -100,7 +100,7 @@
       list.append(button);
     });
     const picked = chosen.map((i, j) => el("p", {class: "picked"}, v.steps[j].names[i]));
-    draw("ask", el("h1", {}, v.title), ...shown(v), ...picked, el("p", {class: "step"}, v.steps[k].prompt), list);
+    draw("ask", el("h1", {}, v.title), ...facts(v), ...picked, el("p", {class: "step"}, v.steps[k].prompt), list);
   }
 
   function rank(sorted, n) {
