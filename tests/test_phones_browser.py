@@ -26,7 +26,7 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
-from engine import Call, Game, deal_cards  # noqa: E402
+from engine import Call, Game, Kind, Phase, deal_cards  # noqa: E402
 from narrator.phones import views  # noqa: E402
 from narrator.play import STARTER  # noqa: E402
 from narrator.phones.server import PhoneServer  # noqa: E402
@@ -335,3 +335,41 @@ def test_the_page_is_dark_and_fits_a_narrow_and_a_large_screen(server: PhoneServ
         wait_for(lambda: kind(phone) == "sleep")
         assert phone.save_screenshot(str(SHOTS / f"sleep-{width}.png"))
         assert (SHOTS / f"ask-{width}.png").stat().st_size > 1000
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_a_result_and_the_witchs_steps_fit_a_narrow_and_a_large_screen(language: str,
+                                                                      drivers: Callable[..., Any]) -> None:
+    """The Witch's potions (her victim shown, then her heal and poison) and the Seer's look with its OK, in the
+    table's language, at 360 and 1280 px: dark, nothing wider than the screen."""
+    from engine import Fact
+
+    from narrator.phones.device import PhoneAnswers
+
+    voice = load_voice(language)
+    texts = {key: text for key, text in voice.lines.items() if key.startswith("phone.")}
+    names = ["Ana", "Bao", "Chloé", "Dmitri", "Élise", "Fang"]
+    server = PhoneServer(6, texts, language, bind="127.0.0.1", tick=TICK).start()
+    device = PhoneAnswers(server, None, voice, names)  # type: ignore[arg-type]  # never waits here
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    try:
+        witch = Call("witch", Phase.NIGHT, 1, Kind.WITCH, actors=(5,), seats=tuple(range(1, 7)),
+                     facts=(Fact("victim_shown", {"seat": 3, "potions": ["heal", "poison"]}, secret=True),))
+        look = Fact("seer.sees", {"seat": 2, "role": "werewolf"}, secret=True)
+        for width, height in ((360, 740), (1280, 900)):
+            phone = drivers(width, height)
+            phone.get(server.link(5))
+            wait_for(lambda: kind(phone) == "sleep")
+            device.opened(witch, lambda value: True)
+            wait_for(lambda: kind(phone) == "ask")
+            phone.find_elements(By.CSS_SELECTOR, "button.choice")[1].click()  # do not save
+            assert phone.execute_script("return document.documentElement.scrollWidth") <= width
+            assert phone.save_screenshot(str(SHOTS / f"witch-{language}-{width}.png"))
+            server.result([5], device.prompt(witch), "", device.secret([look]), ok=True)
+            wait_for(lambda: phone.find_elements(By.ID, "ok"))
+            assert phone.execute_script("return document.documentElement.scrollWidth") <= width
+            assert phone.execute_script("return getComputedStyle(document.body).backgroundColor") == "rgb(0, 0, 0)"
+            assert phone.save_screenshot(str(SHOTS / f"result-{language}-{width}.png"))
+            server.sleep()
+    finally:
+        server.stop()
