@@ -56,9 +56,11 @@ class AnswerDevice(Protocol):
         """Returns True once those awake acknowledged on the device the secret result it shows them (the keypad's
         Enter, given elsewhere); False at once when it shows none, or when the keypad is to acknowledge it."""
 
-    def ballots(self, call: Call, voters: Sequence[int], legal: Callable[[Answer], bool]) -> dict[int, int | None]:
+    def ballots(self, call: Call, voters: Sequence[int], legal: Callable[[Answer], bool],
+                waiting: Callable[[], None]) -> dict[int, int | None]:
         """Returns the secret ballots cast on the device for the running vote or election, voter to seat (or None,
-        nobody); the keypad's roll call asks the other ``voters``. Empty: the device takes no ballots."""
+        nobody); the keypad's roll call asks the other ``voters``. Empty: the device takes no ballots. ``waiting``
+        tells the host's screen that ballots are being cast (a key hands the rest to the keypad)."""
 
 
 class KeypadAnswers:
@@ -131,7 +133,7 @@ class KeypadAnswers:
             self.ballots = {}
             voters = votes.voters(self.game)
             for device in self.devices:
-                self.ballots.update(device.ballots(call, voters, self._legal))
+                self.ballots.update(device.ballots(call, voters, self._legal, self._ballots_cast))
         for device in self.devices:
             if not device.takes(call):
                 continue
@@ -157,6 +159,11 @@ class KeypadAnswers:
         self.ballots = {}
         for device in self.devices:
             device.answered(call, step)
+
+    def _ballots_cast(self) -> None:
+        """The host's screen while the voters cast their ballots on their phones."""
+        self.screen.prompt(self.text("prompt.ballots"))
+        self.screen.keys(self.text("screen.keys_roll_call"))
 
     def acknowledge(self) -> None:
         """Waits until a secret result on the screen is read: an OK on a device that shows it, or Enter."""

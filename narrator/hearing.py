@@ -72,7 +72,8 @@ class SpokenAnswers:
     def acknowledged(self) -> bool:
         return False  # the keypad's Enter acknowledges a secret result
 
-    def ballots(self, call: Call, voters: Sequence[int], legal: Callable[[Answer], bool]) -> dict[int, int | None]:
+    def ballots(self, call: Call, voters: Sequence[int], legal: Callable[[Answer], bool],
+                waiting: Callable[[], None]) -> dict[int, int | None]:
         return {}  # a vote said aloud is the result, or the roll call's ballots one by one
 
     def answer(self, call: Call, legal: Callable[[Answer], bool]) -> Answer | object:

@@ -42,7 +42,8 @@ class SeerPhone:
     def acknowledged(self) -> bool:
         return False
 
-    def ballots(self, call: Call, voters: Sequence[int], legal: Callable[[Answer], bool]) -> dict[int, int | None]:
+    def ballots(self, call: Call, voters: Sequence[int], legal: Callable[[Answer], bool],
+                waiting: Callable[[], None]) -> dict[int, int | None]:
         return {}
 
     def answer(self, call: Call, legal: Callable[[Answer], bool]) -> Answer | object:

@@ -209,9 +209,11 @@ class PhoneAnswers:
                 self.phones.sleep()
                 return True
 
-    def ballots(self, call: Call, voters: Sequence[int], legal: Callable[[Answer], bool]) -> dict[int, int | None]:
+    def ballots(self, call: Call, voters: Sequence[int], legal: Callable[[Answer], bool],
+                waiting: Callable[[], None] = lambda: None) -> dict[int, int | None]:
         """Asks the voters with a phone their secret ballot (a seat the engine takes from them, or nobody) and
-        returns those cast, once every voter whose phone is connected has voted or a key is pressed first."""
+        returns those cast, once every voter whose phone is connected has voted or a key is pressed first
+        (``waiting`` tells the host's screen meanwhile)."""
         online = set(voters) & self.phones.connected()
         if not (call.live and call.kind in BALLOTS and online):
             return {}
@@ -224,6 +226,7 @@ class PhoneAnswers:
             offered = [(value, name) for value, name in every if legal({"ballots": {voter: value}})]
             asked[voter] = (self._ballot(title, [name for _, name in offered]), [value for value, _ in offered])
         self.phones.ask(asked)
+        waiting()
         cast: dict[int, int | None] = {}
         try:
             while not set(voters) & self.phones.connected() <= set(cast):
