@@ -20,7 +20,7 @@ pytest.importorskip("websockets", reason="the [phones] extra (scripts/setup.sh i
 
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
-from engine import Answer, Call, Game, IllegalAnswer, deal_cards, votes  # noqa: E402
+from engine import Answer, Call, Game, IllegalAnswer, Kind, deal_cards, votes  # noqa: E402
 from keystrokes import Recorder, ScriptedKeys, after, keys_for  # noqa: E402
 from narrator.config import TableConfig  # noqa: E402
 from narrator.hearing import PushbackKeys  # noqa: E402
@@ -296,3 +296,81 @@ def test_a_phone_is_offered_exactly_the_answers_the_engine_takes_at_every_call_i
             seen.add(call.kind)
         game.answer(rng.choice(game.legal()) if call.needs_answer else None)
     assert {"seat", "seats", "witch", "none"} <= seen
+
+
+class FakePhones:
+    """The phones' server as the device sees it: what it was told to show, and answers put in its queue."""
+
+    def __init__(self, seats: set[int]) -> None:
+        import queue
+
+        self.seats = frozenset(seats)
+        self.answers: queue.Queue[tuple[int, object]] = queue.Queue()
+        self.told: list[tuple[str, tuple[object, ...]]] = []
+        self.pending: list[tuple[int, object]] = []  # answered once asked
+
+    def connected(self) -> frozenset[int]:
+        return self.seats
+
+    def wake(self, seats: Sequence[int], prompt: str, choices: Sequence[tuple[object, str]],
+             shown: Sequence[str] = ()) -> int:
+        self.told.append(("wake", (tuple(seats), prompt)))
+        return 1
+
+    def ask(self, asked: dict[int, tuple[Callable[[int], dict[str, object]], Sequence[object]]]) -> int:
+        self.told.append(("ask", tuple((seat, make(1), tuple(values)) for seat, (make, values) in asked.items())))
+        for said in self.pending:
+            self.answers.put(said)
+        return 1
+
+    def result(self, seats: Sequence[int], title: str, text: str = "", shown: Sequence[str] = (),
+               ok: bool = False) -> int:
+        self.told.append(("result", (tuple(seats), title, text, tuple(shown), ok)))
+        return 1
+
+    def sleep(self) -> None:
+        self.told.append(("sleep", ()))
+
+
+def test_a_key_hands_a_call_a_result_and_the_ballots_left_to_the_keypad() -> None:
+    """A key pressed while a phone is awaited is pushed back for the keypad: the awake phones say to answer on the
+    keypad; a secret result's OK on a phone stands for Enter, a key for none; the ballots cast before a key are kept."""
+    from narrator.phones.server import OK
+
+    game = Game(STARTER.table, deal_cards(STARTER.table, SEED))
+    while game.call is not None and game.call.id != "seer":
+        game.answer(random.Random(1).choice(game.legal()) if game.call.needs_answer else None)
+    call = game.call
+    assert call is not None
+    phones = FakePhones({call.actors[0]})
+    keys = PushbackKeys(ScriptedKeys(["5"]))
+    device = PhoneAnswers(phones, keys, VOICE)
+    device.opened(call, legal_in(game))
+    assert device.takes(call) and phones.told[-1][0] == "ask"
+    from narrator.asking import KEYPAD
+
+    assert device.answer(call, legal_in(game)) is KEYPAD and keys.read(timeout=1) == "5"
+    assert phones.told[-1][0] == "result" and VOICE.text("phone.keypad", {}) in phones.told[-1][1]
+    step = game.answer(next(s for s in call.seats if legal_in(game)(s)))
+    device.answered(call, step)
+    assert phones.told[-1][1][4] is True  # the look waits for an OK
+    phones.answers.put((call.actors[0], OK))
+    assert device.acknowledged() and phones.told[-1][0] == "sleep"
+    device.answered(call, step)
+    keys.unread("enter")
+    assert not device.acknowledged() and keys.read(timeout=1) == "enter"  # the keypad's Enter acknowledges it
+    rng = random.Random(2)
+    while game.call is not None and game.call.kind is not Kind.VOTE:
+        game.answer(rng.choice(game.legal()) if game.call.needs_answer else None)
+    vote = game.call
+    assert vote is not None
+    voters = votes.voters(game)
+    phones = FakePhones(set(voters[:2]))
+    keys = PushbackKeys(ScriptedKeys(["rollcall"]))
+    device = PhoneAnswers(phones, keys, VOICE)
+    told: list[bool] = []
+    phones.pending.append((voters[0], None))  # cast once asked; the other phone's voter has not voted yet
+    assert device.ballots(vote, voters, legal_in(game), lambda: told.append(True)) == {voters[0]: None}
+    assert told and keys.read(timeout=1) == "rollcall" and phones.told[-1][0] == "sleep"
+    asked = dict((seat, values) for seat, _, values in phones.told[0][1])  # type: ignore[misc]
+    assert set(asked) == set(voters) and all(None in values for values in asked.values())

@@ -156,8 +156,9 @@ class PhoneAnswers:
             self.phones.ask(self._asked(call))
         while True:
             got = self._wait()
-            if got is None:
+            if got is None:  # the keypad answers: the awake phones say so, and take no answer
                 self.asked = None
+                self.phones.result(call.actors, self.prompt(call), self.text("phone.keypad"), self.secret(call.facts))
                 return KEYPAD
             seat, value = got
             if seat not in call.actors or value is OK:
