@@ -374,3 +374,23 @@ def test_a_key_hands_a_call_a_result_and_the_ballots_left_to_the_keypad() -> Non
     assert told and keys.read(timeout=1) == "rollcall" and phones.told[-1][0] == "sleep"
     asked = dict((seat, values) for seat, _, values in phones.told[0][1])  # type: ignore[misc]
     assert set(asked) == set(voters) and all(None in values for values in asked.values())
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_the_longest_questions_fit_one_frame_at_the_largest_table(language: str) -> None:
+    """The Witch's steps and Cupid's seats at a table of MAX_SEATS, every player with a long name, fit in FRAME: a
+    frame larger than the others' at her call would tell that she is alive."""
+    from engine import MAX_SEATS, Fact, Phase
+
+    voice = load_voice(language)
+    names = ["欧阳娜娜娜娜娜娜" if language == "zh" else "Marie-Christine-Éléonore"] * MAX_SEATS
+    device = PhoneAnswers(_Connected(set(range(1, MAX_SEATS + 1))), PushbackKeys(ScriptedKeys([])), voice, names)
+    seats = tuple(range(1, MAX_SEATS + 1))
+    witch = Call("witch", Phase.NIGHT, 1, Kind.WITCH, actors=(5,), seats=seats,
+                 facts=(Fact("victim_shown", {"seat": 3, "potions": ["heal", "poison"]}, secret=True),))
+    cupid = Call("cupid", Phase.NIGHT, 1, Kind.SEATS, actors=(5,), seats=seats, picks=2)
+    for call in (witch, cupid):
+        form = device.build(call, lambda value: True)
+        assert form is not None
+        shown = form.view(99999, device.prompt(call), device.secret(call.facts))
+        assert len(views.encode(shown, 99999).encode()) < views.FRAME, call.id
