@@ -365,7 +365,8 @@ def test_a_result_and_the_witchs_steps_fit_a_narrow_and_a_large_screen(language:
             phone.find_elements(By.CSS_SELECTOR, "button.choice")[1].click()  # do not save
             assert phone.execute_script("return document.documentElement.scrollWidth") <= width
             assert phone.save_screenshot(str(SHOTS / f"witch-{language}-{width}.png"))
-            server.result([5], device.prompt(witch), "", device.secret([look]), ok=True)
+            server.result([5], device.prompt(Call("seer", Phase.NIGHT, 1, Kind.SEAT)), "", device.secret([look]),
+                          ok=True)
             wait_for(lambda: phone.find_elements(By.ID, "ok"))
             assert phone.execute_script("return document.documentElement.scrollWidth") <= width
             assert phone.execute_script("return getComputedStyle(document.body).backgroundColor") == "rgb(0, 0, 0)"
