@@ -135,7 +135,7 @@ class KeypadAnswers:
             for device in self.devices:
                 self.ballots.update(device.ballots(call, voters, self._legal, self._ballots_cast))
         for device in self.devices:
-            if not device.takes(call):
+            if not device.takes(call) or self.ballots:  # ballots cast on the phones: the keypad's roll call
                 continue
             if call.kind in (Kind.VOTE, Kind.ELECTION):  # the keypad stays live while the device answers: its keys
                 self.screen.prompt(self.text("prompt.vote" if call.kind is Kind.VOTE else "prompt.election"))
