@@ -199,3 +199,27 @@ def play_keys(config: TableConfig, keys: Iterable[str], *, seed: int, start: New
                     Recorder() if speaker is None else speaker)
     return play(config, table, seed=seed, start=start, timing=Timing(sleep=lambda s: None),
                 out=io.StringIO() if out is None else out, voice_log=voice_log)
+
+
+class Hears:
+    """A listener that hears, in order, the words given (None: silence)."""
+
+    name = "hears"
+
+    def __init__(self, heard: list[str | None]) -> None:
+        self.heard = list(heard)
+
+    def listen(self, phrases: Sequence[str], timeout: float) -> str | None:
+        return self.heard.pop(0) if self.heard else None
+
+    def loading(self) -> bool:
+        return False
+
+    def mute(self) -> None:
+        pass
+
+    def unmute(self, after: float = 0.4) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
