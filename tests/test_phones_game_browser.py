@@ -145,7 +145,11 @@ class Phones:
             titles = self.driver.find_elements(By.TAG_NAME, "h1")
             return bool(titles) and prompt in titles[0].text
 
-        wait_for(asked, f"seat {seat}'s page to ask {call.id}")
+        try:
+            wait_for(asked, f"seat {seat}'s page to ask {call.id}")
+        except AssertionError as failure:
+            raise AssertionError(f"{failure}; the page shows {self.kind(seat)}: "
+                                 f"{self.driver.find_element(By.TAG_NAME, 'body').text!r}") from None
         buttons = [b for b in self.driver.find_elements(By.CSS_SELECTOR, "button.choice") if b.text == choice]
         assert buttons, (call.id, choice, [b.text for b in self.driver.find_elements(By.CSS_SELECTOR, "button")])
         buttons[0].click()
@@ -204,7 +208,10 @@ def test_ten_phones_play_a_whole_game_through_a_reload_a_drop_and_a_kill(folder:
         tmux.send(["enter"] * 3 * SEATS)  # the deal: each seat's card on the screen, with its QR code
         played = Played(tmux, phones, journal, villager)
         for number, turn in enumerate(turns):
-            played.turn(number, turn)
+            try:
+                played.turn(number, turn)
+            except AssertionError as failure:
+                raise AssertionError(f"turn {number} ({turn.call.id}): {failure}\n{tmux.screen()}") from None
             phones.collect()
         final = tmux.wait_for(lambda shown: "exit=" in shown, seconds=2 * PATIENCE)
         assert "exit=0" in final, final

@@ -93,6 +93,7 @@ class PhoneServer:
         self._lock = threading.Lock()
         self._online: set[int] = set()
         self._joined: set[int] = set()  # the seats whose phone was ever connected (one gone since has dropped)
+        self._awaited = set(self._tokens) if tokens else set()  # a game going on: its phones are on their way back
         self._sockets: dict[int, Any] = {}  # the loop's own: read and changed in its thread only
         self.answers: queue.Queue[tuple[int, object]] = queue.Queue()
         body = json.dumps(self.texts, ensure_ascii=False).replace("</", "<\\/")
@@ -197,6 +198,13 @@ class PhoneServer:
         """Returns the seats whose phone is connected now."""
         with self._lock:
             return frozenset(self._online)
+
+    def reachable(self) -> frozenset[int]:
+        """Returns the seats whose phone is connected, or was and may come back mid-call (dropped, or on its way
+        back to a game resumed): a call is shown on their page, which shows it once it is back; the keypad stays
+        live meanwhile, and a key answers for the seat as before."""
+        with self._lock:
+            return frozenset(self._online | self._joined | self._awaited)
 
     def dropped(self) -> frozenset[int]:
         """Returns the seats whose phone was connected and is not now (locked, out of the Wi-Fi, closed)."""
