@@ -157,8 +157,13 @@ def write_sheet(server: PhoneServer, path: Path, voice: Voice, names: Sequence[s
     """Writes a page to print (``--phone-links FILE.html``), readable by its owner only (0600): every seat's QR code
     with its seat's number and name, to cut out and hand to each player before the game (a table without a screen:
     docs/phones.md). The links are never in words: a code is read by a phone's camera, not across the table."""
-    cells = "".join(f'<figure>{server.qr_svg(seat)}<figcaption>{html.escape(voice.seat(seat, names))}</figcaption>'
-                    "</figure>\n" for seat in range(1, server.seats + 1))
+    def caption(seat: int) -> str:  # in digits, as the phones name seats: read, not said
+        name = names[seat - 1] if seat <= len(names) else None
+        said = voice.seat_named.format(name=name, number=seat) if name else voice.seat_word.format(number=seat)
+        return html.escape(said)
+
+    cells = "".join(f"<figure>{server.qr_svg(seat)}<figcaption>{caption(seat)}</figcaption></figure>\n"
+                    for seat in range(1, server.seats + 1))
     title = html.escape(voice.text("phone.title", {}))
     write_private(path, f"""<!DOCTYPE html>
 <html lang="{html.escape(voice.language)}"><head><meta charset="utf-8"><title>{title}</title>
