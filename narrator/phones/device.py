@@ -39,6 +39,9 @@ class Phones(Protocol):
     def connected(self) -> frozenset[int]:
         """Returns the seats whose phone is connected."""
 
+    def reachable(self) -> frozenset[int]:
+        """Returns the seats whose phone is connected, or was and may come back mid-call."""
+
     def wake(self, seats: Sequence[int], prompt: str, choices: Sequence[tuple[object, str]]) -> int:
         """Asks ``seats`` the ``prompt``; every other seat sleeps."""
 
@@ -78,7 +81,7 @@ class PhoneAnswers:
 
     def _phones_answer(self, call: Call) -> bool:
         return (call.live and wakes(call) and call.kind in KINDS and bool(call.actors)
-                and bool(set(call.actors) & self.phones.connected()))
+                and bool(set(call.actors) & self.phones.reachable()))
 
     def answer(self, call: Call, legal: Callable[[Answer], bool]) -> Answer | object:
         """Returns the answer confirmed on an awake seat's phone, or KEYPAD when a key is pressed first."""

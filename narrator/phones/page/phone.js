@@ -47,8 +47,8 @@
       draw("ask", el("h1", {}, v.title), list);
     } else if (v.kind === "told") {
       draw("told", el("h1", {}, v.title), el("p", {}, v.text || ""));
-    } else if (v.kind === "taken" || v.kind === "stopped") {
-      final = true;
+    } else if (v.kind === "taken" || v.kind === "stopped" || v.kind === "over") {
+      final = v.kind !== "stopped";  // a stopped game may go on (resume): the page keeps looking for it
       draw(v.kind, el("p", {class: "dim"}, text(v.kind)));
     }
   }
