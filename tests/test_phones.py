@@ -361,3 +361,17 @@ def test_a_game_over_tells_every_phone_so(opened: contextlib.ExitStack) -> None:
     view(socket)
     server.stop(over=True)
     assert view(socket)[1] == {"kind": "over"}
+
+
+def test_the_supervisor_hands_the_phone_options_on_when_the_table_config_asks_for_the_phones() -> None:
+    """`phones: true` in the table config, no --phones: the supervisor, which never reads the config, still hands the
+    game's process where the page listens and where the links go (they were dropped, and the links never written)."""
+    from narrator.cli import build_parser
+    from narrator.commands.game import _phone_options
+
+    given = build_parser().parse_args(["play", "table.yaml", "--phone-bind", "127.0.0.1", "--phone-port", "8765",
+                                       "--phone-links", "links.txt"])
+    assert _phone_options(given) == ["--phone-bind", "127.0.0.1", "--phone-port", "8765", "--phone-links",
+                                     "links.txt"]
+    asked = build_parser().parse_args(["play", "table.yaml", "--phones"])
+    assert _phone_options(asked)[:2] == ["--phones", "--phone-bind"]

@@ -210,11 +210,11 @@ class TableOptions:
 
 
 def _phone_options(args: argparse.Namespace) -> list[str]:
-    """The options of `play` for the players' phones (a game going on needs none: its journal keeps its phones)."""
-    if not args.phones:
-        return []
-    return ["--phones", "--phone-bind", args.phone_bind, "--phone-port", str(args.phone_port),
-            *(["--phone-links", args.phone_links] if args.phone_links else [])]
+    """The options of `play` for the players' phones (a game going on needs none: its journal keeps its phones), all
+    of them whether `--phones` or the table config's ``phones: true`` asks for the phones: the supervisor does not
+    read the config, so it hands on where the page listens and where the links go in either case."""
+    return [*(["--phones"] if args.phones else []), "--phone-bind", args.phone_bind, "--phone-port",
+            str(args.phone_port), *(["--phone-links", args.phone_links] if args.phone_links else [])]
 
 
 def _supervise_play(args: argparse.Namespace) -> int:
