@@ -126,7 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the players' phones as private screens and answer pads, on the local network: each seat "
                         "scans its QR code at the deal (docs/phones.md; as `phones: true` in the table config)")
     p.add_argument("--phone-links", type=_file_name, metavar="FILE",
-                   help="with --phones: write each seat's link to FILE (readable by you alone), to print them")
+                   help="with --phones: write each seat's link to FILE (readable by you alone); FILE.html: a sheet "
+                        "of the seats' QR codes to print (a table without a screen: docs/phones.md)")
     p.add_argument("--phone-bind", type=_address, metavar="ADDRESS", default="0.0.0.0",
                    help="with --phones: the address the phones' page listens on (default: every interface)")
     p.add_argument("--phone-port", type=_whole(0, 65535), default=8086, metavar="PORT",

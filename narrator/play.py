@@ -39,8 +39,11 @@ STARTER = TableConfig(
 """The table `play` uses with no config: eight players in English, two werewolves, the keypad."""
 
 
-def journal_header(config: TableConfig, seed: int, deal: Deal, dealing: bool = False) -> dict[str, Any]:
-    """Returns what a journal must hold to rebuild the game: the table, the seed, the buildings and the deal.
+def journal_header(config: TableConfig, seed: int, deal: Deal, dealing: bool = False,
+                   phones: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Returns what a journal must hold to rebuild the game: the table, the seed, the buildings and the deal; with
+    the players' ``phones``, their server's address, port and links (narrator.phones.table.journaled), served again
+    when the game goes on.
 
     With ``dealing``, the journal begins before the deal: the cards follow it step by step (narrator.journal),
     and ``deal`` holds the buildings and, with deal: app, the cards drawn (with deal: cards, none yet).
@@ -51,6 +54,8 @@ def journal_header(config: TableConfig, seed: int, deal: Deal, dealing: bool = F
         header.update(deal=list(deal.roles), centre=list(deal.centre))
     if dealing:
         header["dealing"] = True
+    if phones is not None:
+        header["phones"] = phones
     return header
 
 
@@ -65,11 +70,13 @@ class Timing:
 @dataclasses.dataclass(frozen=True)
 class NewGame:
     """Where a new game's journal is begun: ``path``, or a new file in ``folder`` (without either, in the default
-    folder). With a ``deal`` (the cards as a test or a twin fixes them), the table deals nothing."""
+    folder). With a ``deal`` (the cards as a test or a twin fixes them), the table deals nothing. ``phones``: what
+    the journal keeps of the players' phones (`journal_header`)."""
 
     folder: Path | None = None
     path: Path | None = None
     deal: Deal | None = None
+    phones: dict[str, Any] | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -271,7 +278,7 @@ def begin_journal(config: TableConfig, seed: int, new: NewGame, buildings: tuple
         drawn = deal_cards(config.table, seed) if config.deal == "app" else Deal((), ())
         deal = dataclasses.replace(drawn, buildings=buildings)
     path = new.path or (new.folder or default_folder()) / journal_name()
-    journal = Journal(path, journal_header(config, seed, deal, dealing=progress is not None))
+    journal = Journal(path, journal_header(config, seed, deal, dealing=progress is not None, phones=new.phones))
     return Resumed(journal, deal, progress=progress)
 
 
@@ -425,9 +432,27 @@ def resume_play(args: ResumeOptions, header: dict[str, Any], entries: Sequence[E
     except BaseException:
         journal.close()
         raise
-    return play(config, io, seed=seed, voice_log=voice_log,
-                start=Resumed(journal, deal, entries, replay_from=str(args.journal), progress=progress,
-                              pace=header.get("pace") or {}))
+    start = Resumed(journal, deal, entries, replay_from=str(args.journal), progress=progress,
+                    pace=header.get("pace") or {})
+    if header.get("phones") is None:
+        return play(config, io, seed=seed, voice_log=voice_log, start=start)
+    # The players' phones: the same port and the same links, each phone comes back by itself without a new QR.
+    from .phones.table import cards_seen, from_journal, phones_at
+
+    try:
+        options, tokens = from_journal(header["phones"], config.table.seats, where)
+    except UserError:
+        journal.close()
+        io.keys.close()
+        io.speaker.close()
+        raise
+    cards = cards_seen(deal.roles, progress) if config.deal == "app" and deal is not None else {}
+    try:
+        with phones_at(io, config.language, config.table.seats, config.names, options, tokens, cards) as (io, _):
+            return play(config, io, seed=seed, voice_log=voice_log, start=start)
+    except BaseException:
+        journal.close()  # play closes it once begun; a server that could not start leaves it to be closed here
+        raise
 
 
 def journaled_deal(config: TableConfig, header: dict[str, Any]) -> tuple[Deal | None, list[dict[str, Any]] | None]:

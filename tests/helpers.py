@@ -11,6 +11,7 @@ import pytest
 
 from engine import Answer, Call, Deal, Game, IllegalAnswer, Phase, Rules, Step, Table
 from keystrokes import Recorder, ScriptedKeys
+from narrator.asking import AnswerDevice
 from narrator.config import TableConfig
 from narrator.narration import Line, Narrator, run
 from narrator.play import NewGame, Resumed, Timing, play
@@ -189,13 +190,37 @@ class Printed(PlainScreen):
 
 def play_keys(config: TableConfig, keys: Iterable[str], *, seed: int, start: NewGame | Resumed,
               screen: Screen | None = None, speaker: Speaker | None = None, out: TextIO | None = None,
-              voice_log: TextIO | None = None) -> Game:
+              voice_log: TextIO | None = None, devices: tuple[AnswerDevice, ...] = ()) -> Game:
     """Plays ``config`` at a table whose keypad types ``keys`` in order (a `ScriptedKeys` is used as it is: a test
     that types stray keys) and whose calls never wait; the screen is plain and the speaker a `Recorder` unless
-    given, the recap goes to ``out`` or nowhere. Returns the game, as `narrator.play.play` does; EOFError if the
-    keys run out."""
+    given, the recap goes to ``out`` or nowhere; ``devices`` answer besides the keypad. Returns the game, as
+    `narrator.play.play` does; EOFError if the keys run out."""
     scripted = keys if isinstance(keys, ScriptedKeys) else ScriptedKeys(keys)
     table = TableIO(scripted, PlainScreen(io.StringIO()) if screen is None else screen,
-                    Recorder() if speaker is None else speaker)
+                    Recorder() if speaker is None else speaker, devices=devices)
     return play(config, table, seed=seed, start=start, timing=Timing(sleep=lambda s: None),
                 out=io.StringIO() if out is None else out, voice_log=voice_log)
+
+
+class Hears:
+    """A listener that hears, in order, the words given (None: silence)."""
+
+    name = "hears"
+
+    def __init__(self, heard: list[str | None]) -> None:
+        self.heard = list(heard)
+
+    def listen(self, phrases: Sequence[str], timeout: float) -> str | None:
+        return self.heard.pop(0) if self.heard else None
+
+    def loading(self) -> bool:
+        return False
+
+    def mute(self) -> None:
+        pass
+
+    def unmute(self, after: float = 0.4) -> None:
+        pass
+
+    def close(self) -> None:
+        pass

@@ -361,7 +361,7 @@ def test_a_table_opened_to_play_names_its_config_in_the_command(tmp_path: Path,
     warnings: list[str] = []
     speaker, release = fallback_speaker(tmp_path, warnings)
     monkeypatch.setattr(narrator.speak, "make_speaker", lambda *args, **kwargs: speaker)
-    monkeypatch.setattr(narrator.keypad, "TerminalKeys", lambda: object())
+    monkeypatch.setattr(narrator.keypad, "TerminalKeys", lambda on_resize: object())
     config, _ = load_config(str(EXAMPLES / "starter-zh.yaml"))
     try:
         io = open_table(config, plain=True, model=None, warn=warnings.append)
@@ -380,7 +380,7 @@ def test_plain_with_the_console_prints_each_line_once(monkeypatch: pytest.Monkey
     from narrator.play import STARTER
     from narrator.table import open_table
 
-    monkeypatch.setattr(narrator.keypad, "TerminalKeys", lambda: object())
+    monkeypatch.setattr(narrator.keypad, "TerminalKeys", lambda on_resize: object())
     config = TableConfig("en", STARTER.table, speaker="console")
     io = open_table(config, plain=True, model=None, warn=lambda message: None)
     assert io.speaker.name == "quiet"

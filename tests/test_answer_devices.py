@@ -5,19 +5,17 @@ keypad's are."""
 
 from __future__ import annotations
 
-import io
 import random
 from pathlib import Path
 from typing import Callable, Sequence
 
 from engine import Answer, Call, Game, Step, deal_cards
-from keystrokes import Recorder, ScriptedKeys, after, keys_for
+from helpers import play_keys
+from keystrokes import after, keys_for
 from narrator.asking import KEYPAD
 from narrator.config import TableConfig
 from narrator.journal import read_journal
-from narrator.play import STARTER, NewGame, Timing, play
-from narrator.screen import PlainScreen
-from narrator.table import TableIO
+from narrator.play import STARTER, NewGame
 
 SEED = 11
 
@@ -75,9 +73,7 @@ def test_a_device_that_answers_the_seers_calls_plugs_in_with_the_tables_devices(
     config = STARTER
     planned, ahead = keypad_keys(config, SEED, SeerPhone())
     phone = SeerPhone()
-    table = TableIO(ScriptedKeys(planned), PlainScreen(io.StringIO()), Recorder(), devices=(phone,))
-    game = play(config, table, seed=SEED, start=NewGame(tmp_path), timing=Timing(sleep=lambda s: None),
-                out=io.StringIO())
+    game = play_keys(config, planned, seed=SEED, start=NewGame(tmp_path), devices=(phone,))
     assert phone.asked and phone.asked == sorted(set(phone.asked))  # asked once a night while she lives
     # Told of every call as it opened, the ones the keypad answered too (each once: a refusal is no new call).
     assert phone.opened_calls == [call.id for call in game.calls], phone.opened_calls
@@ -91,9 +87,7 @@ def test_a_device_that_answers_the_seers_calls_plugs_in_with_the_tables_devices(
 def test_an_answer_the_engine_refuses_is_asked_of_the_device_again(tmp_path: Path) -> None:
     planned, ahead = keypad_keys(STARTER, SEED, SeerPhone())
     phone = SeerPhone(refuse_first=True)
-    table = TableIO(ScriptedKeys(planned), PlainScreen(io.StringIO()), Recorder(), devices=(phone,))
-    game = play(STARTER, table, seed=SEED, start=NewGame(tmp_path), timing=Timing(sleep=lambda s: None),
-                out=io.StringIO())
+    game = play_keys(STARTER, planned, seed=SEED, start=NewGame(tmp_path), devices=(phone,))
     assert phone.asked[:2] == [1, 1] and game.outcome == ahead.outcome
 
 
@@ -108,7 +102,5 @@ def test_a_device_that_leaves_a_call_to_the_keypad_changes_nothing(tmp_path: Pat
 
     keys, ahead = plan_keys(config, SEED)
     declining = Declining()
-    table = TableIO(ScriptedKeys(keys), PlainScreen(io.StringIO()), Recorder(), devices=(declining,))
-    game = play(config, table, seed=SEED, start=NewGame(tmp_path), timing=Timing(sleep=lambda s: None),
-                out=io.StringIO())
+    game = play_keys(config, keys, seed=SEED, start=NewGame(tmp_path), devices=(declining,))
     assert declining.asked and game.outcome == ahead.outcome and game.eliminated == ahead.eliminated

@@ -363,14 +363,17 @@ def test_the_boot_service_starts_a_game_in_its_tmux_session(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize(("options", "selection"), [
-    ([], ["-m", "not bench"]),
+    ([], ["-m", "not (terminal or audio or browser or bench)", "-n", "auto",
+          "-m", "pytest", "-m", "(terminal or audio or browser) and not bench"]),
     (["--fast"], ["-m", "not (slow or terminal or audio or browser or bench)", "-n", "auto"]),
     (["--bench"], ["-m", "bench"]),
     (["tests/test_play.py", "-x"], ["-m", "not bench", "tests/test_play.py", "-x"]),
 ])
 def test_the_test_command_runs_its_lane_after_the_set_up(tmp_path: Path, options: list[str], selection: list[str]) -> None:
-    """scripts/test.sh (CI, the README) leaves out only the benchmarks' checks; --fast (on every core) and --bench are
-    the other lanes (docs/development.md); what follows goes to pytest. Run with a set-up and a Python that only say what they got."""
+    """scripts/test.sh (CI, the README) leaves out only the benchmarks' checks, in two runs: on every core what needs
+    no terminal, sound or browser of its own, then those one at a time; --fast (on every core) and --bench are the
+    other lanes (docs/development.md); what follows goes to pytest, in one run. Run with a set-up and a Python that
+    only say what they got."""
     (tmp_path / "scripts").mkdir()
     shutil.copy(ROOT / "scripts" / "test.sh", tmp_path / "scripts" / "test.sh")
     (tmp_path / ".venv" / "bin").mkdir(parents=True)
@@ -380,3 +383,20 @@ def test_the_test_command_runs_its_lane_after_the_set_up(tmp_path: Path, options
         path.chmod(0o755)
     subprocess.run([str(tmp_path / "scripts" / "test.sh"), *options], check=True, timeout=60)
     assert (tmp_path / "ran").read_text().splitlines() == ["setup --test", "-m", "pytest", *selection]
+
+
+@pytest.mark.parametrize(("first", "second", "status"), [(1, 0, 1), (0, 1, 1), (5, 0, 0), (0, 5, 0), (2, 1, 2)])
+def test_the_whole_suite_fails_when_either_of_its_runs_fails(tmp_path: Path, first: int, second: int,
+                                                             status: int) -> None:
+    """Both runs go, and the command fails with the first failure's status; a run that selected nothing (pytest's
+    5) is no failure."""
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(ROOT / "scripts" / "test.sh", tmp_path / "scripts" / "test.sh")
+    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    python = 'n=$(cat "$(dirname "$0")/../../runs" 2>/dev/null || echo 0); echo $((n + 1)) > "$(dirname "$0")/../../runs"\n'
+    python += f'[ "$n" -eq 0 ] && exit {first}\nexit {second}\n'
+    for path, text in ((tmp_path / "scripts" / "setup.sh", "true\n"), (tmp_path / ".venv" / "bin" / "python", python)):
+        path.write_text("#!/bin/sh\n" + text)
+        path.chmod(0o755)
+    done = subprocess.run([str(tmp_path / "scripts" / "test.sh")], timeout=60)
+    assert (done.returncode, (tmp_path / "runs").read_text().strip()) == (status, "2")

@@ -292,14 +292,20 @@ def test_the_sleepwalker_is_known_to_the_engine_in_her_place_in_the_night(copy: 
     assert "('werewolves', 'sleepwalker')" in probe.stdout  # right after the werewolves, every night
 
 
+def practice(copy: Path, folder: Path, script: str) -> dict[str, Any]:
+    """Plays the practice ``script`` in the ``copy`` of the project; returns its report."""
+    path = folder / "script.yaml"
+    path.write_text(script, encoding="utf-8")
+    report = folder / "report.json"
+    done = run(copy, "-m", "narrator", "dry-run", str(path), "--report", str(report))
+    assert done.returncode == 0, done.stdout + done.stderr
+    played: dict[str, Any] = json.loads(report.read_text(encoding="utf-8"))
+    return played
+
+
 @pytest.mark.parametrize("language", ["en", "fr", "zh"])
 def test_the_sleepwalker_plays_a_practice_game_in_each_language(copy: Path, tmp_path: Path, language: str) -> None:
-    script = tmp_path / f"sleepwalker-{language}.yaml"
-    script.write_text(SCRIPT.format(language=language), encoding="utf-8")
-    report = tmp_path / "report.json"
-    done = run(copy, "-m", "narrator", "dry-run", str(script), "--report", str(report))
-    assert done.returncode == 0, done.stdout + done.stderr
-    played = json.loads(report.read_text(encoding="utf-8"))
+    played = practice(copy, tmp_path, SCRIPT.format(language=language))
     calls = [c["call"] for c in played["calls"]]
     # Her call follows the werewolves' on both nights (on the second made for fair play only: she has walked).
     assert [calls[i - 1] for i, call in enumerate(calls) if call == "sleepwalker"] == ["werewolves", "werewolves"]
@@ -326,12 +332,7 @@ def test_the_weathervanes_kind_has_its_answers_and_the_engine_checks_them(vane: 
 
 @pytest.mark.parametrize("language", ["en", "fr", "zh"])
 def test_the_weathervane_plays_a_practice_game_in_each_language(vane: Path, tmp_path: Path, language: str) -> None:
-    script = tmp_path / f"weathervane-{language}.yaml"
-    script.write_text(VANE_SCRIPT.format(language=language), encoding="utf-8")
-    report = tmp_path / "report.json"
-    done = run(vane, "-m", "narrator", "dry-run", str(script), "--report", str(report))
-    assert done.returncode == 0, done.stdout + done.stderr
-    played = json.loads(report.read_text(encoding="utf-8"))
+    played = practice(vane, tmp_path, VANE_SCRIPT.format(language=language))
     # The wind blew to her right both nights: seat 2 (on her right) was not found; the Seer on her left was.
     assert [(e["seat"], e["cause"]) for e in played["eliminated"]] == [(1, "vote"), (4, "werewolves"), (5, "vote")]
     said = [line["text"] for line in played["lines"] if line["key"] == "weathervane.wake"]

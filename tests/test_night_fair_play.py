@@ -7,12 +7,12 @@ import ast
 import io
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 import pytest
 
 from engine import Call, Deal, Game, IllegalAnswer, Phase, Rules, Table
-from helpers import Printed, drive, new_game, play_keys, reach, refused
+from helpers import Hears, Printed, drive, new_game, play_keys, reach, refused
 from keystrokes import Recorder, ScriptedKeys, after, keys_for, plan_keys
 from narrator.asking import KEYPAD
 from narrator.config import TableConfig, config_from_journal
@@ -510,30 +510,6 @@ def test_the_narrator_knows_whether_the_tables_eyes_are_open() -> None:
 
 
 # -- voice answers at night ------------------------------------------------------------------------
-
-class Hears:
-    """A listener that hears, in order, the words given (None: silence)."""
-
-    name = "hears"
-
-    def __init__(self, heard: list[str | None]) -> None:
-        self.heard = list(heard)
-
-    def listen(self, phrases: Sequence[str], timeout: float) -> str | None:
-        return self.heard.pop(0) if self.heard else None
-
-    def loading(self) -> bool:
-        return False
-
-    def mute(self) -> None:
-        pass
-
-    def unmute(self, after: float = 0.4) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
 
 def by_voice(heard: list[str | None]) -> tuple[VoiceAnswers, list[str], list[str]]:
     """Voice answers in English; returns them, what they said aloud and what they showed those awake."""

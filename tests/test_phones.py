@@ -207,3 +207,107 @@ def test_without_the_extra_the_message_names_it(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None if name == "segno" else found(name))
     with pytest.raises(UserError, match=r"need segno: install the \[phones\] extra"):
         require()
+
+
+def test_a_game_going_on_serves_the_same_links_on_the_same_port_with_each_seats_card(
+        opened: contextlib.ExitStack) -> None:
+    """What the journal keeps of the phones (narrator.phones.table.journaled) brings the same server back: a page's
+    socket opens again with its old link, gets its card, and its seat's calls are shown to it while it is away."""
+    from narrator.phones.table import from_journal, journaled
+
+    first = PhoneServer(3, TEXTS, bind="127.0.0.1").start()
+    kept = json.loads(json.dumps(journaled(first)))  # as the journal's header holds it
+    links = {seat: first.link(seat) for seat in (1, 2, 3)}
+    first.stop()  # the port free again, as when the game's process died
+    options, tokens = from_journal(kept, 3, "j.jsonl:1")
+    again = PhoneServer(3, TEXTS, bind=options.bind, port=options.port, tokens=tokens).start()
+    try:
+        assert {seat: again.link(seat) for seat in (1, 2, 3)} == links
+        assert again.reachable() == {1, 2, 3} and again.connected() == frozenset()
+        again.show_card(2, "Seer")
+        assert view(phone(again, 2, opened))[1] == {"kind": "sleep", "card": "Seer"}
+    finally:
+        again.stop(over=True)
+
+
+@pytest.mark.parametrize("kept", [None, [], {"bind": "127.0.0.1", "port": 0, "tokens": {}},
+                                  {"bind": "127.0.0.1", "port": 8086, "tokens": {"1": "short"}},
+                                  {"bind": "127.0.0.1", "port": 8086, "tokens": {"1": "x" * 32, "x": "y" * 32}}])
+def test_damaged_phones_in_a_journal_are_a_clear_message(kept: object) -> None:
+    from narrator.errors import UserError
+    from narrator.phones.table import from_journal
+
+    with pytest.raises(UserError, match=r"^j.jsonl:1: the journal's phones are damaged"):
+        from_journal(kept, 1, "j.jsonl:1")
+
+
+def test_the_phones_of_a_resumed_deal_hold_the_cards_seen_so_far() -> None:
+    from narrator.phones.table import cards_seen
+
+    deal = ("seer", "werewolf", "villager")
+    assert cards_seen(deal, None) == {1: "seer", 2: "werewolf", 3: "villager"}
+    assert cards_seen(deal, [{"seen": 1}, {"seen": 2}]) == {1: "seer", 2: "werewolf"}
+
+
+def test_the_host_is_told_by_day_only_which_phones_dropped(opened: contextlib.ExitStack) -> None:
+    from engine import Call, Kind, Phase
+
+    from narrator.phones.table import DroppedPhones
+
+    server = PhoneServer(3, TEXTS, bind="127.0.0.1").start()
+    told: list[list[int]] = []
+    watch = DroppedPhones(server, told.append)
+    try:
+        phone(server, 1, opened)
+        with connect(server.link(2).replace("http://", "ws://").replace("/p/", "/ws/"), open_timeout=5):
+            wait_until(lambda: server.connected() == {1, 2})
+        wait_until(lambda: server.dropped() == {2})
+        night, day = (Call("seer", Phase.NIGHT, 1, Kind.SEAT), Call("vote", Phase.DAY, 1, Kind.VOTE))
+        watch.opened(night, lambda answer: True)
+        assert told == [] and not watch.takes(night)  # never at night: the narrator waits for nobody
+        watch.opened(day, lambda answer: True)
+        watch.opened(day, lambda answer: True)  # once a day
+        assert told == [[2]]
+        phone(server, 2, opened)
+        wait_until(lambda: server.dropped() == frozenset())
+        watch.opened(Call("vote", Phase.DAY, 2, Kind.VOTE), lambda answer: True)
+        assert told == [[2], []]  # all back: the line goes
+    finally:
+        server.stop()
+
+
+def test_phone_links_to_print_are_a_private_sheet_of_qr_codes_with_no_link_in_words(tmp_path: Path) -> None:
+    from narrator.phones.table import write_sheet
+
+    server = PhoneServer(4, TEXTS, bind="127.0.0.1").start()
+    try:
+        sheet = tmp_path / "links.html"
+        write_sheet(server, sheet, load_voice("en"), ("Ann", None, None, None))
+        text = sheet.read_text()
+        assert stat.S_IMODE(sheet.stat().st_mode) == 0o600
+        assert text.count("<svg") == 4 and "Ann, seat number 1" in text and "seat number 4" in text
+        assert not any(server.tokens()[seat] in text for seat in range(1, 5)) and "http" not in text
+    finally:
+        server.stop()
+
+
+def test_a_game_over_tells_every_phone_so(opened: contextlib.ExitStack) -> None:
+    server = PhoneServer(2, TEXTS, bind="127.0.0.1").start()
+    socket = phone(server, 1, opened)
+    view(socket)
+    server.stop(over=True)
+    assert view(socket)[1] == {"kind": "over"}
+
+
+def test_the_supervisor_hands_the_phone_options_on_when_the_table_config_asks_for_the_phones() -> None:
+    """`phones: true` in the table config, no --phones: the supervisor, which never reads the config, still hands the
+    game's process where the page listens and where the links go (they were dropped, and the links never written)."""
+    from narrator.cli import build_parser
+    from narrator.commands.game import _phone_options
+
+    given = build_parser().parse_args(["play", "table.yaml", "--phone-bind", "127.0.0.1", "--phone-port", "8765",
+                                       "--phone-links", "links.txt"])
+    assert _phone_options(given) == ["--phone-bind", "127.0.0.1", "--phone-port", "8765", "--phone-links",
+                                     "links.txt"]
+    asked = build_parser().parse_args(["play", "table.yaml", "--phones"])
+    assert _phone_options(asked)[:2] == ["--phones", "--phone-bind"]

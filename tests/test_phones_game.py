@@ -170,6 +170,9 @@ class _Connected:
     def connected(self) -> frozenset[int]:
         return self.seats
 
+    def reachable(self) -> frozenset[int]:
+        return self.seats
+
 
 def run(tmp_path: Path, opened: contextlib.ExitStack, config: TableConfig, seed: int, seats: Sequence[int],
         seer_picks: Callable[[Game, Call], int] | None = None) -> tuple[Game, Game, dict[int, SocketPhone]]:
@@ -310,6 +313,9 @@ class FakePhones:
         self.pending: list[tuple[int, object]] = []  # answered once asked
 
     def connected(self) -> frozenset[int]:
+        return self.seats
+
+    def reachable(self) -> frozenset[int]:
         return self.seats
 
     def wake(self, seats: Sequence[int], prompt: str, choices: Sequence[tuple[object, str]],

@@ -5,13 +5,14 @@ the article's day order: 3. the séance, 4. the Town Crier)."""
 from __future__ import annotations
 
 import io
-from typing import Any, Sequence
+from typing import Any
 
 import pytest
 
 from engine import Answer, Game, Kind, Phase
 from engine.calls import call_kinds
 from helpers import (
+    Hears,
     call_ids,
     drive,
     eliminated,
@@ -533,27 +534,6 @@ def test_the_town_crier_may_answer_aloud() -> None:
     """A day answer may be spoken: "twelve" is read back as a card, not a seat; "nobody" announces none."""
     from narrator.hearing import PushbackKeys, VoiceAnswers
     from narrator.listen.understand import load_vocabulary
-
-    class Hears:
-        name = "hears"
-
-        def __init__(self, heard: list[str]) -> None:
-            self.heard = heard
-
-        def listen(self, phrases: Sequence[str], timeout: float) -> str | None:
-            return self.heard.pop(0) if self.heard else None
-
-        def loading(self) -> bool:
-            return False
-
-        def mute(self) -> None:
-            pass
-
-        def unmute(self, after: float = 0.4) -> None:
-            pass
-
-        def close(self) -> None:
-            pass
 
     game = crier_game()
     drive(game, ("sheriff_election", 3), ("town_crier_appoint", 5), ("werewolves", 4))

@@ -210,11 +210,11 @@ class TableOptions:
 
 
 def _phone_options(args: argparse.Namespace) -> list[str]:
-    """The options of `play` for the players' phones (`resume` does not bring the phones back yet)."""
-    if not args.phones:
-        return []
-    return ["--phones", "--phone-bind", args.phone_bind, "--phone-port", str(args.phone_port),
-            *(["--phone-links", args.phone_links] if args.phone_links else [])]
+    """The options of `play` for the players' phones (a game going on needs none: its journal keeps its phones), all
+    of them whether `--phones` or the table config's ``phones: true`` asks for the phones: the supervisor does not
+    read the config, so it hands on where the page listens and where the links go in either case."""
+    return [*(["--phones"] if args.phones else []), "--phone-bind", args.phone_bind, "--phone-port",
+            str(args.phone_port), *(["--phone-links", args.phone_links] if args.phone_links else [])]
 
 
 def _supervise_play(args: argparse.Namespace) -> int:
@@ -270,33 +270,26 @@ def cmd_play(args: argparse.Namespace) -> int:
     with _voice_log(args.voice_log) as voice_log:
         io = open_table(config, plain=args.plain, model=args.model, warn=functools.partial(_warn, language=config.language),
                         warnings=[chosen] if chosen else [])
-        with _phones(args, config, io) as io:
+        with _phones(args, config, io) as (io, phones):
             play(config, io, seed=seed, voice_log=voice_log,
-                 start=NewGame(folder, Path(args.journal_file) if args.journal_file else None))
+                 start=NewGame(folder, Path(args.journal_file) if args.journal_file else None, phones=phones))
     return 0
 
 
 @contextlib.contextmanager
-def _phones(args: argparse.Namespace, config: TableConfig, io: TableIO) -> Iterator[TableIO]:
+def _phones(args: argparse.Namespace, config: TableConfig, io: TableIO) -> Iterator[tuple[TableIO, dict[str, Any] | None]]:
     """The table's devices with the players' phones among them when the table wants them (`play --phones`,
-    ``phones: true``); the phones' server stops with the game, and its links with it."""
+    ``phones: true``), and what the journal keeps of them to serve the same links when the game goes on; the
+    phones' server stops with the game, and its links with it."""
     if not (args.phones or config.phones):
-        yield io
+        yield io, None
         return
-    from ..phones.table import PhoneOptions, open_phones
+    from ..phones.table import PhoneOptions, journaled, phones_at
 
     options = PhoneOptions(bind=args.phone_bind, port=args.phone_port,
                            links=Path(args.phone_links) if args.phone_links else None)
-    try:
-        io, server = open_phones(io, config.language, config.table.seats, config.names, options)
-    except BaseException:
-        io.keys.close()
-        io.speaker.close()
-        raise
-    try:
-        yield io
-    finally:
-        server.stop()
+    with phones_at(io, config.language, config.table.seats, config.names, options) as (io, server):
+        yield io, journaled(server)
 
 
 def _supervisor_seed() -> int | None:

@@ -65,6 +65,9 @@ class Phones(Protocol):
     def connected(self) -> frozenset[int]:
         """Returns the seats whose phone is connected."""
 
+    def reachable(self) -> frozenset[int]:
+        """Returns the seats whose phone is connected, or was and may come back mid-call."""
+
     def wake(self, seats: Sequence[int], prompt: str, choices: Sequence[tuple[object, str]],
              shown: Sequence[str] = ()) -> int:
         """Asks ``seats`` the ``prompt``; every other seat sleeps."""
@@ -137,7 +140,7 @@ class PhoneAnswers:
 
     def _phones_answer(self, call: Call) -> bool:
         return (call.live and wakes(call) and call.kind in KINDS and bool(call.actors)
-                and bool(set(call.actors) & self.phones.connected()))
+                and bool(set(call.actors) & self.phones.reachable()))
 
     def _asked(self, call: Call) -> dict[int, Asked]:
         form, title, shown = self.form, self.prompt(call), self.secret(call.facts)
@@ -191,7 +194,7 @@ class PhoneAnswers:
         lines = self.secret(step.facts)
         if lines:
             self.phones.result(call.actors, self.prompt(call), "", lines, ok=True)
-            self.acknowledging = bool(set(call.actors) & self.phones.connected())
+            self.acknowledging = bool(set(call.actors) & self.phones.reachable())
         else:
             said = form.said[form.values.index(step.answer)] if form and step.answer in form.values else []
             self.phones.result(call.actors, self.text("phone.confirmed"), "\n".join(said))

@@ -66,6 +66,14 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
+def write_private(path: Path, text: str) -> None:
+    """Writes ``text`` to ``path``, readable by its owner only (0600), whatever the file's mode was."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    os.fchmod(fd, 0o600)  # a file that was there keeps its mode otherwise
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+
+
 def page_asset(name: str) -> bytes:
     """Returns one of the page's files (narrator/phones/page)."""
     return (resources.files("narrator.phones") / "page" / name).read_bytes()
@@ -95,6 +103,8 @@ class PhoneServer:
         self._call = 0
         self._lock = threading.Lock()
         self._online: set[int] = set()
+        self._joined: set[int] = set()  # the seats whose phone was ever connected (one gone since has dropped)
+        self._awaited = set(self._tokens) if tokens else set()  # a game going on: its phones are on their way back
         self._sockets: dict[int, Any] = {}  # the loop's own: read and changed in its thread only
         self.answers: queue.Queue[tuple[int, object]] = queue.Queue()
         body = json.dumps(self.texts, ensure_ascii=False).replace("</", "<\\/")
@@ -147,11 +157,12 @@ class PhoneServer:
         server.close()
         await server.wait_closed()
 
-    def stop(self) -> None:
-        """Tells every phone the game stopped, closes them, and invalidates every link."""
+    def stop(self, over: bool = False) -> None:
+        """Tells every phone the game stopped (or, ``over``, that it is over), closes them, and invalidates every
+        link. A stopped page keeps looking for its game: resumed, it serves the same links again (docs/phones.md)."""
         with self._lock:
             for seat in self._views:
-                self._set(seat, views.stopped())
+                self._set(seat, views.over() if over else views.stopped())
         self._tokens = {}
         loop, stopping, thread = self._loop, self._stopping, self._thread
         if loop is not None and stopping is not None and thread is not None and thread.is_alive():
@@ -170,10 +181,7 @@ class PhoneServer:
 
     def write_links(self, path: Path) -> None:
         """Writes every seat's link to ``path`` ("seat: link" lines, YAML), readable by its owner only (0600)."""
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        os.fchmod(fd, 0o600)  # a file that was there keeps its mode otherwise
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.writelines(f"{seat}: {self.link(seat)}\n" for seat in sorted(self._tokens))
+        write_private(path, "".join(f"{seat}: {self.link(seat)}\n" for seat in sorted(self._tokens)))
 
     def qr_svg(self, seat: int) -> str:
         """Returns ``seat``'s link as a QR code in SVG, dark on light."""
@@ -199,6 +207,18 @@ class PhoneServer:
         """Returns the seats whose phone is connected now."""
         with self._lock:
             return frozenset(self._online)
+
+    def reachable(self) -> frozenset[int]:
+        """Returns the seats whose phone is connected, or was and may come back mid-call (dropped, or on its way
+        back to a game resumed): a call is shown on their page, which shows it once it is back; the keypad stays
+        live meanwhile, and a key answers for the seat as before."""
+        with self._lock:
+            return frozenset(self._online | self._joined | self._awaited)
+
+    def dropped(self) -> frozenset[int]:
+        """Returns the seats whose phone was connected and is not now (locked, out of the Wi-Fi, closed)."""
+        with self._lock:
+            return frozenset(self._joined - self._online)
 
     def show_card(self, seat: int, name: str) -> None:
         """Gives ``seat``'s phone its card, ``name`` in the table's language: kept, shown while its owner holds it."""
@@ -311,6 +331,7 @@ class PhoneServer:
         self._sockets[seat] = socket_
         with self._lock:
             self._online.add(seat)
+            self._joined.add(seat)
             now = views.frames(self._views, self._versions)[seat]
             taken = views.frames({seat: views.taken()}, self._versions)[seat]
         if before is not None:

@@ -63,8 +63,13 @@ def taken() -> View:
 
 
 def stopped() -> View:
-    """Returns the view of a game that stopped: its links no longer open anything."""
+    """Returns the view of a game that stopped: its links open nothing until the game goes on (resume)."""
     return {"kind": "stopped"}
+
+
+def over() -> View:
+    """Returns the view of a game that is over: its links never open anything again."""
+    return {"kind": "over"}
 
 
 def encode(view: View, seq: int) -> str:

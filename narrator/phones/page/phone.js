@@ -57,8 +57,8 @@
         nodes.push(ok);
       }
       draw("told", ...nodes);
-    } else if (v.kind === "taken" || v.kind === "stopped") {
-      final = true;
+    } else if (v.kind === "taken" || v.kind === "stopped" || v.kind === "over") {
+      final = v.kind !== "stopped";  // a stopped game may go on (resume): the page keeps looking for it
       draw(v.kind, el("p", {class: "dim"}, text(v.kind)));
     }
   }
