@@ -18,7 +18,7 @@ import shlex
 import sys
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TextIO
 
-from .commands.common import PACE, SEED, UsageError, _address, _file_name, _language, _seconds, _sha256, _size, _whole
+from .commands.common import PACE, PHONE_BIND, PHONE_PORT, SEED, UsageError, _address, _file_name, _language, _seconds, _sha256, _size, _whole
 from .commands.game import _supervisor_seed as _supervisor_seed  # re-exported: the tests call it from here
 from .commands.game import _voice_log as _voice_log  # re-exported: the tests call it from here
 from .commands.game import cmd_dry_run, cmd_play, cmd_resume
@@ -128,9 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--phone-links", type=_file_name, metavar="FILE",
                    help="with --phones: write each seat's link to FILE (readable by you alone); FILE.html: a sheet "
                         "of the seats' QR codes to print (a table without a screen: docs/phones.md)")
-    p.add_argument("--phone-bind", type=_address, metavar="ADDRESS", default="0.0.0.0",
+    p.add_argument("--phone-bind", type=_address, metavar="ADDRESS", default=PHONE_BIND,
                    help="with --phones: the address the phones' page listens on (default: every interface)")
-    p.add_argument("--phone-port", type=_whole(0, 65535), default=8086, metavar="PORT",
+    p.add_argument("--phone-port", type=_whole(0, 65535), default=PHONE_PORT, metavar="PORT",
                    help="with --phones: the port the phones' page listens on (default 8086; 0: any free one)")
     p.set_defaults(func=cmd_play)
     p = sub.add_parser("voices", parents=[yaml_size], help="which speech voice each language gets on this machine; "

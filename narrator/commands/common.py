@@ -99,6 +99,10 @@ def _seconds(low: float, high: float) -> Callable[[str], float]:
 
 PACE = _seconds(0, 60)
 SEED = _whole(0, 2**63 - 1)
+PHONE_BIND = "0.0.0.0"
+"""Where the phones' page listens unless told: every interface."""
+PHONE_PORT = 8086
+"""The port the phones' page listens on unless told."""
 
 
 def _is_script(data: object) -> bool:

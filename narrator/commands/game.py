@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Sequence, TextIO
 
 from ..errors import UserError
-from .common import SEED, UsageError, _warn
+from .common import PHONE_BIND, PHONE_PORT, SEED, UsageError, _warn
 
 if TYPE_CHECKING:
     from ..config import TableConfig
@@ -213,8 +213,10 @@ def _phone_options(args: argparse.Namespace) -> list[str]:
     """The options of `play` for the players' phones (a game going on needs none: its journal keeps its phones), all
     of them whether `--phones` or the table config's ``phones: true`` asks for the phones: the supervisor does not
     read the config, so it hands on where the page listens and where the links go in either case."""
-    return [*(["--phones"] if args.phones else []), "--phone-bind", args.phone_bind, "--phone-port",
-            str(args.phone_port), *(["--phone-links", args.phone_links] if args.phone_links else [])]
+    return [*(["--phones"] if args.phones else []),  # the defaults need no handing on
+            *(["--phone-bind", args.phone_bind] if args.phone_bind != PHONE_BIND else []),
+            *(["--phone-port", str(args.phone_port)] if args.phone_port != PHONE_PORT else []),
+            *(["--phone-links", args.phone_links] if args.phone_links else [])]
 
 
 def _supervise_play(args: argparse.Namespace) -> int:
