@@ -258,7 +258,8 @@ class Played:
 
     def turn(self, number: int, turn: Turn) -> None:
         call = turn.call
-        wait_for(lambda: self.answered() == number, f"the journal to hold {number} answers (before {call.id})")
+        # At least: a call nobody answers (the dawn, the nightfall) may be journaled between two looks.
+        wait_for(lambda: self.answered() >= number, f"the journal to hold {number} answers (before {call.id})")
         if call.phase is Phase.DAY and not self.told and self.dropper not in self.connected:
             # Dawn: the host is told which phone dropped, and only now; then its owner opens the page again.
             self.tmux.wait_for(self.dropped_line)
@@ -281,7 +282,7 @@ class Played:
             self.reloaded = True
         self.phones.answer(seats[0], call, choice_name(call, turn.value))
         self.by_phone += 1
-        wait_for(lambda: self.answered() == number + 1, f"{call.id}'s answer from the phone to be journaled")
+        wait_for(lambda: self.answered() >= number + 1, f"{call.id}'s answer from the phone to be journaled")
         self.tmux.send(after(turn.step))  # what the answer revealed is read on the host's screen (Enter)
         if self.by_phone == 1:  # a player's phone drops at night (closed); the host is not told now
             self.phones.on(self.dropper).get("about:blank")
