@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, cast
 
 import pytest
 
@@ -25,13 +26,14 @@ from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
-from engine import Call, Kind, Phase  # noqa: E402
-from keystrokes import after  # noqa: E402
-from narrator.config import load_config  # noqa: E402
+from engine import Answer, Call, Game, IllegalAnswer, Phase, deal_cards, votes  # noqa: E402
+from keystrokes import after, keys_for  # noqa: E402
+from narrator.config import TableConfig, load_config  # noqa: E402
 from narrator.journal import read_journal  # noqa: E402
 from narrator.narration import wakes  # noqa: E402
+from narrator.phones.device import BALLOTS, KINDS, PhoneAnswers  # noqa: E402
 from narrator.voices import load_voice  # noqa: E402
-from test_kill_trials import ASK, Turn, plan  # noqa: E402
+from test_kill_trials import ASK, Turn  # noqa: E402
 from tmux import PATIENCE, Tmux  # noqa: E402
 
 CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
@@ -52,8 +54,8 @@ call_floor: 0
 """
 SEED = 6
 EN = load_voice("en")
-PHONE_KINDS = (Kind.SEAT, Kind.YES_NO, Kind.NONE)
-"""The kinds of night call this test answers on a phone (narrator.phones.device answers these at least)."""
+WORDS = PhoneAnswers(cast(Any, None), cast(Any, None), EN)
+"""The phones' device, here only to word what a page offers (its names for each answer, its results' lines)."""
 
 
 def browser() -> Any:
@@ -134,43 +136,114 @@ class Phones:
             elif method == "Network.webSocketFrameReceived" and key in self.sockets:
                 self.frames[self.sockets[key]].append(params["response"]["payloadData"])
 
-    def answer(self, seat: int, call: Call, choice: str) -> None:
-        """The player at ``seat`` answers ``call`` on their page: taps ``choice``, reads it back, confirms."""
-        wake = f"{call.id}.wake"
-        prompt = EN.text(wake, {}) if wake in EN.lines else ""
+    def buttons(self, seat: int, selector: str, text: str | None = None) -> list[Any]:
+        """The page's buttons (``text``: only those saying it); none while the page is redrawn."""
+        try:
+            found = self.on(seat).find_elements(By.CSS_SELECTOR, selector)
+            return [b for b in found if text is None or b.text == text]
+        except Exception:  # the page redrawn between two looks: look again
+            return []
+
+    def answer(self, seat: int, title: str, names: list[str]) -> None:
+        """The player at ``seat`` answers the question titled ``title`` on their page: taps each of ``names`` in
+        turn (one per step: the Witch's potions, Cupid's seats), reads the whole answer back, confirms."""
 
         def asked() -> bool:
             if self.kind(seat) != "ask":
                 return False
             titles = self.driver.find_elements(By.TAG_NAME, "h1")
-            return bool(titles) and prompt in titles[0].text
+            return bool(titles) and title in titles[0].text
 
         try:
-            wait_for(asked, f"seat {seat}'s page to ask {call.id}")
+            wait_for(asked, f"seat {seat}'s page to ask {title!r}")
         except AssertionError as failure:
             raise AssertionError(f"{failure}; the page shows {self.kind(seat)}: "
                                  f"{self.driver.find_element(By.TAG_NAME, 'body').text!r}") from None
-        buttons = [b for b in self.driver.find_elements(By.CSS_SELECTOR, "button.choice") if b.text == choice]
-        assert buttons, (call.id, choice, [b.text for b in self.driver.find_elements(By.CSS_SELECTOR, "button")])
-        buttons[0].click()
-        assert self.kind(seat) == "confirm" and choice in self.driver.find_element(By.ID, "view").text
+        for name in names:
+            try:
+                wait_for(lambda: self.buttons(seat, "button.choice", name), f"seat {seat}'s page to offer {name!r}")
+            except AssertionError as failure:
+                raise AssertionError(f"{failure}: {[b.text for b in self.buttons(seat, 'button')]}") from None
+            self.buttons(seat, "button.choice", name)[0].click()
+        wait_for(lambda: self.kind(seat) == "confirm", f"seat {seat}'s page to read {names} back")
+        shown = self.driver.find_element(By.ID, "view").text
+        assert all(name in shown for name in names), (names, shown)
         self.driver.find_element(By.ID, "confirm").click()
 
+    def acknowledge(self, seat: int, lines: list[str]) -> None:
+        """The player at ``seat`` reads what their answer revealed (``lines``) on their page and taps its OK."""
+        wait_for(lambda: self.buttons(seat, "#ok"), f"seat {seat}'s page to show its result with an OK")
+        shown = self.driver.find_element(By.ID, "view").text
+        assert all(line in shown for line in lines), (lines, shown)
+        self.buttons(seat, "#ok")[0].click()
 
-def choice_name(call: Call, value: object) -> str:
-    """The name a page gives the answer ``value`` (narrator.phones.device.PhoneAnswers.offer)."""
-    if call.kind is Kind.SEAT:
-        return EN.text("phone.none", {}) if value is None else EN.seat_word.format(number=value)
-    if call.kind is Kind.YES_NO:
-        return EN.text("phone.yes" if value else "phone.no", {})
-    return EN.text("phone.done", {})
+
+def said(call: Call, value: Answer) -> list[str]:
+    """The names a page gives the answer ``value`` to the night call ``call``, one per step
+    (narrator.phones.device.PhoneAnswers.build)."""
+    form = WORDS.build(call, lambda _: True)
+    assert form is not None and value in form.values, (call.id, value)
+    return form.said[form.values.index(value)]
+
+
+def prompt(call: Call) -> str:
+    """The title a page gives the night call ``call``: its wake line (PhoneAnswers.prompt)."""
+    wake = f"{call.id}.wake"
+    return EN.text(wake, {}) if wake in EN.lines else EN.role(call.id)
+
+
+def ballot_name(target: int | None) -> str:
+    """The name a ballot page gives ``target`` (a seat, or nobody)."""
+    return EN.text("phone.none", {}) if target is None else WORDS.seat(target)
 
 
 def on_a_phone(call: Call, connected: set[int]) -> list[int]:
-    """The seats whose page answers ``call``: its awake characters with a page connected, at night."""
-    if not (call.live and wakes(call) and call.kind in PHONE_KINDS):
+    """The seats whose page answers the night call ``call``: its awake characters with a page connected."""
+    if not (call.live and wakes(call) and call.kind in KINDS and WORDS.build(call, lambda _: True)):
         return []
     return [seat for seat in call.actors if seat in connected]
+
+
+def ballots(game: Game, rng: random.Random) -> Answer:
+    """A vote's secret ballots: every voter names one seat drawn among the legal ones, or nobody where the
+    engine refuses it that seat."""
+    targets = [value for value in game.legal() if isinstance(value, int)]
+    target = rng.choice(targets) if targets else None
+    cast_: dict[int, int | None] = {}
+    for voter in votes.voters(game):
+        for choice in (target, None):
+            try:
+                game.check({"ballots": {voter: choice}})
+            except IllegalAnswer:
+                continue
+            cast_[voter] = choice
+            break
+    return {"ballots": cast_}
+
+
+def plan(config: TableConfig, seed: int) -> tuple[list[Turn], Game]:
+    """Plays the seeded game ahead with random legal answers, the day's votes as ballots cast on the voters'
+    phones; returns every call's turn (the keys for a call no phone takes) and the finished game."""
+    game = Game(config.table, deal_cards(config.table, seed))
+    rng = random.Random(seed)
+    turns: list[Turn] = []
+    while not game.over:
+        call = game.call
+        assert call is not None
+        if call.live and call.kind in BALLOTS:
+            value = ballots(game, rng)
+            step = game.answer(value)
+            turns.append(Turn(call, value, ["enter"], step))  # the host confirms the engine's tally
+            continue
+        value = rng.choice(game.legal()) if call.needs_answer else None
+        step = game.answer(value)
+        turns.append(Turn(call, value, keys_for(call, value) + after(step), step))
+    return turns, game
+
+
+def normal(answers: list[Answer]) -> object:
+    """Answers as a journal keeps them (JSON: a ballot's voter a string)."""
+    return json.loads(json.dumps(answers))
 
 
 @pytest.fixture
@@ -216,8 +289,9 @@ def test_ten_phones_play_a_whole_game_through_a_reload_a_drop_and_a_kill(folder:
         final = tmux.wait_for(lambda shown: "exit=" in shown, seconds=2 * PATIENCE)
         assert "exit=0" in final, final
         assert ahead.outcome is not None and EN.text(f"end.{ahead.outcome.winner}", {})[:15] in final
-        assert [entry.answer for entry in read_journal(str(journal))[1]] == ahead.journal
-        assert played.by_phone >= 4 and played.reloaded and played.told and played.killed, vars(played)
+        assert normal([entry.answer for entry in read_journal(str(journal))[1]]) == normal(ahead.journal)
+        assert played.by_phone >= 4 and played.ballots and played.acknowledged, vars(played)
+        assert played.reloaded and played.told and played.killed, vars(played)
         wait_for(lambda: all(phones.kind(seat) == "over" for seat in phones.links), "every page to say it is over")
         phones.collect()
     finally:
@@ -244,7 +318,7 @@ class Played:
     def __init__(self, tmux: Tmux, phones: Phones, journal: Path, dropper: int) -> None:
         self.tmux, self.phones, self.journal, self.dropper = tmux, phones, journal, dropper
         self.connected = set(phones.links)
-        self.by_phone = 0
+        self.by_phone = self.ballots = self.acknowledged = 0  # night answers, ballots, OKs given on the pages
         self.reloaded = self.told = self.killed = False
         self.dropped_line = EN.text("screen.phones_dropped", {"seats": [dropper]})[:40]
 
@@ -269,6 +343,9 @@ class Played:
             self.connected.add(self.dropper)
         if call.phase is Phase.NIGHT and self.dropper not in self.connected:
             assert self.dropped_line not in self.tmux.screen()  # never at night
+        if call.live and call.kind in BALLOTS:
+            self.vote(number, turn)
+            return
         seats = on_a_phone(call, self.connected)
         if not seats:
             if turn.keys:
@@ -280,14 +357,34 @@ class Played:
             wait_for(lambda: self.phones.kind(seats[0]) == "ask", "the call on the page")
             self.phones.on(seats[0]).refresh()
             self.reloaded = True
-        self.phones.answer(seats[0], call, choice_name(call, turn.value))
+        self.phones.answer(seats[0], prompt(call), said(call, turn.value))
         self.by_phone += 1
         wait_for(lambda: self.answered() >= number + 1, f"{call.id}'s answer from the phone to be journaled")
-        self.tmux.send(after(turn.step))  # what the answer revealed is read on the host's screen (Enter)
+        lines = WORDS.secret(turn.step.facts)
+        if lines:  # what the answer revealed is read on the awake player's page, and acknowledged there (OK)
+            self.phones.acknowledge(seats[0], lines)
+            self.acknowledged += 1
+        else:
+            self.tmux.send(after(turn.step))
         if self.by_phone == 1:  # a player's phone drops at night (closed); the host is not told now
             self.phones.on(self.dropper).get("about:blank")
             self.connected.discard(self.dropper)
             assert self.dropped_line not in self.tmux.screen()
+
+    def vote(self, number: int, turn: Turn) -> None:
+        """The day's vote: each living voter casts a secret ballot on their page; the host confirms the engine's
+        tally on the keypad (Enter), as read back on the host's screen."""
+        assert isinstance(turn.value, dict)
+        cast: dict[int, int | None] = turn.value["ballots"]
+        title = EN.text("phone.ballot", {})
+        for voter, target in cast.items():
+            assert voter in self.connected, (voter, self.connected)
+            self.phones.answer(voter, title, [ballot_name(target)])
+            self.ballots += 1
+        confirm = EN.text("screen.keys_confirm", {})
+        self.tmux.wait_for(lambda shown: confirm in shown and EN.text("prompt.ballots", {}) not in shown)
+        self.tmux.send(turn.keys)
+        wait_for(lambda: self.answered() >= number + 1, f"{turn.call.id}'s ballots to be journaled")
 
     def kill_and_resume(self, seat: int) -> None:
         """kill -9 of the game's process mid-call; the supervisor's resume (Enter); every page comes back alone."""
