@@ -1,10 +1,13 @@
 """The issue's whole game with phones (issue 26): the real program in tmux (`play --phones`, the console speaker, the
 test's own XDG folders), ten players, ten headless chromium phone pages (one browser, a window each, 127.0.0.1 only).
-Every night call the phones take is answered on the awake player's page; the keypad answers the rest and is the
-host's. At night one page is reloaded mid-call and another drops (closed) and comes back: the host is told by day,
-never at night. In the second night the game's process is killed (kill -9) mid-call and the supervisor resumes it:
-every page reconnects by itself, with no new link. At the end every page says the game is over, and no frame any
-page received held another seat's card. Marked browser and terminal: out of the fast lane; waits on conditions."""
+Every night call the phones take is answered on the awake player's page (the Seer's, the Guard's and the pack's
+seat, Cupid's two lovers one at a time, the Witch's potions in two steps, the lovers' waking), each secret result
+acknowledged with the page's OK; the day's votes are secret ballots cast on the living players' pages, the host
+confirming the engine's tally on the keypad, which answers the rest (the debate, a shot by day). At night one page
+is reloaded mid-call and another drops (closed) and comes back: the host is told by day, never at night. In the
+second night the game's process is killed (kill -9) mid-call and the supervisor resumes it: every page reconnects by
+itself, with no new link. At the end every page says the game is over, and no frame any page received held another
+seat's card. Marked browser and terminal: out of the fast lane; waits on conditions."""
 
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
-from engine import Answer, Call, Game, IllegalAnswer, Phase, deal_cards, votes  # noqa: E402
+from engine import Answer, Call, Game, IllegalAnswer, Kind, Phase, deal_cards, votes  # noqa: E402
 from keystrokes import after, keys_for  # noqa: E402
 from narrator.config import TableConfig, load_config  # noqa: E402
 from narrator.journal import read_journal  # noqa: E402
@@ -45,7 +48,7 @@ SEATS = 10
 CONFIG = """\
 language: en
 seats: 10
-deck: [werewolf, werewolf, werewolf, seer, guard, witch, hunter, villager, villager, villager]
+deck: [werewolf, werewolf, werewolf, seer, guard, witch, hunter, cupid, villager, villager]
 deal: app
 sheriff: false
 speaker: console
@@ -291,6 +294,7 @@ def test_ten_phones_play_a_whole_game_through_a_reload_a_drop_and_a_kill(folder:
         assert ahead.outcome is not None and EN.text(f"end.{ahead.outcome.winner}", {})[:15] in final
         assert normal([entry.answer for entry in read_journal(str(journal))[1]]) == normal(ahead.journal)
         assert played.by_phone >= 4 and played.ballots and played.acknowledged, vars(played)
+        assert {Kind.SEAT, Kind.SEATS, Kind.WITCH, Kind.NONE} <= played.kinds, played.kinds
         assert played.reloaded and played.told and played.killed, vars(played)
         wait_for(lambda: all(phones.kind(seat) == "over" for seat in phones.links), "every page to say it is over")
         phones.collect()
@@ -319,6 +323,7 @@ class Played:
         self.tmux, self.phones, self.journal, self.dropper = tmux, phones, journal, dropper
         self.connected = set(phones.links)
         self.by_phone = self.ballots = self.acknowledged = 0  # night answers, ballots, OKs given on the pages
+        self.kinds: set[Kind] = set()  # the kinds of night call answered on the pages
         self.reloaded = self.told = self.killed = False
         self.dropped_line = EN.text("screen.phones_dropped", {"seats": [dropper]})[:40]
 
@@ -359,6 +364,7 @@ class Played:
             self.reloaded = True
         self.phones.answer(seats[0], prompt(call), said(call, turn.value))
         self.by_phone += 1
+        self.kinds.add(call.kind)
         wait_for(lambda: self.answered() >= number + 1, f"{call.id}'s answer from the phone to be journaled")
         lines = WORDS.secret(turn.step.facts)
         if lines:  # what the answer revealed is read on the awake player's page, and acknowledged there (OK)
