@@ -63,6 +63,30 @@ class AnswerDevice(Protocol):
         tells the host's screen that ballots are being cast (a key hands the rest to the keypad)."""
 
 
+class QuietDevice:
+    """An answer device that shows nothing and takes nothing: the defaults a device overrides for what it does (the
+    microphone answers some calls and shows nothing; the host's notice of dropped phones only watches the calls)."""
+
+    def opened(self, call: Call, legal: Callable[[Answer], bool]) -> None:
+        pass
+
+    def takes(self, call: Call) -> bool:
+        return False
+
+    def answer(self, call: Call, legal: Callable[[Answer], bool]) -> Answer | object:
+        return KEYPAD
+
+    def answered(self, call: Call, step: Step) -> None:
+        pass
+
+    def acknowledged(self) -> bool:
+        return False  # the keypad's Enter acknowledges a secret result
+
+    def ballots(self, call: Call, voters: Sequence[int], legal: Callable[[Answer], bool],
+                waiting: Callable[[], None]) -> dict[int, int | None]:
+        return {}  # the keypad's roll call asks every voter
+
+
 class KeypadAnswers:
     """The table's answers, from the keypad, with read-back and confirmation."""
 

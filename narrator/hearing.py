@@ -12,9 +12,9 @@ import threading
 import time
 from typing import Any, Callable, Sequence
 
-from engine import Answer, Call, Step
+from engine import Answer, Call
 
-from .asking import KEYPAD
+from .asking import KEYPAD, QuietDevice
 from .errors import UserError
 from .keypad import Keys
 from .listen import Listener, ModelListener
@@ -50,7 +50,7 @@ class KeyPressed(Exception):
     """A key was pressed while listening: the keypad takes over."""
 
 
-class SpokenAnswers:
+class SpokenAnswers(QuietDevice):
     """The microphone as one of the table's answer devices (asking.AnswerDevice): asked in the phases the table
     config gives voice to, never for a call made with eyes closed (a voice would say who is awake). Once the
     microphone is lost, or its model failed (``drop``), it takes no call: the keypad answers the rest of the game."""
@@ -60,21 +60,9 @@ class SpokenAnswers:
         self.phases = phases
         self.on_lost = on_lost
 
-    def opened(self, call: Call, legal: Callable[[Answer], bool]) -> None:
-        """The microphone shows nothing."""
-
     def takes(self, call: Call) -> bool:
         return self.voice is not None and call.phase.value in self.phases and not eyes_closed(call)
 
-    def answered(self, call: Call, step: Step) -> None:
-        """The microphone shows nothing."""
-
-    def acknowledged(self) -> bool:
-        return False  # the keypad's Enter acknowledges a secret result
-
-    def ballots(self, call: Call, voters: Sequence[int], legal: Callable[[Answer], bool],
-                waiting: Callable[[], None]) -> dict[int, int | None]:
-        return {}  # a vote said aloud is the result, or the roll call's ballots one by one
 
     def answer(self, call: Call, legal: Callable[[Answer], bool]) -> Answer | object:
         assert self.voice is not None

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable
 
-from engine import Answer, Call, Game, Step, deal_cards
+from engine import Answer, Call, Game, deal_cards
 from helpers import play_keys
 from keystrokes import after, keys_for
-from narrator.asking import KEYPAD
+from narrator.asking import KEYPAD, QuietDevice
 from narrator.config import TableConfig
 from narrator.journal import read_journal
 from narrator.play import STARTER, NewGame
@@ -20,7 +20,7 @@ from narrator.play import STARTER, NewGame
 SEED = 11
 
 
-class SeerPhone:
+class SeerPhone(QuietDevice):
     """The Seer's phone: takes her calls only, and names the first seat it may (or one the engine refuses, once)."""
 
     def __init__(self, refuse_first: bool = False) -> None:
@@ -33,16 +33,6 @@ class SeerPhone:
 
     def takes(self, call: Call) -> bool:
         return call.id == "seer" and call.live
-
-    def answered(self, call: Call, step: Step) -> None:
-        pass
-
-    def acknowledged(self) -> bool:
-        return False
-
-    def ballots(self, call: Call, voters: Sequence[int], legal: Callable[[Answer], bool],
-                waiting: Callable[[], None]) -> dict[int, int | None]:
-        return {}
 
     def answer(self, call: Call, legal: Callable[[Answer], bool]) -> Answer | object:
         self.asked.append(call.number)

@@ -11,8 +11,9 @@ import html
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from engine import Answer, Call, Phase, Step
+from engine import Answer, Call, Phase
 
+from ..asking import QuietDevice
 from ..errors import UserError
 from ..hearing import PushbackKeys
 from ..screen import Screen
@@ -102,7 +103,7 @@ def cards_seen(deal: tuple[str, ...], progress: Sequence[Mapping[str, Any]] | No
     return {seat: deal[seat - 1] for seat in seen if 0 < seat <= len(deal)}
 
 
-class DroppedPhones:
+class DroppedPhones(QuietDevice):
     """Tells the host by day which seats' phones dropped (``tell(seats)``, at each day's first call; ``[]`` once
     they are all back), never at night: a line for the host that changed while the table sleeps would tell who was
     awake with a phone in hand. An answer device that takes no call: the narrator waits for nobody."""
@@ -122,21 +123,6 @@ class DroppedPhones:
             self.tell(dropped)
         self.told = dropped
 
-    def takes(self, call: Call) -> bool:
-        return False
-
-    def answer(self, call: Call, legal: Callable[[Answer], bool]) -> Answer | object:
-        raise AssertionError("DroppedPhones takes no call")
-
-    def answered(self, call: Call, step: Step) -> None:
-        pass
-
-    def acknowledged(self) -> bool:
-        return False
-
-    def ballots(self, call: Call, voters: Sequence[int], legal: Callable[[Answer], bool],
-                waiting: Callable[[], None]) -> dict[int, int | None]:
-        return {}
 
 
 def journaled(server: PhoneServer) -> dict[str, Any]:
