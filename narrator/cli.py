@@ -107,6 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "alternate screen, gone when it ends)")
     p.add_argument("--model", type=_file_name, metavar="DIR", help="the speech recognition model's folder")
     p.add_argument("--voice-log", type=_file_name, metavar="FILE", help=VOICE_LOG_HELP)
+    p.add_argument("--phone-links", type=_file_name, metavar="FILE",
+                   help="a game with the players' phones: write each seat's link to FILE (or FILE.html: a sheet of "
+                        "QR codes), the new ones when the host's stop ended the old (docs/phones.md)")
     p.set_defaults(func=cmd_resume)
     p = sub.add_parser("play", parents=[yaml_size],
                        help="play a game at the table (with no CONFIG: an 8-player starter table)")

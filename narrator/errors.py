@@ -12,4 +12,9 @@ class RunFailed(UserError):
 
 
 class GameStopped(UserError):
-    """The host stopped the game (Ctrl-C confirmed, or the host menu); its journal lets it go on later."""
+    """The game stopped (Ctrl-C confirmed, the host menu, a shutdown); its journal lets it go on later. ``by_host``:
+    the host chose it (not a signal nor a terminal gone), which ends the players' phones' links."""
+
+    def __init__(self, message: str, by_host: bool = False) -> None:
+        super().__init__(message)
+        self.by_host = by_host

@@ -26,6 +26,11 @@ newline (a carriage return before it, as a Windows editor saves, is ignored):
 - ``{"pace": "seer", "took": 12.5}``: a call made with eyes closed and answered by someone lasted 12.5 s
   (narrator.pacing's sample), so that a game resumed paces its empty calls as before; anywhere after the header, the
   deal's lines too.
+- ``{"stopped": "host"}``: the host stopped the game (Ctrl-C confirmed, the host menu) at a table with the players'
+  phones, which ends their links: the header's "phones" keep their address and port, not their "tokens".
+- ``{"phones": {"bind": ..., "port": ..., "tokens": {...}}}``: the phones' new links, when the game went on after
+  the host's stop, once the seats scanned them; they replace the header's "phones". Both anywhere after the
+  header, the deal's lines too.
 - Last, once the game is over: ``{"over": "village"}`` (the winner), so that `resume` lists only unfinished games.
 """
 
@@ -175,6 +180,14 @@ class Journal:
     def record_over(self, winner: str) -> None:
         """Appends the end of the game: its winner."""
         self._write({"over": winner})
+
+    def record_stopped(self) -> None:
+        """Appends the host's stop, which ends the players' phones' links (`read_journal`)."""
+        self._write({"stopped": "host"})
+
+    def record_phones(self, phones: dict[str, Any]) -> None:
+        """Appends the players' phones' new links (their address, port and tokens), which replace the header's."""
+        self._write({"phones": phones})
 
     def record_undo(self) -> None:
         """Appends the host's undo of the last answer."""
@@ -359,7 +372,8 @@ def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
 
     The header comes back with the deal's last line merged in ("deal" and "centre"); while the deal is not
     over, with "progress" too: its lines so far ("seen", "identified", "again"), in order; once the game is over,
-    with "over", its winner; with "pace", the calls' samples ({"seer": [12.5, ...]}), when there are any.
+    with "over", its winner; with "pace", the calls' samples ({"seer": [12.5, ...]}), when there are any; with
+    "phones" as the last "stopped" and "phones" lines leave them.
     """
     try:
         with open_regular(path) as file:
@@ -395,6 +409,13 @@ def read_journal(path: str) -> tuple[dict[str, Any], list[Entry]]:
             raise UserError(f"{where}: damaged journal line ({exc}); {_go_on_before(path, number)}") from None
         if _pace_sample(data):
             pace.setdefault(data["pace"], []).append(float(data["took"]))
+            continue
+        if isinstance(data, dict) and data.keys() == {"stopped"} and data["stopped"] == "host":
+            if isinstance(header.get("phones"), dict):  # their links ended: a game going on gives new ones
+                header["phones"] = {key: value for key, value in header["phones"].items() if key != "tokens"}
+            continue
+        if isinstance(data, dict) and data.keys() == {"phones"} and isinstance(data["phones"], dict):
+            header["phones"] = data["phones"]
             continue
         if progress is not None:
             if not _deal_step(data):

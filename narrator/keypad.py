@@ -38,8 +38,14 @@ ESCAPES = {"OM": "enter", "Ok": "tie", "Om": "back", "Oj": "menu", "Oo": "undo",
 
 
 class HostStop(KeyboardInterrupt):
-    """The host ended the game (the host menu, or Ctrl-C confirmed), or the terminal went away or was told to stop
-    (SIGTERM, SIGHUP); the journal lets it go on later. Raised by the keypad, whose keys and signals say so."""
+    """The host ended the game (the host menu, or Ctrl-C confirmed); the journal lets it go on later. The host's
+    own decision: the players' phones' links end with it (docs/phones.md)."""
+
+
+class TableGone(HostStop):
+    """The terminal went away or was told to stop (SIGTERM, SIGHUP: a shutdown, a window closed, an SSH session
+    dropped): the game stops as the host's stop does, but nobody chose it, so it is taken as a crash is: the phones'
+    links are kept for `resume`. Raised by the keypad, whose signals say so."""
 
 
 class Keys(Protocol):
@@ -111,7 +117,7 @@ class TerminalKeys:
             signal.setitimer(signal.ITIMER_REAL, STOP_GRACE)
 
     def _stop_now(self, signum: int, frame: Any) -> None:
-        raise HostStop()
+        raise TableGone()
 
     def _char(self, timeout: float | None) -> str | None:
         end = None if timeout is None else time.monotonic() + timeout
@@ -125,7 +131,7 @@ class TerminalKeys:
             woken = os.read(self._wake_r, 64)
             if b"S" in woken:
                 signal.setitimer(signal.ITIMER_REAL, 0)  # stopped here, between two steps: no need to force it
-                raise HostStop()
+                raise TableGone()
             if b"W" in woken:
                 self.on_resize()
             if b"!" in woken:
@@ -137,7 +143,7 @@ class TerminalKeys:
                 raise
             data = b""  # the terminal taken away: closed, or given to the shell (the supervisor killed or stopped)
         if not data:
-            raise HostStop()  # as a closed window's SIGHUP: the game stops, its journal kept
+            raise TableGone()  # as a closed window's SIGHUP: the game stops, its journal kept
         return data.decode("latin-1")
 
     def read(self, timeout: float | None = None) -> str | None:

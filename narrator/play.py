@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import random
 import sys
@@ -15,7 +16,7 @@ from engine.table import deal_buildings
 
 from .asking import KeypadAnswers
 from .table import TableIO, open_table
-from .table_narrator import TableHooks, TableNarrator, TableSettings, deal_on_screen
+from .table_narrator import TableHooks, TableNarrator, TableSettings, deal_on_screen, join_on_screen
 from .hostmenu import MenuHooks
 from .config import TableConfig, config_from_journal, journal_table
 from .errors import GameStopped, UserError
@@ -23,7 +24,7 @@ from .hearing import BackgroundListener, PushbackKeys, SpokenAnswers, VoiceAnswe
 from .hint import resume_hint, typed_path
 from .identify import identify, journaled
 from .journal import Entry, Journal, default_folder, journal_name
-from .keypad import Keys
+from .keypad import HostStop, Keys, TableGone
 from .narration import SCREEN, VOICE, Answers, in_the_dark, run
 from .pacing import Pacing
 from .recap import build_recap, markdown, who, write_recap
@@ -85,7 +86,8 @@ class Resumed:
     ``replay`` (read from ``replay_from``), narrated silently before the table goes on from the call where the
     game stopped. Stopped during the deal, its deal's steps so far are the ``progress`` (with deal: app, the cards
     drawn are the ``deal``; with deal: cards, there is none yet): the deal goes on. The ``pace`` is the living calls'
-    lengths journaled (narrator.pacing's samples): the empty calls go on at the same pace.
+    lengths journaled (narrator.pacing's samples): the empty calls go on at the same pace. With ``new_links``,
+    the players' phones join again first.
 
     A new game, once its journal is begun, is a game resumed with nothing to replay (`begin_journal`).
     """
@@ -96,6 +98,10 @@ class Resumed:
     replay_from: str = ""
     progress: Sequence[dict[str, Any]] | None = None
     pace: dict[str, list[float]] = dataclasses.field(default_factory=dict)
+    new_links: dict[str, Any] | None = None
+    """The players' phones' new links (the host's stop ended the old ones): the seats that had joined scan their
+    new QR codes before the game goes on (`joining`), then they are journaled. Journaled only then: a game that
+    stops before makes new links again, and calls every seat again, none left with a link that opens nothing."""
 
 
 class TableSession:
@@ -302,6 +308,31 @@ def deal_at_table(session: TableSession, game: Resumed, seed: int, buildings: tu
     return deal
 
 
+def joining(config: TableConfig, game: Resumed) -> tuple[tuple[int, ...], str]:
+    """Returns the seats whose phones join at the screen before the game goes on, and the line that says why: with
+    the players' own cards (deal: cards) every seat before the characters identify themselves, since no card is
+    shown on the screen, whose QR code would go with it; and in a game going on whose links the host's stop ended
+    (``new_links``), the seats that had theirs (deal: app: those whose turn at the screen is past)."""
+    seats = config.table.seats
+    if config.deal == "cards" and game.progress is not None and not game.progress:
+        return tuple(range(1, seats + 1)), "deal.phones_again" if game.new_links else "deal.phones_intro"
+    if not game.new_links:
+        return (), ""
+    seen = seats if game.progress is None else len(game.progress) if config.deal == "app" else seats
+    return tuple(range(1, seen + 1)), "deal.phones_again"
+
+
+def join_phones(session: TableSession, game: Resumed) -> None:
+    """The players' phones join at the screen (`joining`), when the table has phones; new links are journaled
+    once the seats have scanned them."""
+    code_shown = session.table.code_shown
+    seats, intro = joining(session.config, game)
+    if code_shown is not None and seats:
+        join_on_screen(session.narrator, session.answers, seats, intro, code_shown)
+    if game.new_links:
+        game.journal.record_phones(game.new_links)
+
+
 def replayed(session: TableSession, game: Resumed) -> Answers:
     """Returns where the answers come from: the journal's first, narrated silently, until the table goes on live
     at the call where the game stopped (TableNarrator.go_live); the keypad's alone with nothing to replay."""
@@ -378,15 +409,22 @@ def play(config: TableConfig, table: TableIO, *, seed: int | None = None, start:
         buildings = config.buildings_dealt or deal_buildings(config.table, seed)
         begun = start if isinstance(start, Resumed) else begin_journal(config, seed, start, buildings)
         session.journal, session.deal = begun.journal, begun.deal
+        join_phones(session, begun)
         deal = begun.deal if begun.progress is None else deal_at_table(session, begun, seed, buildings)
         assert deal is not None, "a game going on from its journal gives its deal, or the deal's progress"
         game = play_calls(session, deal, begun)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         table.screen.close()
+        # The host's own stop (not a signal, nor a terminal gone) ends the phones' links: a game that goes on
+        # gives new ones (docs/phones.md).
+        by_host = isinstance(stop, HostStop) and not isinstance(stop, TableGone)
         if session.journal is None:
-            raise GameStopped(session.voice.text("screen.stopped_unbegun", {})) from None
-        raise GameStopped(f"{session.voice.text('screen.stopped', {})}\n  {resume_hint(session.journal.path)}") \
-            from None
+            raise GameStopped(session.voice.text("screen.stopped_unbegun", {}), by_host) from None
+        if by_host and table.phones:
+            with contextlib.suppress(UserError):  # a full disk: the stop goes on, the links are kept
+                session.journal.record_stopped()
+        raise GameStopped(f"{session.voice.text('screen.stopped', {})}\n  {resume_hint(session.journal.path)}",
+                          by_host) from None
     finally:
         session.close()
     show_recap(game, session.voice, config.names, begun.journal.path, out)
@@ -399,13 +437,15 @@ def play(config: TableConfig, table: TableIO, *, seed: int | None = None, start:
 @dataclasses.dataclass(frozen=True)
 class ResumeOptions:
     """What `resume` is told besides the journal's own table: the ``journal``'s path, a ``speaker`` that overrides
-    the table's, the ``plain`` screen, the speech ``model`` folder. Typed options, not the command line's
+    the table's, the ``plain`` screen, the speech ``model`` folder, where to write the players' phones' links
+    (``phone_links``: new ones after the host's stop, else the same again). Typed options, not the command line's
     Namespace: below the command line, nothing reads argparse."""
 
     journal: str
     speaker: str | None = None
     plain: bool = False
     model: str | None = None
+    phone_links: str | None = None
 
 
 def resume_play(args: ResumeOptions, header: dict[str, Any], entries: Sequence[Entry], warn: Callable[[str], None],
@@ -436,8 +476,9 @@ def resume_play(args: ResumeOptions, header: dict[str, Any], entries: Sequence[E
                     pace=header.get("pace") or {})
     if header.get("phones") is None:
         return play(config, io, seed=seed, voice_log=voice_log, start=start)
-    # The players' phones: the same port and the same links, each phone comes back by itself without a new QR.
-    from .phones.table import cards_seen, from_journal, phones_at
+    # The players' phones: the same port and, after a crash, the same links: each phone comes back by itself
+    # without a new QR. After the host's stop, new links: the phones join again (`join_phones`).
+    from .phones.table import cards_seen, from_journal, journaled, phones_at
 
     try:
         options, tokens = from_journal(header["phones"], config.table.seats, where)
@@ -446,9 +487,12 @@ def resume_play(args: ResumeOptions, header: dict[str, Any], entries: Sequence[E
         io.keys.close()
         io.speaker.close()
         raise
+    options = dataclasses.replace(options, links=Path(args.phone_links) if args.phone_links else None)
     cards = cards_seen(deal.roles, progress) if config.deal == "app" and deal is not None else {}
     try:
-        with phones_at(io, config.language, config.table.seats, config.names, options, tokens, cards) as (io, _):
+        with phones_at(io, config.language, config.table.seats, config.names, options, tokens, cards) as (io, server):
+            if tokens is None:
+                start = dataclasses.replace(start, new_links=journaled(server))
             return play(config, io, seed=seed, voice_log=voice_log, start=start)
     except BaseException:
         journal.close()  # play closes it once begun; a server that could not start leaves it to be closed here

@@ -90,6 +90,12 @@ class TableIO:
     card_shown: Callable[[int, str], None] = lambda seat, role: None
     """Told each seat's card (its role's id) while the program shows it at the deal: the players' phones (their QR
     codes on the screen beside it, the card on the seat's phone)."""
+    phones: bool = False
+    """The players' phones are at the table: the host's stop ends their links (journaled)."""
+    code_shown: Callable[[int], None] | None = None
+    """Shows a seat's QR code on the screen, for its phone to join: at the deal with the players' own cards (deal:
+    cards), and when a game going on has new links (the host's stop ended the old ones). None without phones, or
+    when the host hands the links out (``--phone-links``)."""
 
 
 def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Callable[[str], None],

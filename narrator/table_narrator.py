@@ -381,3 +381,25 @@ def deal_on_screen(narrator: TableNarrator, answers: KeypadAnswers, deal: Deal, 
         screen.entry(narrator.voice.text("deal.app_hidden", {}))
         answers.enter()
         screen.clear()
+
+
+def join_on_screen(narrator: TableNarrator, answers: KeypadAnswers, seats: Sequence[int], intro: str,
+                   code_shown: Callable[[int], None]) -> None:
+    """The players' phones join: each seat of ``seats`` in turn comes to the screen alone and scans its phone's QR
+    code (``code_shown(seat)`` puts it on the screen, until it is hidden), after the line ``intro`` (the deal with
+    the players' own cards, which shows no card on the screen, or a game going on whose links the host's stop
+    ended). Every seat is called, phone or not: who has a phone is nobody's business; a seat without one presses
+    Enter twice. Keys are read as in any call: Ctrl-C, the host menu and repeat work."""
+    screen = narrator.screen
+    narrator.line(intro, VOICE)
+    for seat in seats:
+        narrator.moment(narrator.voice.seat(seat, narrator.names))
+        narrator.line("deal.phones_turn", VOICE, seat=seat)
+        screen.prompt(narrator.voice.text("prompt.show_code", {}))
+        answers.enter()
+        screen.prompt("")
+        narrator.line("screen.phone_code", SCREEN)
+        code_shown(seat)
+        screen.prompt(narrator.voice.text("prompt.hide_code", {}))
+        answers.enter()
+        screen.clear()

@@ -227,7 +227,7 @@ def test_a_game_going_on_serves_the_same_links_on_the_same_port_with_each_seats_
         again.show_card(2, "Seer")
         assert view(phone(again, 2, opened))[1] == {"kind": "sleep", "card": "Seer"}
     finally:
-        again.stop(over=True)
+        again.stop(views.over())
 
 
 @pytest.mark.parametrize("kept", [None, [], {"bind": "127.0.0.1", "port": 0, "tokens": {}},
@@ -295,7 +295,7 @@ def test_a_game_over_tells_every_phone_so(opened: contextlib.ExitStack) -> None:
     server = PhoneServer(2, TEXTS, bind="127.0.0.1").start()
     socket = phone(server, 1, opened)
     view(socket)
-    server.stop(over=True)
+    server.stop(views.over())
     assert view(socket)[1] == {"kind": "over"}
 
 
@@ -303,11 +303,16 @@ def test_the_supervisor_hands_the_phone_options_on_when_the_table_config_asks_fo
     """`phones: true` in the table config, no --phones: the supervisor, which never reads the config, still hands the
     game's process where the page listens and where the links go (they were dropped, and the links never written)."""
     from narrator.cli import build_parser
-    from narrator.commands.game import _phone_options
+    from narrator.commands.game import TableOptions, _phone_options
 
     given = build_parser().parse_args(["play", "table.yaml", "--phone-bind", "127.0.0.1", "--phone-port", "8765",
                                        "--phone-links", "links.txt"])
-    assert _phone_options(given) == ["--phone-bind", "127.0.0.1", "--phone-port", "8765", "--phone-links",
-                                     "links.txt"]
+    assert _phone_options(given) == ["--phone-bind", "127.0.0.1", "--phone-port", "8765"]
+    # Where the links go is handed on to the game and to every `resume` after a crash alike (the same links
+    # written again; after the host's stop, the new ones).
+    kept = TableOptions.given(given)
+    assert kept.argv() == ["--phone-links", "links.txt"]
+    assert kept.resume("g.jsonl") == ["resume", "--phone-links", "links.txt", "--", "g.jsonl"]
+    assert build_parser().parse_args(kept.resume("g.jsonl")).phone_links == "links.txt"
     asked = build_parser().parse_args(["play", "table.yaml", "--phones"])
     assert _phone_options(asked) == ["--phones"]  # the defaults need no handing on

@@ -149,7 +149,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
             # Labelled in the table's language, as the messages a table's devices give are written.
             language = table_language(args.journal)
             with _voice_log(args.voice_log) as voice_log:
-                options = ResumeOptions(str(args.journal), kept.speaker, kept.plain, kept.model)
+                options = ResumeOptions(str(args.journal), kept.speaker, kept.plain, kept.model, kept.phone_links)
                 resume_play(options, header, entries, warn=functools.partial(_warn, language=language), voice_log=voice_log,
                             journal=journal)
             return 0
@@ -191,18 +191,21 @@ class TableOptions:
     model: str | None
     voice_log: str | None
     max_size: int | None
+    phone_links: str | None
 
     @classmethod
     def given(cls, args: argparse.Namespace) -> TableOptions:
         """Returns the options the command line gave `play` or `resume`."""
-        return cls(args.speaker, args.plain, args.model, args.voice_log, args.max_size)
+        return cls(args.speaker, args.plain, args.model, args.voice_log, args.max_size, args.phone_links)
 
     def argv(self) -> list[str]:
-        """Returns the options as a command line gives them."""
+        """Returns the options as a command line gives them. The phones' links file too: a game going on after a
+        crash writes the same links there again; after the host's stop, its new ones."""
         return [*(["--speaker", self.speaker] if self.speaker else []), *(["--plain"] if self.plain else []),
                 *(["--model", self.model] if self.model else []),
                 *(["--voice-log", self.voice_log] if self.voice_log else []),
-                *(["--max-size", str(self.max_size)] if self.max_size else [])]
+                *(["--max-size", str(self.max_size)] if self.max_size else []),
+                *(["--phone-links", self.phone_links] if self.phone_links else [])]
 
     def resume(self, journal: str) -> list[str]:
         """Returns the command line that goes on with the game ``journal`` keeps, with these options."""
@@ -212,11 +215,10 @@ class TableOptions:
 def _phone_options(args: argparse.Namespace) -> list[str]:
     """The options of `play` for the players' phones (a game going on needs none: its journal keeps its phones), all
     of them whether `--phones` or the table config's ``phones: true`` asks for the phones: the supervisor does not
-    read the config, so it hands on where the page listens and where the links go in either case."""
+    read the config, so it hands on where the page listens in either case (where the links go: `TableOptions`)."""
     return [*(["--phones"] if args.phones else []),  # the defaults need no handing on
             *(["--phone-bind", args.phone_bind] if args.phone_bind != PHONE_BIND else []),
-            *(["--phone-port", str(args.phone_port)] if args.phone_port != PHONE_PORT else []),
-            *(["--phone-links", args.phone_links] if args.phone_links else [])]
+            *(["--phone-port", str(args.phone_port)] if args.phone_port != PHONE_PORT else [])]
 
 
 def _supervise_play(args: argparse.Namespace) -> int:

@@ -4,7 +4,7 @@ A seat's link carries a capability token of 192 random bits (`secrets`); a token
 constant time (`hmac.compare_digest`), and a wrong one, whatever it is, gets the same plain refusal as any unknown
 address. No token is ever logged (websockets' logger is silenced) or printed: the links go to a QR code once, at the
 deal, and to ``--phone-links`` (mode 0600). A second device opening a seat's link takes the seat over; the first is
-told so and closed. `stop` invalidates every link.
+told so and closed. `stop` ends serving every link.
 
 The game's thread calls the typed methods (`show_card`, `wake`, `ask`, `result`, `sleep`); each changes seats'
 views, and every connected phone is sent its own view on the clock (`views.TICK`), all in frames of one size at
@@ -157,12 +157,13 @@ class PhoneServer:
         server.close()
         await server.wait_closed()
 
-    def stop(self, over: bool = False) -> None:
-        """Tells every phone the game stopped (or, ``over``, that it is over), closes them, and invalidates every
-        link. A stopped page keeps looking for its game: resumed, it serves the same links again (docs/phones.md)."""
+    def stop(self, last: views.View | None = None) -> None:
+        """Shows every phone its ``last`` view (by default: the game stopped), closes them, and stops serving its
+        links. The page of a game stopped keeps looking for it, which a `resume` serves with the same links; the
+        page of a game over (`views.over`), or whose links the host's stop ended (`views.ended`), does not."""
         with self._lock:
             for seat in self._views:
-                self._set(seat, views.over() if over else views.stopped())
+                self._set(seat, views.stopped() if last is None else last)
         self._tokens = {}
         loop, stopping, thread = self._loop, self._stopping, self._thread
         if loop is not None and stopping is not None and thread is not None and thread.is_alive():

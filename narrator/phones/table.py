@@ -14,12 +14,12 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 from engine import Answer, Call, Phase
 
 from ..asking import QuietDevice
-from ..errors import UserError
+from ..errors import GameStopped, UserError
 from ..hearing import PushbackKeys
 from ..screen import Screen
 from ..table import TableIO
 from ..voices import Voice, load_voice
-from . import require
+from . import require, views
 from .server import PhoneServer, write_private
 
 SHEETS = (".html", ".htm")
@@ -71,7 +71,13 @@ def open_phones(io: TableIO, language: str, seats: int, names: Sequence[str | No
         server.show_card(seat, voice.role(role))
         show_qr(io.screen, server.qr_text(seat))
 
-    return dataclasses.replace(io, keys=keys, devices=(*io.devices, device, watch), card_shown=card_shown), server
+    def code_shown(seat: int) -> None:
+        """The seat at the screen scans its QR code (no card: deal: cards, or new links once the host stopped)."""
+        show_qr(io.screen, server.qr_text(seat))
+
+    # A host who has the links written (--phone-links) hands them out: nobody is called to the screen to join.
+    return dataclasses.replace(io, keys=keys, devices=(*io.devices, device, watch), card_shown=card_shown,
+                               phones=True, code_shown=code_shown if options.links is None else None), server
 
 
 @contextlib.contextmanager
@@ -79,9 +85,10 @@ def phones_at(io: TableIO, language: str, seats: int, names: Sequence[str | None
               options: PhoneOptions = PhoneOptions(), tokens: Mapping[int, str] | None = None,
               cards: Mapping[int, str] | None = None) -> Iterator[tuple[TableIO, PhoneServer]]:
     """The table's devices with the phones among them, for one game (`open_phones`): the table's keys and speaker
-    closed if the phones cannot start. A game played to its end tells every phone it is over; one stopped (the host's
-    Ctrl-C, a shutdown, an error) that it stopped, and its page waits for the game to go on. Either way every link
-    stops working; a crash (kill -9) tells nothing, and the pages wait for the game to go on (`resume`)."""
+    closed if the phones cannot start. A game played to its end tells every phone it is over; one the host stopped
+    (Ctrl-C confirmed, the host menu) that its links ended: a game that goes on gives new ones. One stopped
+    otherwise (a shutdown, the terminal gone, an error) tells that it stopped, and its page waits for the game to go
+    on with the same links, as after a crash (kill -9), which tells nothing."""
     try:
         io, server = open_phones(io, language, seats, names, options, tokens, cards)
     except BaseException:
@@ -90,10 +97,13 @@ def phones_at(io: TableIO, language: str, seats: int, names: Sequence[str | None
         raise
     try:
         yield io, server
-    except BaseException:
-        server.stop()
+    except GameStopped as stopped:
+        server.stop(views.ended() if stopped.by_host else views.stopped())
         raise
-    server.stop(over=True)
+    except BaseException:
+        server.stop(views.stopped())
+        raise
+    server.stop(views.over())
 
 
 def cards_seen(deal: tuple[str, ...], progress: Sequence[Mapping[str, Any]] | None) -> dict[int, str]:
@@ -133,15 +143,18 @@ def journaled(server: PhoneServer) -> dict[str, Any]:
             "tokens": {str(seat): token for seat, token in sorted(server.tokens().items())}}
 
 
-def from_journal(kept: object, seats: int, where: str) -> tuple[PhoneOptions, dict[int, str]]:
-    """Returns the options and the seats' tokens a journal's header kept (`journaled`); a damaged entry is a
-    UserError at ``where``."""
+def from_journal(kept: object, seats: int, where: str) -> tuple[PhoneOptions, dict[int, str] | None]:
+    """Returns the options and the seats' tokens a journal's header kept (`journaled`), None for tokens the host's
+    stop ended; a damaged entry is a UserError at ``where``."""
     damaged = UserError(f"{where}: the journal's phones are damaged (their address, port and seats' links)")
     if not isinstance(kept, dict):
         raise damaged
     bind, port, tokens = kept.get("bind"), kept.get("port"), kept.get("tokens")
-    if not (isinstance(bind, str) and type(port) is int and 0 < port < 65536 and isinstance(tokens, dict)):
+    if not (isinstance(bind, str) and type(port) is int and 0 < port < 65536
+            and (tokens is None or isinstance(tokens, dict))):
         raise damaged
+    if tokens is None:  # the host's stop ended them (journal.read_journal): new links, on the same port
+        return PhoneOptions(bind=bind, port=port), None
     given = {int(seat): token for seat, token in tokens.items() if seat.isdigit()}
     if set(given) != set(range(1, seats + 1)) or len(given) != len(tokens) or not all(
             isinstance(token, str) and token.isascii() and len(token) >= 22 for token in given.values()):

@@ -63,8 +63,15 @@ def taken() -> View:
 
 
 def stopped() -> View:
-    """Returns the view of a game that stopped: its links open nothing until the game goes on (resume)."""
+    """Returns the view of a game that stopped without the host's say (a shutdown, the terminal gone, an error): its
+    links open nothing until the game goes on (resume), with the same links."""
     return {"kind": "stopped"}
+
+
+def ended() -> View:
+    """Returns the view of a game the host stopped: its links never open anything again (a game that goes on gives
+    new ones, scanned at the screen)."""
+    return {"kind": "ended"}
 
 
 def over() -> View:

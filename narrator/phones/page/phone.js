@@ -57,7 +57,7 @@
         nodes.push(ok);
       }
       draw("told", ...nodes);
-    } else if (v.kind === "taken" || v.kind === "stopped" || v.kind === "over") {
+    } else if (["taken", "stopped", "ended", "over"].includes(v.kind)) {
       final = v.kind !== "stopped";  // a stopped game may go on (resume): the page keeps looking for it
       draw(v.kind, el("p", {class: "dim"}, text(v.kind)));
     }
