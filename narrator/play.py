@@ -299,6 +299,7 @@ def deal_at_table(session: TableSession, game: Resumed, seed: int, buildings: tu
         narrator.line("notice.resumed", VOICE)
     if config.deal == "cards":
         deal = identify(config.table, narrator, session.answers, progress, record=journal.record_deal)
+        session.table.cards_known(deal.roles)
     else:
         deal = session.deal = game.deal if game.deal is not None else deal_cards(config.table, seed)  # the seed's
         deal_on_screen(narrator, session.answers, deal, lambda seat: journal.record_deal({"seen": seat}),
@@ -488,7 +489,7 @@ def resume_play(args: ResumeOptions, header: dict[str, Any], entries: Sequence[E
         io.speaker.close()
         raise
     options = dataclasses.replace(options, links=Path(args.phone_links) if args.phone_links else None)
-    cards = cards_seen(deal.roles, progress) if config.deal == "app" and deal is not None else {}
+    cards = cards_seen(deal.roles, progress if config.deal == "app" else None) if deal is not None else {}
     try:
         with phones_at(io, config.language, config.table.seats, config.names, options, tokens, cards) as (io, server):
             if tokens is None:

@@ -90,6 +90,9 @@ class TableIO:
     card_shown: Callable[[int, str], None] = lambda seat, role: None
     """Told each seat's card (its role's id) while the program shows it at the deal: the players' phones (their QR
     codes on the screen beside it, the card on the seat's phone)."""
+    cards_known: Callable[[Sequence[str]], None] = lambda roles: None
+    """Told every seat's card (their roles' ids, seat by seat) once the players' own cards are identified (deal:
+    cards): the players' phones, each holding its own from then on."""
     phones: bool = False
     """The players' phones are at the table: the host's stop ends their links (journaled)."""
     code_shown: Callable[[int], None] | None = None

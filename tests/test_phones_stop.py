@@ -10,6 +10,7 @@ import dataclasses
 import io
 import json
 import threading
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -87,9 +88,11 @@ def started(config: TableConfig, folder: Path, keys: StopAt, speaker: Recorder,
                 def follow() -> None:
                     for frame in socket:
                         last_view[:] = [json.loads(frame)["view"]]
-                threading.Thread(target=follow, daemon=True).start()
+                following = threading.Thread(target=follow, daemon=True)
+                following.start()
                 play(config, table, seed=SEED, start=NewGame(folder, phones=journaled(server)),
                      timing=Timing(sleep=lambda s: None), out=io.StringIO())
+        following.join(timeout=10)  # the server closed the phone once its last frame was sent
     journals = list(folder.glob("*.jsonl"))
     assert len(journals) == 1
     return journals[0], links
@@ -190,11 +193,29 @@ def test_with_the_players_own_cards_every_seat_scans_its_phones_code_at_the_scre
         tmp_path: Path) -> None:
     """deal: cards shows no card on the screen, which the QR code would go with: before the cards are dealt, every
     seat in turn is called to the screen alone to scan its code (every seat, phone or not: who has one is nobody's
-    business), then the deal goes on as without phones."""
+    business), then the deal goes on as without phones. Once the characters have identified their seats, each
+    phone holds its own card."""
     speaker = Recorder()
-    started(CARDS, tmp_path / "game", StopAt(["enter"] * 2 * 6), speaker, [])
+    view: list[dict[str, object]] = []
+    held: list[object] = []
+
+    def card_held(card: bool) -> None:
+        """The phone's view, once it is there (with ``card``, once it holds one)."""
+        end = time.monotonic() + 10
+        while not (view and (view[0].get("card") or not card)) and time.monotonic() < end:
+            time.sleep(0.02)
+        held.extend(view)
+    joined = ["enter"] * 2 * 6
+    identified = ["enter", "2", "enter", "enter", "3", "enter", "enter", "4", "enter", "enter"]  # seat 1: a villager
+    started(CARDS, tmp_path / "game", StopAt(joined + identified, check=lambda: card_held(False), at=len(joined) + 1), speaker,
+            view)
     assert speaker.said[:7] == [said("deal.phones_intro"), *(said("deal.phones_turn", seat=s) for s in range(1, 7))]
     assert speaker.said[7] == said("deal.cards_intro")
+    assert held == [{"kind": "sleep", "card": ""}]  # no card known yet at the first character
+    held.clear()
+    started(CARDS, tmp_path / "again", StopAt(joined + identified, check=lambda: card_held(True), at=len(joined + identified)),
+            Recorder(), view)
+    assert held == [{"kind": "sleep", "card": VOICE.role("villager")}]
 
 
 def test_a_host_who_has_the_links_written_hands_them_out_and_nobody_is_called_to_the_screen(

@@ -75,9 +75,15 @@ def open_phones(io: TableIO, language: str, seats: int, names: Sequence[str | No
         """The seat at the screen scans its QR code (no card: deal: cards, or new links once the host stopped)."""
         show_qr(io.screen, server.qr_text(seat))
 
+    def cards_known(roles: Sequence[str]) -> None:
+        """The players' own cards identified (deal: cards): each phone holds its seat's, all at the same moment."""
+        for seat, role in enumerate(roles, start=1):
+            server.show_card(seat, voice.role(role))
+
     # A host who has the links written (--phone-links) hands them out: nobody is called to the screen to join.
     return dataclasses.replace(io, keys=keys, devices=(*io.devices, device, watch), card_shown=card_shown,
-                               phones=True, code_shown=code_shown if options.links is None else None), server
+                               cards_known=cards_known, phones=True,
+                               code_shown=code_shown if options.links is None else None), server
 
 
 @contextlib.contextmanager
@@ -107,8 +113,9 @@ def phones_at(io: TableIO, language: str, seats: int, names: Sequence[str | None
 
 
 def cards_seen(deal: tuple[str, ...], progress: Sequence[Mapping[str, Any]] | None) -> dict[int, str]:
-    """Returns the cards a resumed game's phones held (deal: app): every seat's once the deal was over, else those
-    of the seats that had seen theirs (the deal's ``progress``)."""
+    """Returns the cards a resumed game's phones held: every seat's once the deal was over (the players' own cards
+    identified, or the program's all seen), else those of the seats that had seen theirs (deal: app's
+    ``progress``)."""
     seen = range(1, len(deal) + 1) if progress is None else [step["seen"] for step in progress if "seen" in step]
     return {seat: deal[seat - 1] for seat in seen if 0 < seat <= len(deal)}
 
