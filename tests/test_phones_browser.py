@@ -148,6 +148,8 @@ def test_a_second_device_takes_the_seat_over(server: PhoneServer, drivers: Calla
     server.wake([3], "Seer, choose", [(1, "seat number 1")])
     wait_for(lambda: kind(second) == "ask")
     assert kind(first) == "taken"  # it does not come back by itself
+    wait_for(lambda: first.find_element(By.ID, "link").get_attribute("data-online") == "no")
+    assert first.find_element(By.ID, "link").text == ""  # nor says it is on its way back
 
 
 def test_a_phone_reloaded_mid_call_shows_the_call_again_and_answers_it(server: PhoneServer,

@@ -158,7 +158,7 @@
     socket.addEventListener("message", received);
     socket.addEventListener("close", () => {
       link.dataset.online = "no";
-      link.textContent = text("offline");
+      link.textContent = final ? "" : text("offline");  // a link that ended, taken or over: nothing comes back
       socket = null;
       if (!final) retry = setTimeout(connect, delay);
       delay = Math.min(delay * 2, 8000);
