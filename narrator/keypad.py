@@ -88,7 +88,8 @@ class TerminalKeys:
 
         self.fd = sys.stdin.fileno() if fd is None else fd
         if not os.isatty(self.fd):
-            raise OSError(f"the keypad needs a terminal: run {command()} play in a terminal window")
+            raise OSError(f"the keypad needs a terminal: run {command()} {' '.join(sys.argv[1:2]) or 'play'} in a "
+                          "terminal window")  # the command run: `play`, or `resume`
         self._saved: list[Any] | None = termios.tcgetattr(self.fd)
         tty.setcbreak(self.fd)
         # Ctrl-C becomes the key "interrupt", read like any other, so that the narrator can ask the host

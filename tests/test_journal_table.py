@@ -91,6 +91,7 @@ def test_a_journal_of_the_shape_before_still_resumes(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "narrator", "resume", str(journal), "--plain"], cwd=tmp_path,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
     assert "the keypad needs a terminal" in done.stderr, done.stderr
+    assert "resume in a terminal window" in done.stderr, done.stderr  # the command run, not `play`
 
 
 def test_a_journal_of_either_shape_is_listed_with_its_table_and_its_players(tmp_path: Path) -> None:
