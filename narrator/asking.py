@@ -56,6 +56,10 @@ class AnswerDevice(Protocol):
         """Returns True once those awake acknowledged on the device the secret result it shows them (the keypad's
         Enter, given elsewhere); False at once when it shows none, or when the keypad is to acknowledge it."""
 
+    def casts(self, call: Call, voters: Sequence[int]) -> bool:
+        """Returns whether some of the ``voters`` are to cast their ballots for ``call`` on the device (the
+        narrator then asks for secret ballots, not for the signal everyone points at)."""
+
     def ballots(self, call: Call, voters: Sequence[int], legal: Callable[[Answer], bool],
                 waiting: Callable[[], None]) -> dict[int, int | None]:
         """Returns the secret ballots cast on the device for the running vote or election, voter to seat (or None,
@@ -81,6 +85,9 @@ class QuietDevice:
 
     def acknowledged(self) -> bool:
         return False  # the keypad's Enter acknowledges a secret result
+
+    def casts(self, call: Call, voters: Sequence[int]) -> bool:
+        return False
 
     def ballots(self, call: Call, voters: Sequence[int], legal: Callable[[Answer], bool],
                 waiting: Callable[[], None]) -> dict[int, int | None]:

@@ -141,16 +141,28 @@ class Narrator:
         # A line a house rule or a variant picks instead (the call's declared traits say which, from the table's
         # rules alone): the call does not carry the rules, and the same words are said for the dead (fair play).
         ruled = CALLS[call.id].traits.opening(self.rules)
+        # Secret ballots on the players' phones: nobody points on a signal (the vote's own line says so, another
+        # call's is followed by how to vote).
+        ballots = self.ballots_elsewhere(call)
+        instead = f"{call.id}.call_ballots" if ballots and f"{call.id}.call_ballots" in self.voice.lines else None
         if wakes(call):
             self.line(f"{call.id}.{ruled or 'wake'}", VOICE)
         elif ruled:
             self.line(f"{call.id}.{ruled}", VOICE)
+        elif instead:
+            self.line(instead, VOICE)
         else:  # the seats that may be named are public: a line may say them (the revote's tied)
             self.line(f"{call.id}.call", VOICE, seats=list(call.seats))
-        if CALLS[call.id].traits.signal:  # "On my signal, everyone points": the signal, then the result is typed
+        if ballots and not instead:
+            self.line("notice.ballots", VOICE)
+        elif CALLS[call.id].traits.signal and not ballots:  # "On my signal, everyone points", then the result
             self.line(f"{call.id}.signal", VOICE)
         for fact in call.facts:
             self.fact(fact)
+
+    def ballots_elsewhere(self, call: Call) -> bool:
+        """Returns whether the voters cast ``call``'s ballots on their phones (a table narrator's, with phones)."""
+        return False
 
     def end(self, call: Call, step: Step) -> None:
         """Says and shows what the answer brought, then closes the call."""

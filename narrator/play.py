@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
-from engine import Answer, Call, Deal, Game, Phase, Rules, Table, deal_cards
+from engine import Answer, Call, Deal, Game, Phase, Rules, Table, deal_cards, votes
 from engine.answers import shown
 from engine.table import deal_buildings
 
@@ -132,7 +132,8 @@ class TableSession:
                                  ambience=table.ambience, pacing=pacing, listener=table.listener if hears else None)
         hooks = TableHooks(acknowledge=self.acknowledge, safe_point=self.settle,
                            last_words=self.last_words if config.last_words else None,
-                           answered=lambda call, step: self.answers.answered(call, step))
+                           answered=lambda call, step: self.answers.answered(call, step),
+                           ballots_elsewhere=self.ballots_elsewhere)
         self.narrator = TableNarrator(self.voice, table.screen, table.speaker, config.names, settings, hooks)
         # The microphone, when the table may answer aloud: an answer device like any the table brings.
         self.spoken = SpokenAnswers(self.hearing(), config.voice_phases(), self.microphone_lost) if hears else None
@@ -157,6 +158,11 @@ class TableSession:
             card_words=lambda number: voice.text("answer.card", {"number": number}),
             show=lambda key, values: screen.public(voice.text(key, values)),
             show_awake=lambda key, values: screen.entry(voice.text(key, values, config.names)))
+
+    def ballots_elsewhere(self, call: Call) -> bool:
+        """Whether some voters cast ``call``'s ballots on a device (their phones), by its voters now."""
+        game = self.narrator.game
+        return game is not None and any(device.casts(call, votes.voters(game)) for device in self.table.devices)
 
     def record_pace(self, key: str, took: float) -> None:
         """Journals a living call's length, so that a resumed game keeps the pace of its empty calls."""

@@ -51,7 +51,7 @@ class TableSettings:
 class TableHooks:
     """What the narrator asks of the keypad: to ``acknowledge`` a secret result (it stays on the screen until
     Enter; None: it does not wait), a ``safe_point`` between calls (where a model's failure is told), a seat voted
-    out's ``last_words`` (None: the table gives none), every call ``answered``."""
+    out's ``last_words`` (None: the table gives none), every call ``answered``, the ballots cast elsewhere."""
 
     acknowledge: Callable[[], None] | None = None
     safe_point: Callable[[], None] = lambda: None
@@ -59,6 +59,8 @@ class TableHooks:
     answered: Callable[[Call, Step], None] = lambda call, step: None
     """Told of every call's answer the engine took, and what it told, before it is shown (the phones show it to
     those awake)."""
+    ballots_elsewhere: Callable[[Call], bool] = lambda call: False
+    """Whether the voters cast a call's ballots on their phones (its opening asks for them, not for a signal)."""
 
 
 class TableNarrator(Narrator):
@@ -89,6 +91,7 @@ class TableNarrator(Narrator):
         self.safe_point = hooks.safe_point
         self.last_words = hooks.last_words
         self.answered = hooks.answered
+        self.ballots_cast_elsewhere = hooks.ballots_elsewhere
         self.opening: list[Line] = []
         self.game: Game | None = None  # once dealt
         self.replaying = False  # a resumed game's journaled part is narrated silently
@@ -244,6 +247,9 @@ class TableNarrator(Narrator):
         self.call_start = len(self.transcript)
         self.opening = []
         super().begin(call)
+
+    def ballots_elsewhere(self, call: Call) -> bool:
+        return self.ballots_cast_elsewhere(call)
 
     def refuse(self, call: Call, error: IllegalAnswer) -> None:
         """Says why an answer was refused; by day, a reason said aloud stays in the call's panel too, beside the prompt

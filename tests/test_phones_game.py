@@ -175,8 +175,10 @@ class _Connected:
 
 
 def run(tmp_path: Path, opened: contextlib.ExitStack, config: TableConfig, seed: int, seats: Sequence[int],
-        seer_picks: Callable[[Game, Call], int] | None = None) -> tuple[Game, Game, dict[int, SocketPhone]]:
-    """Plays the game with phones for ``seats``; returns it, the game planned ahead, and the phones."""
+        seer_picks: Callable[[Game, Call], int] | None = None, speaker: Recorder | None = None,
+        ) -> tuple[Game, Game, dict[int, SocketPhone]]:
+    """Plays the game with phones for ``seats``; returns it, the game planned ahead, and the phones (the lines
+    said go to ``speaker``)."""
     keys_planned, ahead, picks = plan(config, seed, set(seats), seer_picks)
     roles = deal_cards(config.table, seed).roles
     seer = roles.index("seer") + 1
@@ -201,7 +203,7 @@ def run(tmp_path: Path, opened: contextlib.ExitStack, config: TableConfig, seed:
         device: PhoneAnswers | None = None
         keys = PushbackKeys(GatedKeys(keys_planned, lambda: device is not None and device.waiting))
         device = PhoneAnswers(server, keys, VOICE)
-        table = TableIO(keys, PlainScreen(io.StringIO()), Recorder(), devices=(device,),
+        table = TableIO(keys, PlainScreen(io.StringIO()), speaker or Recorder(), devices=(device,),
                         card_shown=lambda seat, role: server.show_card(seat, VOICE.role(role)))
         game = play(config, table, seed=seed, start=NewGame(tmp_path), timing=Timing(sleep=lambda s: None),
                     out=io.StringIO())
@@ -245,6 +247,25 @@ def test_a_whole_game_answered_on_every_seats_phone_and_no_phone_gets_another_se
     witch = roles.index("witch") + 1
     asked = [json.loads(f)["view"] for f in phones[witch].shown() if '"kind":"ask"' in f]
     assert any("steps" in view and view["shown"] for view in asked)  # her potions in steps, under her victim
+
+
+@pytest.mark.parametrize("phones", [True, False])
+def test_with_ballots_on_the_phones_nobody_is_told_to_point_on_a_signal(
+        tmp_path: Path, opened: contextlib.ExitStack, phones: bool) -> None:
+    """The vote with the voters' phones connected asks for secret ballots on them, without the signal everyone
+    points at ("Three, two, one: point!"); the election, after its own line, says how to vote. Without a phone
+    connected, the vote is called as at any table."""
+    speaker = Recorder()
+    seats = range(1, STARTER.table.seats + 1) if phones else ()
+    game, ahead, _ = run(tmp_path, opened, STARTER, 38, seats, speaker=speaker)  # two days' votes
+    assert game.outcome == ahead.outcome
+    said = [line for line in speaker.said]
+    ballots = [VOICE.spoken(VOICE.text(key, {})) for key in ("vote.call_ballots", "notice.ballots")]
+    pointing = [VOICE.spoken(VOICE.text(key, {})) for key in ("vote.call", "vote.signal")]
+    assert said.count(ballots[0]) == (2 if phones else 0) and said.count(ballots[1]) == (1 if phones else 0)
+    assert said.count(pointing[0]) == said.count(pointing[1]) == (0 if phones else 2)
+    election = VOICE.spoken(VOICE.text("sheriff_election.call", {}))
+    assert not phones or said[said.index(election) + 1] == ballots[1]
 
 
 def test_twins_a_seer_who_looks_at_a_werewolf_or_not_send_every_sleeping_phone_the_same_bytes(

@@ -213,13 +213,16 @@ class PhoneAnswers:
                 self.phones.sleep()
                 return True
 
+    def casts(self, call: Call, voters: Sequence[int]) -> bool:
+        """The running vote or election, when a voter's phone is connected: ballots on the phones."""
+        return call.live and call.kind in BALLOTS and bool(set(voters) & self.phones.connected())
+
     def ballots(self, call: Call, voters: Sequence[int], legal: Callable[[Answer], bool],
                 waiting: Callable[[], None] = lambda: None) -> dict[int, int | None]:
         """Asks the voters with a phone their secret ballot (a seat the engine takes from them, or nobody) and
         returns those cast, once every voter whose phone is connected has voted or a key is pressed first
         (``waiting`` tells the host's screen meanwhile)."""
-        online = set(voters) & self.phones.connected()
-        if not (call.live and call.kind in BALLOTS and online):
+        if not self.casts(call, voters):
             return {}
         self._drain()
         title = self.text("phone.ballot_election" if call.kind is Kind.ELECTION else "phone.ballot")
