@@ -12,7 +12,7 @@ def _read_election(game: Play, value: Answer) -> Tally:
     """Reads the election's result: a seat, ``{tie: [...]}``, or a roll call ``{ballots: {voter: target}}``
     counted as the day's vote is (votes.count: one vote each, nobody is Sheriff yet; the day's bars and marks
     hook the vote's calls only). An election elects someone: a roll call with no vote is refused as null is."""
-    if isinstance(value, dict) and set(value) not in ({"tie"}, {"ballots"}):
+    if isinstance(value, dict) and set(value) not in ({"tie"}, {"ballots"}, {"ballots", "secret"}):
         raise IllegalAnswer("expected a seat, {tie: [seats]} or {ballots: {voter: target}}", key="refusal.shape")
     tally = votes.read(game, value, game.living(), nobody=False)
     if tally.seat is None and not tally.tied:

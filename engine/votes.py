@@ -61,7 +61,8 @@ def count(game: Play, ballots: dict[int, int | None]) -> Tally:
 
 
 def read(game: Play, value: Answer, among: Sequence[int], nobody: bool = True) -> Tally:
-    """Reads a vote's answer: a seat, null (nobody), ``{tie: [...]}`` or ``{ballots: {voter: target}}``."""
+    """Reads a vote's answer: a seat, null (nobody), ``{tie: [...]}`` or ``{ballots: {voter: target}}`` (with
+    ``secret``, the voters whose ballots were secret: see `_secret`)."""
     if isinstance(value, dict):
         if set(value) == {"tie"}:
             tied = value["tie"]
@@ -71,13 +72,22 @@ def read(game: Play, value: Answer, among: Sequence[int], nobody: bool = True) -
             if len(set(seats)) != len(seats):
                 raise IllegalAnswer("the same seat is named twice", key="refusal.twice")
             return Tally(None, tuple(sorted(seats)))
-        if set(value) == {"ballots"}:
-            return count(game, _ballots(game, value["ballots"], among))
+        if set(value) in ({"ballots"}, {"ballots", "secret"}):
+            cast = _ballots(game, value["ballots"], among)
+            _secret(game, value.get("secret", []), cast)
+            return count(game, cast)
         raise IllegalAnswer("expected a seat, null, {tie: [seats]} or {ballots: {voter: target}}",
                             key="refusal.shape")
     if value is None and not nobody:
         raise IllegalAnswer("a seat is needed here", key="refusal.need_seat")
     return Tally(answers.named(game, answers.seat(game, value, optional=True, among=among), "vote"))
+
+
+def _secret(game: Play, value: object, cast: dict[int, int | None]) -> None:
+    """Checks a roll call's ``secret``: the voters whose ballots were cast in secret (on their phones), which the
+    count ignores and the game's account keeps secret; each is a voter of the roll call."""
+    if not isinstance(value, (list, tuple)) or any(answers.seat(game, voter) not in cast for voter in value):
+        raise IllegalAnswer("secret lists voters of the roll call", key="refusal.shape")
 
 
 def _ballots(game: Play, value: object, among: Sequence[int]) -> dict[int, int | None]:

@@ -149,6 +149,8 @@ def _answer(voice: Voice, names: Sequence[str | None], call: Call, value: Answer
             voice.text("recap.no_potion", {})
     if isinstance(value, bool):
         return voice.text("answer.yes" if value else "answer.no", {})
+    if isinstance(value, dict) and value.get("secret"):  # ballots cast on the phones: secret, for good
+        return voice.text("recap.secret_ballots", {})
     if isinstance(value, dict) and isinstance(value.get("ballots"), dict):  # a roll call: each voter's choice
         return voice.join([f"{seats(int(voter))} → {seats(target)}" for voter, target in value["ballots"].items()])
     if isinstance(value, dict) and "tie" in value:

@@ -266,6 +266,11 @@ def test_with_ballots_on_the_phones_nobody_is_told_to_point_on_a_signal(
     assert said.count(pointing[0]) == said.count(pointing[1]) == (0 if phones else 2)
     election = VOICE.spoken(VOICE.text("sheriff_election.call", {}))
     assert not phones or said[said.index(election) + 1] == ballots[1]
+    journal, = tmp_path.glob("*.jsonl")
+    cast = [json.loads(line)["answer"] for line in journal.read_text(encoding="utf-8").splitlines()
+            if json.loads(line).get("call") in ("vote", "sheriff_election")]
+    assert len(cast) == 3 and all(isinstance(answer, dict) == phones for answer in cast)  # else: the result typed
+    assert not phones or all(answer["secret"] == sorted(int(voter) for voter in answer["ballots"]) for answer in cast)
 
 
 def test_twins_a_seer_who_looks_at_a_werewolf_or_not_send_every_sleeping_phone_the_same_bytes(

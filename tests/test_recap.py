@@ -193,3 +193,24 @@ def test_the_sheriffs_tie_break_is_named_as_such_and_day_zero_in_digits_in_chine
     assert who(voice, call._replace(id="sheriff_election")) == "The Sheriff's election"
     zh = load_voice("zh")
     assert zh.text("screen.day_zero", {}).startswith(zh.text("summary.night", {"number": 1}))
+
+
+def test_ballots_cast_in_secret_on_the_phones_stay_secret_in_the_recap() -> None:
+    """A vote whose ballots were cast on the players' phones is secret for good: the recap, made to be shared,
+    says it was a secret ballot and never who voted for whom (the tally and its result were said aloud)."""
+    table = Table(6, ("werewolf", "seer", "villager", "villager", "villager", "werewolf"))
+    game = Game(table, Deal(table.deck, ()))
+    rng = random.Random(2)
+    ballots = None
+    while not game.over:
+        call = game.call
+        assert call is not None
+        if call.id == "vote" and call.needs_answer and ballots is None:
+            ballots = {str(voter): call.seats[0] for voter in game.living()}
+            game.answer({"ballots": ballots, "secret": [int(voter) for voter in ballots][:2]})
+        else:
+            game.answer(rng.choice(game.legal()) if call.needs_answer else None)
+    assert ballots is not None
+    voice = load_voice("en")
+    recap = markdown(build_recap(game, voice))
+    assert "- The vote · Secret ballots\n" in recap and "→" not in recap

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from engine import Answer, Deal, Game, Rules, Table
+from engine import Answer, Deal, Game, IllegalAnswer, Rules, Table
 from helpers import Printed, drive, new_game, play_keys
 from keystrokes import ScriptedKeys, after, keys_for
 from narrator.asking import KEYPAD, KeypadAnswers
@@ -302,3 +302,22 @@ def test_a_roll_call_is_journaled_as_its_ballots_and_a_game_resumed_after_it_end
     assert resumed.eliminated == whole.eliminated and resumed.outcome == whole.outcome
     assert journaled(tmp_path / "stopped")[1] == entries
     assert [json.loads(line) for line in path.read_text().splitlines()].count({"undo": 1}) == 0
+
+
+def test_ballots_cast_in_secret_count_as_any_and_name_only_voters_of_the_roll_call() -> None:
+    """A roll call's ``secret`` (the voters who cast theirs on a phone) changes nothing in the count, and lists
+    voters of that roll call only: anything else is refused."""
+    table = Table(6, ("werewolf", "seer", "villager", "villager", "villager", "villager"), Rules(sheriff=False))
+    game = Game(table, Deal(table.deck, ()))
+    while game.call is not None and game.call.id != "vote":
+        game.answer(game.legal()[0] if game.call.needs_answer else None)
+    assert game.call is not None
+    living = game.living()
+    cast = {str(voter): living[0] for voter in living}
+    for secret in ([living[0] + 100], "1", [None], [s for s in range(1, 7) if s not in living][:1] or [99]):
+        with pytest.raises(IllegalAnswer):
+            game.check({"ballots": cast, "secret": secret})
+    plain, secret = Game(table, Deal(table.deck, ())), game
+    while plain.call is not None and plain.call.id != "vote":
+        plain.answer(plain.legal()[0] if plain.call.needs_answer else None)
+    assert plain.answer({"ballots": cast}).facts == secret.answer({"ballots": cast, "secret": living[:2]}).facts

@@ -65,7 +65,8 @@ def read_roll_call(pad: Pad, result: str = "tally.out", given: dict[int, int | N
     players' phones) are taken as they are, never shown nor said one by one: only the voters without one are
     asked. The engine counts the whole roll call (the day's vote or the Sheriff's election: the running call's
     rules); its tally is shown and read back before it counts, the seat chosen said with ``result``. Returns
-    ``{ballots: {voter: target}}``, or None to type the result instead."""
+    ``{ballots: {voter: target}}`` (with ``secret``: the voters of ``given``), or None to type the result
+    instead."""
     assert pad.game is not None
     game = pad.game
     voters = votes.voters(game)
@@ -78,8 +79,10 @@ def read_roll_call(pad: Pad, result: str = "tally.out", given: dict[int, int | N
         try:
             if len(ballots) == len(voters):
                 cast = dict(zip(voters, ballots))
-                if pad.confirm(tally(pad, game, cast, result), {"ballots": cast}):
-                    return {"ballots": cast}
+                # The voters who cast theirs on a phone: secret, in the game's account too (recap), for good.
+                answer: dict[str, Any] = {"ballots": cast, **({"secret": sorted(given)} if given else {})}
+                if pad.confirm(tally(pad, game, cast, result), answer):
+                    return answer
                 if not typed(ballots, voters, given):
                     return None  # every ballot cast on the phones: Backspace types the result instead
                 while voters[len(ballots) - 1] in given:
