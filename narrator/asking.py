@@ -56,6 +56,10 @@ class AnswerDevice(Protocol):
         """Returns True once those awake acknowledged on the device the secret result it shows them (the keypad's
         Enter, given elsewhere); False at once when it shows none, or when the keypad is to acknowledge it."""
 
+    def acknowledged_on_keypad(self) -> None:
+        """Learns that the keypad's Enter acknowledged the secret result (no OK came from the device): the device
+        shows it no more, as after its own OK (a phone's OK button would else stay until the next call)."""
+
     def casts(self, call: Call, voters: Sequence[int]) -> bool:
         """Returns whether some of the ``voters`` are to cast their ballots for ``call`` on the device (the
         narrator then asks for secret ballots, not for the signal everyone points at)."""
@@ -85,6 +89,9 @@ class QuietDevice:
 
     def acknowledged(self) -> bool:
         return False  # the keypad's Enter acknowledges a secret result
+
+    def acknowledged_on_keypad(self) -> None:
+        pass
 
     def casts(self, call: Call, voters: Sequence[int]) -> bool:
         return False
@@ -201,6 +208,8 @@ class KeypadAnswers:
         self.keys.drain()  # an Enter typed ahead is nobody's acknowledgment (see `enter`)
         if not any(device.acknowledged() for device in self.devices):
             self.enter(drain=False)
+            for device in self.devices:
+                device.acknowledged_on_keypad()
 
     # -- pieces ------------------------------------------------------------
 

@@ -134,6 +134,32 @@ def test_a_second_device_takes_the_seat_over_and_the_first_is_told(server: Phone
     assert until(second, "ask")["choices"] == ["Seat 1"]
 
 
+def test_during_the_deal_every_phone_says_whether_its_card_came_and_sleeps_from_the_first_call(
+        server: PhoneServer, opened: contextlib.ExitStack) -> None:
+    """Before the first call nobody's eyes are closed: each phone's view is the deal's (its card come or to come),
+    the same for every seat in the same state but for its card; the first call turns every one at once into the
+    night's dark page, its card kept."""
+    phones = {seat: phone(server, seat, opened) for seat in (1, 2, 3)}
+    assert {seat: view(socket)[1] for seat, socket in phones.items()} == {seat: views.dealing() for seat in phones}
+    server.show_card(1, "Seer")
+    server.show_card(2, "Werewolf")
+    dealt = {seat: until_view(socket, lambda shown: shown.get("card") != "") for seat, socket in phones.items()
+             if seat != 3}
+    assert dealt == {1: views.dealing("Seer"), 2: views.dealing("Werewolf")}
+    assert {k: v for k, v in dealt[1].items() if k != "card"} == {k: v for k, v in dealt[2].items() if k != "card"}
+    server.sleep()  # the first call: nobody awake at it
+    night = {seat: until_view(socket, lambda shown: "deal" not in shown) for seat, socket in phones.items()}
+    assert night == {1: views.sleeping("Seer"), 2: views.sleeping("Werewolf"), 3: views.sleeping()}
+
+
+def until_view(socket: ClientConnection, condition: Callable[[dict[str, object]], bool]) -> dict[str, object]:
+    """Returns the first view the phone is sent that meets ``condition`` (the frames before it are its view again)."""
+    while True:
+        shown = view(socket)[1]
+        if condition(shown):
+            return shown
+
+
 def changes(frames: list[tuple[int, dict[str, object], int]]) -> list[dict[str, object]]:
     """Returns the views a phone was shown, each once (the clock sends a view again until it changes)."""
     shown: list[dict[str, object]] = []
@@ -149,6 +175,8 @@ def test_every_phone_gets_a_frame_of_one_size_on_the_clock_and_only_its_own_view
         view(socket)
     server.show_card(1, "Seer")
     server.show_card(2, "Werewolf")
+    server.sleep()  # the night falls: every phone's deal page turns into the night's, once
+    night = until_view(phones[3], lambda shown: "deal" not in shown)
     server.wake([2], "Werewolves, choose your victim", [(1, "Seat 1"), (3, "Seat 3"), (None, "Nobody")])
     until(phones[2], "ask")
     server.result([2], "Answer confirmed")
@@ -157,7 +185,8 @@ def test_every_phone_gets_a_frame_of_one_size_on_the_clock_and_only_its_own_view
     seen = {seat: [view(socket) for _ in range(8)] for seat, socket in phones.items()}
     assert {size for frames in seen.values() for _, _, size in frames} == {views.FRAME}
     assert changes(seen[2])[-1]["kind"] == "sleep"
-    assert changes(seen[3]) == [{"kind": "sleep", "card": ""}] and {v for v, _, _ in seen[3]} == {0}  # never changed
+    # Changed once, from the deal's page to the night's at the first call, as every phone; never since.
+    assert changes(seen[3]) == [night] == [views.sleeping()] and {v for v, _, _ in seen[3]} == {1}
     assert all("Werewolf" not in json.dumps(v) for _, v, _ in seen[1] + seen[3])
     assert all("Seer" not in json.dumps(v) for _, v, _ in seen[2] + seen[3])
 
@@ -225,7 +254,7 @@ def test_a_game_going_on_serves_the_same_links_on_the_same_port_with_each_seats_
         assert {seat: again.link(seat) for seat in (1, 2, 3)} == links
         assert again.reachable() == {1, 2, 3} and again.connected() == frozenset()
         again.show_card(2, "Seer")
-        assert view(phone(again, 2, opened))[1] == {"kind": "sleep", "card": "Seer"}
+        assert view(phone(again, 2, opened))[1] == views.dealing("Seer")  # the deal's page until the first call
     finally:
         again.stop(views.over())
 

@@ -115,17 +115,31 @@ def collect(driver: Any, frames: list[str], count: int) -> list[str]:
     return frames if len(frames) >= count else []
 
 
+def note(driver: Any) -> str:
+    """The dim line of a page with no call: what it says of the moment (the deal, the night)."""
+    try:
+        return str(driver.find_element(By.CSS_SELECTOR, "#view p.dim").text)
+    except Exception:  # redrawn between two looks, or no such line
+        return ""
+
+
 def test_a_phone_joins_by_its_link_and_holds_its_card(server: PhoneServer, drivers: Callable[..., Any]) -> None:
+    """At the deal the page says the card comes, then that it came (no eyes closed yet); the card is read while the
+    button is held; from the first call on, the night's dark page, the card still there."""
     phone = drivers()
     phone.get(server.link(2))
     wait_for(lambda: kind(phone) == "sleep" and server.connected() == {2})
+    assert note(phone) == TEXTS["phone.no_card"] and not phone.find_elements(By.ID, "hold")
     server.show_card(2, "Fortune Teller")
     hold = wait_for(lambda: phone.find_elements(By.ID, "hold"))[0]
-    assert phone.find_element(By.ID, "card").text == ""
+    assert note(phone) == TEXTS["phone.dealt"] and phone.find_element(By.ID, "card").text == ""
     ActionChains(phone).click_and_hold(hold).perform()
     assert wait_for(lambda: phone.find_element(By.ID, "card").text) == "Fortune Teller"
     ActionChains(phone).release(hold).perform()
     wait_for(lambda: phone.find_element(By.ID, "card").text == "")
+    server.sleep()  # the first call: the night falls
+    wait_for(lambda: note(phone) == TEXTS["phone.sleep"])
+    assert phone.find_elements(By.ID, "hold")
 
 
 def test_wrong_tokens_are_refused_alike(server: PhoneServer, drivers: Callable[..., Any]) -> None:
@@ -177,6 +191,8 @@ def test_an_awake_and_a_sleeping_phone_receive_frames_of_one_size_on_one_clock(s
     awake.get(server.link(1))
     asleep.get(server.link(2))
     wait_for(lambda: server.connected() == {1, 2})
+    server.sleep()  # the first call: the deal's page turns into the night's on every phone at once, then no more
+    wait_for(lambda: note(awake) == note(asleep) == TEXTS["phone.sleep"])
     received(awake), received(asleep)
     server.wake([1], "Werewolves, wake up.", [(3, "seat number 3"), (4, "seat number 4")])
     wait_for(lambda: kind(awake) == "ask")

@@ -51,13 +51,15 @@ def tick(socket: ClientConnection, said: dict[str, object]) -> None:
 
 class SocketPhone:
     """A player's phone without a browser: answers each new question with the choice ``pick`` gives (the first by
-    default: the first legal answer), gives its OK to each result that asks for one, and keeps every frame."""
+    default: the first legal answer), gives its OK to each result that asks for one (not with ``ok`` False: the
+    keypad's Enter is left to give it), and keeps every frame."""
 
     def __init__(self, server: PhoneServer, seat: int, opened: contextlib.ExitStack,
-                 pick: Callable[[dict[str, object]], int] = lambda view: 0) -> None:
+                 pick: Callable[[dict[str, object]], int] = lambda view: 0, ok: bool = True) -> None:
         url = server.link(seat).replace("http://", "ws://").replace("/p/", "/ws/")
         self.socket = opened.enter_context(connect(url, open_timeout=5))
         self.pick = pick
+        self.ok = ok
         self.frames: list[str] = []
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -74,10 +76,15 @@ class SocketPhone:
                 last = shown
                 if shown["kind"] == "ask":
                     tick(self.socket, {"call": shown["call"], "choice": self.pick(shown)})
-                elif shown["kind"] == "told" and shown["ok"]:
+                elif shown["kind"] == "told" and shown["ok"] and self.ok:
                     tick(self.socket, {"call": shown["ok"], "ok": 1})
         except Exception:  # closed at the end of the test
             pass
+
+    def now(self) -> dict[str, object]:
+        """Returns the view the phone was sent last ({} before its first frame)."""
+        last: dict[str, object] = json.loads(self.frames[-1])["view"] if self.frames else {}
+        return last
 
     def versions(self) -> dict[int, str]:
         """Returns each version of the phone's view it was sent, by number (the clock samples the views: a game
@@ -105,6 +112,15 @@ class GatedKeys(ScriptedKeys):
             time.sleep(timeout or 0)
             return None
         return super().read(timeout)
+
+
+def until(condition: Callable[[], bool], what: str, shown: Callable[[], str] = lambda: "",
+          seconds: float = 5) -> None:
+    """Waits for ``condition``, looked at every 20 ms: a bound for a hang, never a pace."""
+    end = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < end, f"waited too long for {what} {shown()}"
+        time.sleep(0.02)
 
 
 def legal_in(game: Game) -> Callable[[Answer], bool]:
@@ -406,6 +422,37 @@ def test_a_key_hands_a_call_a_result_and_the_ballots_left_to_the_keypad() -> Non
     assert told and keys.read(timeout=1) == "rollcall" and phones.told[-1][0] == "sleep"
     asked = dict((seat, values) for seat, _, values in phones.told[0][1])  # type: ignore[misc]
     assert set(asked) == set(voters) and all(None in values for values in asked.values())
+
+
+def test_the_keypads_enter_takes_a_secret_result_off_the_awake_phone_as_its_ok_does(
+        opened: contextlib.ExitStack) -> None:
+    """The Seer's look waits on her phone with an OK; the host's Enter on the keypad acknowledges it instead: her
+    phone goes back to its dark page at once, as after her OK, not at the next call (its OK would stand meanwhile)."""
+    from narrator.asking import KeypadAnswers
+
+    game = Game(STARTER.table, deal_cards(STARTER.table, SEED))
+    rng = random.Random(1)
+    while game.call is not None and game.call.id != "seer":
+        game.answer(rng.choice(game.legal()) if game.call.needs_answer else None)
+    call = game.call
+    assert call is not None
+    seer = call.actors[0]
+    server = PhoneServer(STARTER.table.seats, TEXTS, bind="127.0.0.1", tick=TICK).start()
+    try:
+        held = SocketPhone(server, seer, opened, ok=False)
+        until(lambda: held.now().get("kind") == "sleep", "her phone's dark page")
+        keys = PushbackKeys(ScriptedKeys(["enter"]))
+        device = PhoneAnswers(server, keys, VOICE)
+        answers = KeypadAnswers(keys, PlainScreen(io.StringIO()), VOICE, lambda key, values: None, lambda: None,
+                                devices=(device,))
+        device.answered(call, game.answer(next(s for s in call.seats if legal_in(game)(s))))
+        until(lambda: held.now().get("kind") == "told" and bool(held.now().get("ok")), "her look with its OK")
+        answers.acknowledge()  # the keypad's Enter, her OK not given
+        assert keys.read(timeout=0) is None  # the Enter was the acknowledgment's
+        until(lambda: held.now().get("kind") == "sleep", "her phone's dark page again",
+              lambda: f"(it shows {held.now()})")
+    finally:
+        server.stop()
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "zh"])

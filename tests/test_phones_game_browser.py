@@ -1,8 +1,10 @@
 """The issue's whole game with phones (issue 26): the real program in tmux (`play --phones`, the console speaker, the
 test's own XDG folders), ten players, ten headless chromium phone pages (one browser, a window each, 127.0.0.1 only).
+Before the deal every page says the card comes at the deal.
 Every night call the phones take is answered on the awake player's page (the Seer's, the Guard's and the pack's
-seat, Cupid's two lovers one at a time, the Witch's potions in two steps, the lovers' waking), each secret result
-acknowledged with the page's OK; the day's votes are secret ballots cast on the living players' pages, the host
+seat, Cupid's two lovers one at a time, the Witch's potions in two steps, the Infected Father's yes or no, the
+lovers' waking), each secret result acknowledged with the page's OK but the first, acknowledged with the keypad's
+Enter, which takes it off the page; the day's votes are secret ballots cast on the living players' pages, the host
 confirming the engine's tally on the keypad, which answers the rest (the debate, a shot by day). At night one page
 is reloaded mid-call and another drops (closed) and comes back: the host is told by day, never at night. In the
 second night the game's process is killed (kill -9) mid-call and the supervisor resumes it: every page reconnects by
@@ -48,14 +50,15 @@ SEATS = 10
 CONFIG = """\
 language: en
 seats: 10
-deck: [werewolf, werewolf, werewolf, seer, guard, witch, hunter, cupid, villager, villager]
+deck: [werewolf, werewolf, infected_father, seer, guard, witch, hunter, cupid, villager, villager]
 deal: app
 sheriff: false
 speaker: console
 pause: [0, 0]
 call_floor: 0
 """
-SEED = 6
+SEED = 2
+"""A game of three nights in which the Infected Father infects on the first (the planner's yes)."""
 EN = load_voice("en")
 WORDS = PhoneAnswers(cast(Any, None), cast(Any, None), EN)
 """The phones' device, here only to word what a page offers (its names for each answer, its results' lines)."""
@@ -138,6 +141,13 @@ class Phones:
                     self.sockets[key] = seat
             elif method == "Network.webSocketFrameReceived" and key in self.sockets:
                 self.frames[self.sockets[key]].append(params["response"]["payloadData"])
+
+    def note(self, seat: int) -> str:
+        """The dim line of a page with no call: what it says of the moment (the deal, the night)."""
+        try:
+            return str(self.on(seat).find_element(By.CSS_SELECTOR, "#view p.dim").text)
+        except Exception:  # redrawn between two looks
+            return ""
 
     def buttons(self, seat: int, selector: str, text: str | None = None) -> list[Any]:
         """The page's buttons (``text``: only those saying it); none while the page is redrawn."""
@@ -239,6 +249,8 @@ def plan(config: TableConfig, seed: int) -> tuple[list[Turn], Game]:
             turns.append(Turn(call, value, ["enter"], step))  # the host confirms the engine's tally
             continue
         value = rng.choice(game.legal()) if call.needs_answer else None
+        if call.id == "infected_father" and call.live and True in game.legal():
+            value = True  # he infects the pack's victim (once a game): his yes/no answer shows in the game
         step = game.answer(value)
         turns.append(Turn(call, value, keys_for(call, value) + after(step), step))
     return turns, game
@@ -281,6 +293,8 @@ def test_ten_phones_play_a_whole_game_through_a_reload_a_drop_and_a_kill(folder:
         driver = browser()
         phones = Phones(driver, {int(seat): link for seat, link in links.items()})
         wait_for(phones.all_online, "every page to connect")
+        coming = EN.text("phone.no_card", {})  # the deal: nobody's eyes closed yet, no card on any page
+        assert [phones.note(seat) for seat in phones.links] == [coming] * SEATS
         tmux.send(["enter"] * 3 * SEATS)  # the deal: each seat's card on the screen, with its QR code
         played = Played(tmux, phones, journal, villager)
         for number, turn in enumerate(turns):
@@ -293,8 +307,16 @@ def test_ten_phones_play_a_whole_game_through_a_reload_a_drop_and_a_kill(folder:
         assert "exit=0" in final, final
         assert ahead.outcome is not None and EN.text(f"end.{ahead.outcome.winner}", {})[:15] in final
         assert normal([entry.answer for entry in read_journal(str(journal))[1]]) == normal(ahead.journal)
-        assert played.by_phone >= 4 and played.ballots and played.acknowledged, vars(played)
-        assert {Kind.SEAT, Kind.SEATS, Kind.WITCH, Kind.NONE} <= played.kinds, played.kinds
+        assert played.by_phone >= 4 and played.ballots and played.acknowledged and played.entered, vars(played)
+        assert {Kind.SEAT, Kind.SEATS, Kind.WITCH, Kind.YES_NO, Kind.NONE} <= played.kinds, played.kinds
+        # The Infected Father's yes, given on his page among its two choices, is the game's: journaled, and the
+        # pack's victim he was shown infected instead of devoured (the game played ahead, answer for answer the same).
+        infect = next(turn for turn in turns if turn.call.id == "infected_father" and turn.call.live)
+        assert played.offered == {"infected_father": said(infect.call, True) + said(infect.call, False)}
+        journaled = [entry for entry in read_journal(str(journal))[1] if entry.call == "infected_father"]
+        assert [entry.answer for entry in journaled if entry.needs][:1] == [True], journaled
+        victim = next(f.values["seat"] for f in infect.call.facts if f.key == "victim_shown")
+        assert isinstance(victim, int) and "infected" in ahead.players[victim - 1].marks
         assert played.reloaded and played.told and played.killed, vars(played)
         wait_for(lambda: all(phones.kind(seat) == "over" for seat in phones.links), "every page to say it is over")
         phones.collect()
@@ -323,6 +345,8 @@ class Played:
         self.tmux, self.phones, self.journal, self.dropper = tmux, phones, journal, dropper
         self.connected = set(phones.links)
         self.by_phone = self.ballots = self.acknowledged = 0  # night answers, ballots, OKs given on the pages
+        self.entered = 0  # secret results acknowledged with the keypad's Enter instead of the page's OK
+        self.offered: dict[str, list[str]] = {}  # a yes/no call's choices, as its page offered them
         self.kinds: set[Kind] = set()  # the kinds of night call answered on the pages
         self.reloaded = self.told = self.killed = False
         self.dropped_line = EN.text("screen.phones_dropped", {"seats": [dropper]})[:40]
@@ -362,12 +386,21 @@ class Played:
             wait_for(lambda: self.phones.kind(seats[0]) == "ask", "the call on the page")
             self.phones.on(seats[0]).refresh()
             self.reloaded = True
+        if call.kind is Kind.YES_NO:
+            wait_for(lambda: self.phones.kind(seats[0]) == "ask", "the yes/no call on the page")
+            self.offered[call.id] = wait_for(lambda: [b.text for b in self.phones.buttons(seats[0], "button.choice")],
+                                             "the page's two choices")
         self.phones.answer(seats[0], prompt(call), said(call, turn.value))
         self.by_phone += 1
         self.kinds.add(call.kind)
         wait_for(lambda: self.answered() >= number + 1, f"{call.id}'s answer from the phone to be journaled")
         lines = WORDS.secret(turn.step.facts)
-        if lines:  # what the answer revealed is read on the awake player's page, and acknowledged there (OK)
+        if lines and not self.entered:  # the host's Enter acknowledges the first: the page's OK goes with it
+            wait_for(lambda: self.phones.buttons(seats[0], "#ok"), "the page's result with its OK")
+            self.tmux.send(["enter"])
+            wait_for(lambda: self.phones.kind(seats[0]) not in ("told", ""), "the page to leave its result")
+            self.entered += 1
+        elif lines:  # what the answer revealed is read on the awake player's page, and acknowledged there (OK)
             self.phones.acknowledge(seats[0], lines)
             self.acknowledged += 1
         else:

@@ -29,6 +29,7 @@ from narrator.config import TableConfig  # noqa: E402
 from narrator.errors import GameStopped  # noqa: E402
 from narrator.journal import read_journal  # noqa: E402
 from narrator.keypad import TableGone  # noqa: E402
+from narrator.phones import views  # noqa: E402
 from narrator.phones.table import PhoneOptions, journaled, phones_at  # noqa: E402
 from narrator.play import NewGame, ResumeOptions, Timing, play, resume_play  # noqa: E402
 from narrator.screen import PlainScreen  # noqa: E402
@@ -200,9 +201,9 @@ def test_with_the_players_own_cards_every_seat_scans_its_phones_code_at_the_scre
     held: list[object] = []
 
     def card_held(card: bool) -> None:
-        """The phone's view, once it is there (with ``card``, once it holds one)."""
+        """The phone's view, once it is there (with ``card``, once it holds one past the deal: the first call)."""
         end = time.monotonic() + 10
-        while not (view and (view[0].get("card") or not card)) and time.monotonic() < end:
+        while not (view and (view[0].get("card") and "deal" not in view[0] or not card)) and time.monotonic() < end:
             time.sleep(0.02)
         held.extend(view)
     joined = ["enter"] * 2 * 6
@@ -211,7 +212,7 @@ def test_with_the_players_own_cards_every_seat_scans_its_phones_code_at_the_scre
             view)
     assert speaker.said[:7] == [said("deal.phones_intro"), *(said("deal.phones_turn", seat=s) for s in range(1, 7))]
     assert speaker.said[7] == said("deal.cards_intro")
-    assert held == [{"kind": "sleep", "card": ""}]  # no card known yet at the first character
+    assert held == [views.dealing()]  # no card known yet at the first character
     held.clear()
     started(CARDS, tmp_path / "again", StopAt(joined + identified, check=lambda: card_held(True), at=len(joined + identified)),
             Recorder(), view)

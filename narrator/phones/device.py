@@ -13,7 +13,8 @@ the call's kind is one a phone answers; the awake seats of a call the keypad ans
 other phone gets its dark page. Once the engine took the answer (`answered`), the awake seats see what it told them
 (the Seer's look, the Fox's sign, the Thief's centre cards: the lines the host's screen shows, Narrator.fact's) or,
 with nothing secret, the answer confirmed (the pack's victim, shared among the pack); a secret result waits for an
-OK on one of their phones or Enter on the keypad (`acknowledged`), as the keypad's did.
+OK on one of their phones or Enter on the keypad (`acknowledged`), as the keypad's did; the Enter takes it off their
+phones as their OK does (`acknowledged_on_keypad`: the dark page).
 
 By day, the vote and the Sheriff's election are cast on the voters' phones as secret ballots (`ballots`); the
 keypad's roll call takes those and asks the voters without a phone, and the host confirms the engine's tally.
@@ -212,6 +213,12 @@ class PhoneAnswers:
             if got[1] is OK:
                 self.phones.sleep()
                 return True
+
+    def acknowledged_on_keypad(self) -> None:
+        """The keypad's Enter acknowledged the secret result: it leaves the awake phones as an OK on one of them
+        does (their OK, which no one waits for now, would else stand until the next call opens)."""
+        self.acknowledging = False
+        self.phones.sleep()
 
     def casts(self, call: Call, voters: Sequence[int]) -> bool:
         """The running vote or election, when a voter's phone is connected: ballots on the phones."""

@@ -95,7 +95,7 @@ class PhoneServer:
         self._tokens = dict(tokens) if tokens else \
             {seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in range(1, seats + 1)}
         self._cards: dict[int, str] = {}
-        self._views: dict[int, View] = {seat: views.sleeping() for seat in range(1, seats + 1)}
+        self._views: dict[int, View] = {seat: views.dealing() for seat in range(1, seats + 1)}  # till the first call
         self._choices: dict[int, tuple[int, list[object]]] = {}  # seat → (the call asked, its choices' values)
         self._ok: dict[int, int] = {}  # seat → the call whose result waits for its OK
         self._versions: dict[int, int] = {seat: 0 for seat in range(1, seats + 1)}  # each seat's view's version
@@ -222,10 +222,11 @@ class PhoneServer:
             return frozenset(self._joined - self._online)
 
     def show_card(self, seat: int, name: str) -> None:
-        """Gives ``seat``'s phone its card, ``name`` in the table's language: kept, shown while its owner holds it."""
+        """Gives ``seat``'s phone its card, ``name`` in the table's language: kept, shown while its owner holds it;
+        until the first call its page says the card came (views.dealing), the deal going on."""
         with self._lock:
             self._cards[seat] = name
-            self._set(seat, views.sleeping(name))
+            self._set(seat, views.dealing(name))
 
     def wake(self, seats: Sequence[int], prompt: str, choices: Sequence[tuple[object, str]],
              shown: Sequence[str] = ()) -> int:

@@ -36,6 +36,13 @@ def sleeping(card: str = "") -> View:
     return {"kind": "sleep", "card": card}
 
 
+def dealing(card: str = "") -> View:
+    """Returns the dark page of a seat while the deal goes on (until the first call): nobody's eyes are closed yet,
+    so it says that its ``card`` came (held to be read, as asleep) or comes at the deal; every seat's alike but
+    for its card, as asleep."""
+    return {"kind": "sleep", "card": card, "deal": True}
+
+
 def asking(call: int, prompt: str, choices: Sequence[str], shown: Sequence[str] = (),
            steps: Sequence[tuple[str, Sequence[str]]] = (), paths: Sequence[Sequence[int]] = ()) -> View:
     """Returns the view of an awake seat asked the call numbered ``call``: the ``prompt``, what the call ``shown``

@@ -25,16 +25,17 @@
   function render() {
     const v = view;
     if (v.kind === "sleep") {
+      // During the deal nobody's eyes are closed: the page says whether the card came, not that the table sleeps.
+      // After it, a page without a card (real cards dealt) says nothing of one.
       const face = el("p", {class: "card", id: "card"});
-      const nodes = [el("p", {class: "dim"}, text("sleep")), face];
+      const said = v.deal ? (v.card ? "dealt" : "no_card") : "sleep";
+      const nodes = [el("p", {class: "dim"}, text(said)), face];
       if (v.card) {
         const hold = el("button", {class: "hold", id: "hold", type: "button"}, text("show_card"));
         const show = (on) => { face.textContent = on ? v.card : ""; };
         hold.addEventListener("pointerdown", () => show(true));
         ["pointerup", "pointerleave", "pointercancel", "blur"].forEach((e) => hold.addEventListener(e, () => show(false)));
         nodes.push(hold);
-      } else {
-        nodes.push(el("p", {class: "dim"}, text("no_card")));
       }
       draw("sleep", ...nodes);
     } else if (v.kind === "ask") {
