@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
-from engine import Answer, Call, Deal, Game, Phase, Rules, Table, deal_cards, votes
+from engine import Answer, Call, Deal, Game, Phase, Rules, Step, Table, deal_cards, votes
 from engine.answers import shown
 from engine.table import deal_buildings
 
@@ -132,7 +132,7 @@ class TableSession:
                                  ambience=table.ambience, pacing=pacing, listener=table.listener if hears else None)
         hooks = TableHooks(acknowledge=self.acknowledge, safe_point=self.settle,
                            last_words=self.last_words if config.last_words else None,
-                           answered=lambda call, step: self.answers.answered(call, step),
+                           answered=self.answered,
                            ballots_elsewhere=self.ballots_elsewhere)
         self.narrator = TableNarrator(self.voice, table.screen, table.speaker, config.names, settings, hooks)
         # The microphone, when the table may answer aloud: an answer device like any the table brings.
@@ -158,6 +158,18 @@ class TableSession:
             card_words=lambda number: voice.text("answer.card", {"number": number}),
             show=lambda key, values: screen.public(voice.text(key, values)),
             show_awake=lambda key, values: screen.entry(voice.text(key, values, config.names)))
+
+    def answered(self, call: Call, step: Step) -> None:
+        """Tells the devices that the engine took ``call``'s answer (`KeypadAnswers.answered`), and the table every
+        seat's card as the game has it now: the Thief's as taken goes to his phone."""
+        self.answers.answered(call, step)
+        self.cards_now()
+
+    def cards_now(self) -> None:
+        """Tells the table every seat's card as the game has it now (the players' phones hold their own)."""
+        game = self.narrator.game
+        if game is not None:
+            self.table.cards_known(tuple(game.card(seat) for seat in range(1, len(game.players) + 1)))
 
     def ballots_elsewhere(self, call: Call) -> bool:
         """Whether some voters cast ``call``'s ballots on a device (their phones), by its voters now."""
@@ -346,7 +358,12 @@ def replayed(session: TableSession, game: Resumed) -> Answers:
     if not game.replay:
         return session.answers
     session.narrator.replaying = True
-    return Replay(game.replay_from, list(game.replay), session.answers, on_live=session.narrator.go_live)
+
+    def live(call: Call) -> None:
+        session.cards_now()  # the phones of a game going on hold the cards as they are now, not as dealt
+        session.narrator.go_live(call)
+
+    return Replay(game.replay_from, list(game.replay), session.answers, on_live=live)
 
 
 def play_calls(session: TableSession, deal: Deal, game: Resumed) -> Game:

@@ -92,7 +92,8 @@ class TableIO:
     codes on the screen beside it, the card on the seat's phone)."""
     cards_known: Callable[[Sequence[str]], None] = lambda roles: None
     """Told every seat's card (their roles' ids, seat by seat) once the players' own cards are identified (deal:
-    cards): the players' phones, each holding its own from then on."""
+    cards), and after every call as the game has them then (the Thief's as taken): the players' phones, each
+    holding its own."""
     phones: bool = False
     """The players' phones are at the table: the host's stop ends their links (journaled)."""
     code_shown: Callable[[int], None] | None = None

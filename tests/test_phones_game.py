@@ -20,7 +20,7 @@ pytest.importorskip("websockets", reason="the [phones] extra (scripts/setup.sh i
 
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
-from engine import Answer, Call, Game, IllegalAnswer, Kind, deal_cards, votes  # noqa: E402
+from engine import Answer, Call, Game, IllegalAnswer, Kind, Rules, Table, deal_cards, votes  # noqa: E402
 from keystrokes import Recorder, ScriptedKeys, after, keys_for  # noqa: E402
 from narrator.config import TableConfig  # noqa: E402
 from narrator.hearing import PushbackKeys  # noqa: E402
@@ -220,7 +220,9 @@ def run(tmp_path: Path, opened: contextlib.ExitStack, config: TableConfig, seed:
         keys = PushbackKeys(GatedKeys(keys_planned, lambda: device is not None and device.waiting))
         device = PhoneAnswers(server, keys, VOICE)
         table = TableIO(keys, PlainScreen(io.StringIO()), speaker or Recorder(), devices=(device,),
-                        card_shown=lambda seat, role: server.show_card(seat, VOICE.role(role)))
+                        card_shown=lambda seat, role: server.show_card(seat, VOICE.role(role)),
+                        cards_known=lambda roles: [server.show_card(seat, VOICE.role(role))
+                                                   for seat, role in enumerate(roles, start=1)])
         game = play(config, table, seed=seed, start=NewGame(tmp_path), timing=Timing(sleep=lambda s: None),
                     out=io.StringIO())
     finally:
@@ -473,3 +475,25 @@ def test_the_longest_questions_fit_one_frame_at_the_largest_table(language: str)
         assert form is not None
         shown = form.view(99999, device.prompt(call), device.secret(call.facts))
         assert len(views.encode(shown, 99999).encode()) < views.FRAME, call.id
+
+
+def test_the_thiefs_phone_holds_the_card_he_took_and_so_does_it_when_the_game_goes_on(
+        tmp_path: Path, opened: contextlib.ExitStack) -> None:
+    """The card button shows the card as the game has it now: the Thief who took a centre card holds it on his
+    phone from the end of his call (the dark page of every other phone unchanged by it)."""
+    table = Table(8, ("thief", "werewolf", "werewolf", "seer", "witch", "villager", "villager", "villager",
+                      "villager", "villager"), Rules(sheriff=False))
+    config = TableConfig("en", table, pause=(0.0, 0.0), call_floor=0.0)
+    for seed in range(40):
+        deal = deal_cards(table, seed)
+        if {"thief", "seer"} <= set(deal.roles) and "werewolf" not in deal.centre and set(deal.centre) != {"villager"}:
+            break  # he takes the first centre card offered: one other than a villager's (seen on his phone)
+    game, _, phones = run(tmp_path, opened, config, seed, range(1, 9))
+    thief = deal.roles.index("thief") + 1
+    journal, = tmp_path.glob("*.jsonl")
+    taken = next(json.loads(line)["answer"] for line in journal.read_text(encoding="utf-8").splitlines()
+                 if json.loads(line).get("call") == "thief")
+    assert taken in (1, 2)
+    held = [json.loads(frame)["view"].get("card") for frame in phones[thief].shown()
+            if json.loads(frame)["view"]["kind"] == "sleep"]
+    assert held[-1] == VOICE.role(deal.centre[taken - 1]) != VOICE.role("thief")

@@ -22,7 +22,7 @@ pytest.importorskip("websockets", reason="the [phones] extra (scripts/setup.sh i
 
 from websockets.sync.client import connect  # noqa: E402
 
-from engine import Rules, Table  # noqa: E402
+from engine import Rules, Table, deal_cards  # noqa: E402
 from keystrokes import Recorder, ScriptedKeys  # noqa: E402
 from narrator import play as play_module  # noqa: E402
 from narrator.config import TableConfig  # noqa: E402
@@ -243,3 +243,33 @@ def test_a_host_who_has_the_links_written_hands_them_out_and_nobody_is_called_to
     new = links.read_text(encoding="utf-8")
     assert new != old and len(new.splitlines()) == 6 and oct(links.stat().st_mode & 0o777) == "0o600"
     assert said("deal.phones_again") not in speaker.said
+
+
+def test_a_game_going_on_gives_the_thiefs_phone_the_card_he_took_not_the_one_dealt(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Thief took a centre card; the game stops before its next call. Going on, his phone holds the card he
+    took, as the game has it now (the journal's deal says Thief)."""
+    table = Table(6, ("thief", "werewolf", "seer", "villager", "villager", "villager", "villager", "werewolf"),
+                  Rules(sheriff=False))
+    config = dataclasses.replace(APP, table=table)
+    seed = next(s for s in range(100) if deal_cards(table, s).roles[0] == "thief"
+                and deal_cards(table, s).centre[0] == "villager")  # asleep at the next call: his dark page
+    deal = deal_cards(table, seed)
+    folder = tmp_path / "game"
+    folder.mkdir()
+    links: dict[int, str] = {}
+    keys = StopAt(dealt(6) + ["1", "enter", "enter"])
+    with pytest.raises(EOFError):
+        with phones_at(TableIO(keys, PlainScreen(io.StringIO()), Recorder()), "en", 6, (),
+                       PhoneOptions(bind="127.0.0.1")) as (table_io, server):
+            links.update({seat: server.link(seat) for seat in range(1, 7)})
+            play(config, table_io, seed=seed, start=NewGame(folder, phones=journaled(server)),
+                 timing=Timing(sleep=lambda s: None), out=io.StringIO())
+    journal, = folder.glob("*.jsonl")
+    held: list[object] = []
+
+    def thiefs_card() -> None:
+        with connect(links[1].replace("http:", "ws:").replace("/p/", "/ws/"), open_timeout=5) as socket:
+            held.append(json.loads(socket.recv(timeout=5))["view"].get("card"))
+    resumed(monkeypatch, journal, StopAt([], check=thiefs_card), Recorder(), PlainScreen(io.StringIO()))
+    assert held == [VOICE.role(deal.centre[0])]

@@ -223,10 +223,16 @@ class PhoneServer:
 
     def show_card(self, seat: int, name: str) -> None:
         """Gives ``seat``'s phone its card, ``name`` in the table's language: kept, shown while its owner holds it;
-        until the first call its page says the card came (views.dealing), the deal going on."""
+        until the first call its page says the card came (views.dealing), the deal going on. A card the game
+        changed (the Thief's as taken) replaces the one held: on the dark page at once, else when it is dark
+        again. Nothing changes for a card the phone holds already."""
         with self._lock:
+            if self._cards.get(seat) == name:
+                return
             self._cards[seat] = name
-            self._set(seat, views.dealing(name))
+            shown = self._views.get(seat, {})
+            if shown.get("kind") == "sleep":  # the dark page, the deal's or the night's (awake: once it is dark)
+                self._set(seat, views.dealing(name) if shown.get("deal") else views.sleeping(name))
 
     def wake(self, seats: Sequence[int], prompt: str, choices: Sequence[tuple[object, str]],
              shown: Sequence[str] = ()) -> int:
