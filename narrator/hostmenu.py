@@ -29,6 +29,8 @@ class MenuHooks:
     """Shows a seat its card again, the table's eyes closed; False when there is no card to show there."""
     eyes_open: Callable[[], bool] | None = None
     """Whether the table's eyes are open, by the lines it heard (None: by the call asked, made in the dark or not)."""
+    phones: bool = False
+    """The players' phones are at the table: stopping ends their links, which the host is told before confirming."""
 
 
 class MenuKeys(Protocol):
@@ -79,7 +81,7 @@ class HostMenu:
         """Ctrl-C: asks whether to stop; Enter stops (the game can go on later), any other key goes on."""
         screen = self.keys.screen
         prompt, _ = self.shown()
-        screen.prompt(self.keys.text("menu.stop_confirm"))
+        screen.prompt(self.keys.text("menu.stop_confirm_phones" if self.hooks.phones else "menu.stop_confirm"))
         key = self.keys.read_key()
         if key in ("enter", "interrupt"):
             raise HostStop()
@@ -127,7 +129,8 @@ class HostMenu:
                 keys.say("notice.resumed", {})
         elif key == "4":
             self._until_enter(hooks.public_state())
-        elif key == "5" and self._yes("menu.end_confirm", command=command()):
+        elif key == "5" and self._yes("menu.end_confirm_phones" if self.hooks.phones else "menu.end_confirm",
+                                      command=command()):
             raise HostStop()
         elif key == "6" and not self.eyes_open():
             # Said aloud, "Everyone close your eyes, seat five come to the screen" in the middle of a call tells

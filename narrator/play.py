@@ -139,7 +139,7 @@ class TableSession:
         self.spoken = SpokenAnswers(self.hearing(), config.voice_phases(), self.microphone_lost) if hears else None
         spoken = (self.spoken,) if self.spoken is not None else ()
         menu = MenuHooks(last_answered=self.last_answered, public_state=self.public_state,
-                         card_again=self.card_again, eyes_open=lambda: self.narrator.eyes_open)
+                         card_again=self.card_again, eyes_open=lambda: self.narrator.eyes_open, phones=table.phones)
         self.answers = KeypadAnswers(self.keys, table.screen, self.voice, say=self.say, repeat=self.narrator.repeat,
                                      names=config.names, rng=random.Random(seed), debate_timer=config.debate_timer,
                                      clock=timing.clock, pacing=pacing, menu=menu, devices=(*table.devices, *spoken))

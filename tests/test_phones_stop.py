@@ -74,11 +74,11 @@ def opens(link: str) -> int:
 
 
 def started(config: TableConfig, folder: Path, keys: StopAt, speaker: Recorder,
-            last_view: list[dict[str, object]]) -> tuple[Path, dict[int, str]]:
+            last_view: list[dict[str, object]], screen: PlainScreen | None = None) -> tuple[Path, dict[int, str]]:
     """Plays a new game with the phones (as `play --phones` does) until its keys stop it; returns its journal and
     the links it served. A phone on seat 1 keeps the last view it was sent."""
     folder.mkdir()
-    table = TableIO(keys, PlainScreen(io.StringIO()), speaker)
+    table = TableIO(keys, screen or PlainScreen(io.StringIO()), speaker)
     links: dict[int, str] = {}
     with contextlib.ExitStack() as stack:
         with pytest.raises((GameStopped, EOFError)):
@@ -129,7 +129,12 @@ def test_the_hosts_stop_ends_the_phones_links_and_the_game_going_on_gives_new_on
     open nothing; the same three seats scan new codes at the screen, each alone, before the deal goes on at seat 4
     with the new links."""
     view: list[dict[str, object]] = []
-    journal, old = started(APP, tmp_path / "game", StopAt(dealt(3) + ["interrupt", "enter"]), Recorder(), view)
+    asked: list[str] = []
+    keys = StopAt(dealt(3) + ["interrupt", "enter"], check=lambda: asked.append(screen.state.prompt),
+                  at=3 * 3 + 1)
+    screen = PlainScreen(io.StringIO())
+    journal, old = started(APP, tmp_path / "game", keys, Recorder(), view, screen)
+    assert asked == [VOICE.text("menu.stop_confirm_phones", {})]  # the host is told, before confirming
     assert view == [{"kind": "ended"}]
     lines = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
     assert lines[-1] == {"stopped": "host"}
