@@ -128,7 +128,9 @@ def test_a_sheriff_who_dies_and_names_his_successor_is_one_line_of_the_history(t
     assert history == ["- Before the first night: seat number four becomes Sheriff.", "- Day 1: seat number one becomes Sheriff."]
 
 
-def test_a_roll_call_vote_is_told_voter_by_voter() -> None:
+def roll_call_game(secret: int = 0) -> tuple[str, dict[str, int]]:
+    """Plays a game whose first vote is a roll call, every voter naming the first seat offered (the first
+    ``secret`` voters on their phones); returns its recap, in English, and the ballots."""
     table = Table(6, ("werewolf", "seer", "villager", "villager", "villager", "werewolf"))
     game = Game(table, Deal(table.deck, ()))
     rng = random.Random(2)
@@ -138,12 +140,17 @@ def test_a_roll_call_vote_is_told_voter_by_voter() -> None:
         assert call is not None
         if call.id == "vote" and call.needs_answer and ballots is None:
             ballots = {str(voter): call.seats[0] for voter in game.living()}
-            game.answer({"ballots": ballots})
+            cast = [int(voter) for voter in ballots][:secret]
+            game.answer({"ballots": ballots, **({"secret": cast} if cast else {})})
         else:
             game.answer(rng.choice(game.legal()) if call.needs_answer else None)
     assert ballots is not None
+    return markdown(build_recap(game, load_voice("en"))), ballots
+
+
+def test_a_roll_call_vote_is_told_voter_by_voter() -> None:
+    recap, ballots = roll_call_game()
     voice = load_voice("en")
-    recap = markdown(build_recap(game, voice))
     target = voice.seat(next(iter(ballots.values())))
     assert f"{voice.seat(int(next(iter(ballots))))} → {target}" in recap
 
@@ -198,19 +205,5 @@ def test_the_sheriffs_tie_break_is_named_as_such_and_day_zero_in_digits_in_chine
 def test_ballots_cast_in_secret_on_the_phones_stay_secret_in_the_recap() -> None:
     """A vote whose ballots were cast on the players' phones is secret for good: the recap, made to be shared,
     says it was a secret ballot and never who voted for whom (the tally and its result were said aloud)."""
-    table = Table(6, ("werewolf", "seer", "villager", "villager", "villager", "werewolf"))
-    game = Game(table, Deal(table.deck, ()))
-    rng = random.Random(2)
-    ballots = None
-    while not game.over:
-        call = game.call
-        assert call is not None
-        if call.id == "vote" and call.needs_answer and ballots is None:
-            ballots = {str(voter): call.seats[0] for voter in game.living()}
-            game.answer({"ballots": ballots, "secret": [int(voter) for voter in ballots][:2]})
-        else:
-            game.answer(rng.choice(game.legal()) if call.needs_answer else None)
-    assert ballots is not None
-    voice = load_voice("en")
-    recap = markdown(build_recap(game, voice))
+    recap, _ = roll_call_game(secret=2)
     assert "- The vote · Secret ballots\n" in recap and "→" not in recap
