@@ -146,7 +146,7 @@ class Narrator:
         ballots = self.ballots_elsewhere(call)
         instead = f"{call.id}.call_ballots" if ballots and f"{call.id}.call_ballots" in self.voice.lines else None
         if wakes(call):
-            self.line(f"{call.id}.{ruled or 'wake'}", VOICE)
+            self.line(self.worded(f"{call.id}.{ruled or 'wake'}"), VOICE)
         elif ruled:
             self.line(f"{call.id}.{ruled}", VOICE)
         elif instead:
@@ -159,6 +159,11 @@ class Narrator:
             self.line(f"{call.id}.signal", VOICE)
         for fact in call.facts:
             self.fact(fact)
+
+    def worded(self, key: str) -> str:
+        """Returns the key of the line said for ``key`` at this table: a table narrator's with the players' phones
+        may have its own wording (``lovers.wake_phones``: come to the screen, or look at your phone)."""
+        return key
 
     def ballots_elsewhere(self, call: Call) -> bool:
         """Returns whether the voters cast ``call``'s ballots on their phones (a table narrator's, with phones)."""

@@ -129,7 +129,8 @@ class TableSession:
         pacing = Pacing(config.call_floor, config.pause, clock=timing.clock, sleep=timing.sleep,
                         on_sample=self.record_pace)
         settings = TableSettings(rules=config.table.rules, seats=config.table.seats, voice_log=voice_log,
-                                 ambience=table.ambience, pacing=pacing, listener=table.listener if hears else None)
+                                 ambience=table.ambience, pacing=pacing, listener=table.listener if hears else None,
+                                 phones=table.phones)
         hooks = TableHooks(acknowledge=self.acknowledge, safe_point=self.settle,
                            last_words=self.last_words if config.last_words else None,
                            answered=self.answered,

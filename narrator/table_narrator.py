@@ -37,7 +37,7 @@ class TableSettings:
     the night's ``ambience`` (narrator.speak.ambience.NightAmbience, with ambience: true; None: none); the keypad's
     ``pacing``, which
     the narrator shares (None: its own); the ``listener`` muted while the narrator speaks, so that it never hears
-    itself (None: no microphone, or none that hears answers)."""
+    itself (None: no microphone, or none that hears answers); whether the players' ``phones`` are at the table."""
 
     rules: Rules = dataclasses.field(default_factory=Rules)
     seats: int | None = None
@@ -45,6 +45,8 @@ class TableSettings:
     ambience: Ambience | None = None
     pacing: Pacing | None = None
     listener: Listener | None = None
+    phones: bool = False
+    """The players' phones are at the table: a line with a phones' wording says it (`Narrator.worded`)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,6 +89,7 @@ class TableNarrator(Narrator):
         # The keypad's: it opens a call made with eyes closed, the narrator closes it.
         self.pacing = Pacing() if settings.pacing is None else settings.pacing
         self.listener: Listener | None = settings.listener  # None from the moment the microphone is lost
+        self.phones = settings.phones
         self.acknowledge = hooks.acknowledge
         self.safe_point = hooks.safe_point
         self.last_words = hooks.last_words
@@ -250,6 +253,11 @@ class TableNarrator(Narrator):
 
     def ballots_elsewhere(self, call: Call) -> bool:
         return self.ballots_cast_elsewhere(call)
+
+    def worded(self, key: str) -> str:
+        # The same wording for every call at a table with phones, whoever is awake and has one: it tells nothing.
+        phoned = f"{key}_phones"
+        return phoned if self.phones and phoned in self.voice.lines else key
 
     def refuse(self, call: Call, error: IllegalAnswer) -> None:
         """Says why an answer was refused; by day, a reason said aloud stays in the call's panel too, beside the prompt

@@ -219,7 +219,7 @@ def run(tmp_path: Path, opened: contextlib.ExitStack, config: TableConfig, seed:
         device: PhoneAnswers | None = None
         keys = PushbackKeys(GatedKeys(keys_planned, lambda: device is not None and device.waiting))
         device = PhoneAnswers(server, keys, VOICE)
-        table = TableIO(keys, PlainScreen(io.StringIO()), speaker or Recorder(), devices=(device,),
+        table = TableIO(keys, PlainScreen(io.StringIO()), speaker or Recorder(), devices=(device,), phones=True,
                         card_shown=lambda seat, role: server.show_card(seat, VOICE.role(role)),
                         cards_known=lambda roles: [server.show_card(seat, VOICE.role(role))
                                                    for seat, role in enumerate(roles, start=1)])
@@ -284,6 +284,9 @@ def test_with_ballots_on_the_phones_nobody_is_told_to_point_on_a_signal(
     assert said.count(pointing[0]) == said.count(pointing[1]) == (0 if phones else 2)
     election = VOICE.spoken(VOICE.text("sheriff_election.call", {}))
     assert not phones or said[said.index(election) + 1] == ballots[1]
+    # At a table with phones, whoever holds one: the lovers come to the screen or look at their phone.
+    lovers = [VOICE.spoken(VOICE.text(key, {})) for key in ("lovers.wake_phones", "lovers.wake")]
+    assert (said.count(lovers[0]), said.count(lovers[1])) == (1, 0)
     journal, = tmp_path.glob("*.jsonl")
     cast = [json.loads(line)["answer"] for line in journal.read_text(encoding="utf-8").splitlines()
             if json.loads(line).get("call") in ("vote", "sheriff_election")]

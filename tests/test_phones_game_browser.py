@@ -36,7 +36,7 @@ from keystrokes import after, keys_for  # noqa: E402
 from narrator.config import TableConfig, load_config  # noqa: E402
 from narrator.journal import read_journal  # noqa: E402
 from narrator.narration import wakes  # noqa: E402
-from narrator.phones.device import BALLOTS, KINDS, PhoneAnswers  # noqa: E402
+from narrator.phones.device import BALLOTS, KINDS, PhoneAnswers, called  # noqa: E402
 from narrator.voices import load_voice  # noqa: E402
 from test_kill_trials import ASK, Turn  # noqa: E402
 from tmux import PATIENCE, Tmux  # noqa: E402
@@ -201,8 +201,7 @@ def said(call: Call, value: Answer) -> list[str]:
 
 def prompt(call: Call) -> str:
     """The title a page gives the night call ``call``: its wake line (PhoneAnswers.prompt)."""
-    wake = f"{call.id}.wake"
-    return EN.text(wake, {}) if wake in EN.lines else EN.role(call.id)
+    return called(EN, call.id)
 
 
 def ballot_name(target: int | None) -> str:

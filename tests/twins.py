@@ -160,6 +160,7 @@ class Moment:
 
 def eyes_after(key: str, eyes: str, live: Callable[[], bool]) -> str:
     """Returns whose eyes are open once the line ``key`` has been said (see the module's rule)."""
+    key = key.removesuffix("_phones")  # a line's wording at a table with the players' phones (lovers.wake_phones)
     if key in ("nightfall.call", "notice.close_eyes") or key.endswith(".sleep"):
         return CLOSED
     if key.endswith((".wake", ".wake_drawn", ".wake_harvest")) and key != "identify.wake" \

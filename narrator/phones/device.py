@@ -354,10 +354,9 @@ class PhoneAnswers:
         return [line.text for line in lines if line.channel == SCREEN]
 
     def prompt(self, call: Call) -> str:
-        """Returns what the awake seats' phones ask: the call's own wake line (the rulebook's words), and why the last
-        answer was not taken when it was not."""
-        key = f"{call.id}.wake"
-        asked = self.voice.text(key, {}, self.names) if key in self.voice.lines else self.voice.role(call.id)
+        """Returns what the awake seats' phones ask: the call's own wake line (the rulebook's words; a phones'
+        wording where it has one), and why the last answer was not taken when it was not."""
+        asked = called(self.voice, call.id, self.names)
         return f"{self.text('phone.refused_answer')} {asked}" if self.refused else asked
 
     def seat(self, seat: int) -> str:
@@ -376,3 +375,12 @@ class PhoneAnswers:
                 self.phones.answers.get_nowait()
             except queue.Empty:
                 return
+
+
+def called(voice: Voice, call: str, names: Sequence[str | None] = ()) -> str:
+    """Returns the title a phone gives the call ``call``: its wake line (its phones' wording where it has one: the
+    lovers look at their phone), or its character's name."""
+    for key in (f"{call}.wake_phones", f"{call}.wake"):
+        if key in voice.lines:
+            return voice.text(key, {}, names)
+    return voice.role(call)
