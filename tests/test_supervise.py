@@ -373,8 +373,10 @@ def test_the_game_stops_as_on_sighup_when_its_supervisor_is_killed_or_stopped(tm
 
 def test_a_game_whose_supervisor_is_gone_already_stops_at_once() -> None:
     script = "from narrator.supervise import die_with_supervisor; die_with_supervisor(); print('went on')"
+    # SIGHUP as a game gets it (a suite run under nohup would hand its children SIGHUP ignored).
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
-                            env={**os.environ, SUPERVISED: "99999999"})
+                            env={**os.environ, SUPERVISED: "99999999"},
+                            preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL))
     assert result.returncode == -signal.SIGHUP and result.stdout == ""
 
 
