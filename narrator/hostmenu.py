@@ -14,6 +14,7 @@ from .keypad import HostStop
 from .narration import in_the_dark
 from .screen import Screen
 from .shapes import HostUndo, Repeat
+from .voices import Voice
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,8 @@ class MenuKeys(Protocol):
     screen: Screen
     say: Callable[[str, dict[str, object]], None]
     asking: Call | None
+
+    voice: Voice
 
     def read_key(self, timeout: float | None = None) -> str | None:
         """Reads a key (a refusal on the screen goes with it)."""
@@ -81,7 +84,7 @@ class HostMenu:
         """Ctrl-C: asks whether to stop; Enter stops (the game can go on later), any other key goes on."""
         screen = self.keys.screen
         prompt, _ = self.shown()
-        screen.prompt(self.keys.text("menu.stop_confirm_phones" if self.hooks.phones else "menu.stop_confirm"))
+        screen.prompt(self.keys.text(self.keys.voice.worded("menu.stop_confirm", self.hooks.phones)))
         key = self.keys.read_key()
         if key in ("enter", "interrupt"):
             raise HostStop()
@@ -129,7 +132,7 @@ class HostMenu:
                 keys.say("notice.resumed", {})
         elif key == "4":
             self._until_enter(hooks.public_state())
-        elif key == "5" and self._yes("menu.end_confirm_phones" if self.hooks.phones else "menu.end_confirm",
+        elif key == "5" and self._yes(self.keys.voice.worded("menu.end_confirm", self.hooks.phones),
                                       command=command()):
             raise HostStop()
         elif key == "6" and not self.eyes_open():

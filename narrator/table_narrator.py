@@ -255,9 +255,7 @@ class TableNarrator(Narrator):
         return self.ballots_cast_elsewhere(call)
 
     def worded(self, key: str) -> str:
-        # The same wording for every call at a table with phones, whoever is awake and has one: it tells nothing.
-        phoned = f"{key}_phones"
-        return phoned if self.phones and phoned in self.voice.lines else key
+        return self.voice.worded(key, self.phones)
 
     def refuse(self, call: Call, error: IllegalAnswer) -> None:
         """Says why an answer was refused; by day, a reason said aloud stays in the call's panel too, beside the prompt

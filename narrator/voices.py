@@ -118,6 +118,13 @@ class Voice:
             text = text.replace(written, said)
         return text
 
+    def worded(self, key: str, phones: bool) -> str:
+        """Returns the key of the line said for ``key``: at a table with the players' ``phones``, its phones'
+        wording, ``<key>_phones``, where the language has one (the lovers come to the screen or look at their
+        phone; the host's stop ends the phones' links). The same at every table with phones, whoever holds one."""
+        phoned = f"{key}_phones"
+        return phoned if phones and phoned in self.lines else key
+
     def role(self, role: str) -> str:
         """Returns a character's name in this language."""
         return self.roles.get(role, role)

@@ -380,7 +380,5 @@ class PhoneAnswers:
 def called(voice: Voice, call: str, names: Sequence[str | None] = ()) -> str:
     """Returns the title a phone gives the call ``call``: its wake line (its phones' wording where it has one: the
     lovers look at their phone), or its character's name."""
-    for key in (f"{call}.wake_phones", f"{call}.wake"):
-        if key in voice.lines:
-            return voice.text(key, {}, names)
-    return voice.role(call)
+    key = voice.worded(f"{call}.wake", phones=True)
+    return voice.text(key, {}, names) if key in voice.lines else voice.role(call)

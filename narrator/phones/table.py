@@ -66,17 +66,18 @@ def open_phones(io: TableIO, language: str, seats: int, names: Sequence[str | No
     watch = DroppedPhones(server, lambda seats: io.screen.notice(
         voice.text("screen.phones_dropped", {"seats": seats}, names) if seats else ""))
 
-    def card_shown(seat: int, role: str) -> None:
-        """The seat at the screen scans its QR code; its phone holds its card from now on."""
-        server.show_card(seat, voice.role(role))
+    def code_shown(seat: int) -> None:
+        """The seat at the screen scans its QR code (alone: deal: cards, or new links once the host stopped)."""
         show_qr(io.screen, server.qr_text(seat))
 
-    def code_shown(seat: int) -> None:
-        """The seat at the screen scans its QR code (no card: deal: cards, or new links once the host stopped)."""
-        show_qr(io.screen, server.qr_text(seat))
+    def card_shown(seat: int, role: str) -> None:
+        """The seat at the screen scans its QR code beside its card; its phone holds its card from now on."""
+        server.show_card(seat, voice.role(role))
+        code_shown(seat)
 
     def cards_known(roles: Sequence[str]) -> None:
-        """The players' own cards identified (deal: cards): each phone holds its seat's, all at the same moment."""
+        """Every seat's card as the game has it (the players' own identified, the Thief's as taken): each phone
+        holds its own; one it holds already changes nothing."""
         for seat, role in enumerate(roles, start=1):
             server.show_card(seat, voice.role(role))
 
