@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from engine import Call, Game, Kind, Step, deal_cards
 from engine.calls import declared_calls
@@ -69,18 +69,29 @@ def after(step: Step, cards_on_screen: bool = True) -> list[str]:
     return keys + ["enter", "enter"] * confessions
 
 
+def random_legal(game: Game, call: Call, rng: random.Random) -> Any:
+    """A random legal answer to ``call`` (None for a call that needs none)."""
+    return rng.choice(game.legal()) if call.needs_answer else None
+
+
+def answered_ahead(game: Game, rng: random.Random,
+                   choose: Callable[[Game, Call, random.Random], Any] = random_legal) -> Iterator[tuple[Call, Any, Step]]:
+    """Plays ``game`` to its end, each call answered as ``choose`` says (by default a random legal answer, drawn
+    from ``rng``); yields each call, its answer and the step it made."""
+    while not game.over:
+        call = game.call
+        assert call is not None
+        value = choose(game, call, rng)
+        yield call, value, game.answer(value)
+
+
 def plan_keys(config: Any, seed: int) -> tuple[list[str], Game]:
     """Plays ``config``'s game ahead with random legal answers (the deal from ``seed``); returns every key
     the table will press, from the deal on the screen to the winner, and the finished game."""
     game = Game(config.table, deal_cards(config.table, seed))
     keys = ["enter"] * 3 * config.table.seats  # the deal: show, hide, back to the seat
-    rng = random.Random(seed)
-    while not game.over:
-        call = game.call
-        assert call is not None
-        value = rng.choice(game.legal()) if call.needs_answer else None
-        keys += keys_for(call, value)
-        keys += after(game.answer(value))
+    for call, value, step in answered_ahead(game, random.Random(seed)):
+        keys += keys_for(call, value) + after(step)
     return keys, game
 
 

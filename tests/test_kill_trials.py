@@ -24,7 +24,7 @@ from typing import Callable, Iterator, Sequence
 import pytest
 
 from engine import Answer, Call, Fact, Game, Kind, Phase, Step, deal_cards
-from keystrokes import after, keys_for
+from keystrokes import after, answered_ahead, keys_for
 from narrator.config import TableConfig, load_config
 from narrator.journal import read_journal
 from narrator.narration import SCREEN, VOICE, Line, Narrator
@@ -103,14 +103,8 @@ def plan(config: TableConfig, seed: int) -> tuple[list[Turn], Game]:
     """Plays the seeded game ahead with random legal answers; returns every call's turn (the keys: its answer,
     then the Enter after a secret it revealed) and the finished game."""
     game = Game(config.table, deal_cards(config.table, seed))
-    rng = random.Random(seed)
-    turns: list[Turn] = []
-    while not game.over:
-        call = game.call
-        assert call is not None
-        value = rng.choice(game.legal()) if call.needs_answer else None
-        step = game.answer(value)
-        turns.append(Turn(call, value, keys_for(call, value) + after(step), step))
+    turns = [Turn(call, value, keys_for(call, value) + after(step), step)
+             for call, value, step in answered_ahead(game, random.Random(seed))]
     return turns, game
 
 

@@ -32,7 +32,7 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 from engine import Answer, Call, Game, IllegalAnswer, Kind, Phase, deal_cards, votes  # noqa: E402
-from keystrokes import after, keys_for  # noqa: E402
+from keystrokes import after, answered_ahead, keys_for, random_legal  # noqa: E402
 from narrator.config import TableConfig, load_config  # noqa: E402
 from narrator.journal import read_journal  # noqa: E402
 from narrator.narration import wakes  # noqa: E402
@@ -236,22 +236,18 @@ def ballots(game: Game, rng: random.Random) -> Answer:
 def plan(config: TableConfig, seed: int) -> tuple[list[Turn], Game]:
     """Plays the seeded game ahead with random legal answers, the day's votes as ballots cast on the voters'
     phones; returns every call's turn (the keys for a call no phone takes) and the finished game."""
-    game = Game(config.table, deal_cards(config.table, seed))
-    rng = random.Random(seed)
-    turns: list[Turn] = []
-    while not game.over:
-        call = game.call
-        assert call is not None
+    def choose(game: Game, call: Call, rng: random.Random) -> Answer:
         if call.live and call.kind in BALLOTS:
-            value = ballots(game, rng)
-            step = game.answer(value)
-            turns.append(Turn(call, value, ["enter"], step))  # the host confirms the engine's tally
-            continue
-        value = rng.choice(game.legal()) if call.needs_answer else None
+            return ballots(game, rng)
+        value = random_legal(game, call, rng)
         if call.id == "infected_father" and call.live and True in game.legal():
             value = True  # he infects the pack's victim (once a game): his yes/no answer shows in the game
-        step = game.answer(value)
-        turns.append(Turn(call, value, keys_for(call, value) + after(step), step))
+        return value
+
+    game = Game(config.table, deal_cards(config.table, seed))
+    turns = [Turn(call, value, ["enter"] if call.live and call.kind in BALLOTS  # the host confirms the tally
+                  else keys_for(call, value) + after(step), step)
+             for call, value, step in answered_ahead(game, random.Random(seed), choose)]
     return turns, game
 
 
