@@ -9,7 +9,7 @@ in order, whitespace, case and the shape of quotation marks aside.
 The seeds are the rulebooks the project comes from; they are not in a user's clone, so this is a check the
 engineers run, not a test:
 
-    python scripts/check_citations.py                       # the seeds at ../shared/seeds
+    python scripts/check_citations.py                       # the seeds in the engineers' folder beside the clone
     python scripts/check_citations.py --seeds DIR --all     # every citation, found or not
 
 It exits 1 when a quote is not found in the seed it names (or a bracket names no seed the script knows).
