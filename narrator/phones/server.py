@@ -185,10 +185,11 @@ class PhoneServer:
         write_private(path, "".join(f"{seat}: {self.link(seat)}\n" for seat in sorted(self._tokens)))
 
     def qr_svg(self, seat: int) -> str:
-        """Returns ``seat``'s link as a QR code in SVG, dark on light."""
+        """Returns ``seat``'s link as a QR code in SVG, dark on light, drawn to whatever size the page gives it: a
+        viewBox and no size of its own (with a size, a page that set another cropped the code: none scanned)."""
         import segno
 
-        return str(segno.make(self.link(seat), error="m").svg_inline(scale=6, border=4))
+        return str(segno.make(self.link(seat), error="m").svg_inline(border=4, omitsize=True))
 
     def qr_text(self, seat: int) -> str:
         """Returns ``seat``'s link as a QR code in text, two rows of modules a line (half blocks), light modules as
