@@ -12,10 +12,11 @@ Rulings taken where the rulebooks (the Chinese article's 角色标记与建筑�
 
 - Tokens are not characters: the Elder's penalty does not take their powers.
 - The day powers (Confessor, Bone-setter, Barber, then the Schoolteacher) are asked at one fixed moment
-  each day, after the dawn and before the debate, in that order, and only while the token can act:
+  each day (the Angel's opening day too), after the dawn and before the debate, in that order, and only while the token can act:
   tokens are public, so asking a spent or lost one for fair play would hide nothing.
 - The Barkeeper votes first and alone (call ``barkeeper``, his ballot) before each vote while he keeps
-  his token; while he keeps it he cannot be named by the pack, the Big Bad Wolf or the vote (BGA: 人狼の襲撃対象として
+  his token: that ballot is his vote, counted in it (he does not vote again), none on a day he may not vote
+  and none in the chain of innocence; while he keeps it he cannot be named by the pack, the Big Bad Wolf or the vote (BGA: 人狼の襲撃対象として
   選ばれず、また、投票の対象にもならない), refused on the screen at night and aloud by day; every other power still works
   on him (所有的特殊能力仍然对他有效): the White Werewolf, the poison, the Hunter, the Barber.
 - The Noble is asked, after the vote and its tie-break, whether he pardons the condemned.
