@@ -295,3 +295,25 @@ def test_villager_villager_with_real_cards_is_not_said() -> None:
     roles = ("werewolf", "seer", "villager_villager", "villager", "villager", "villager")
     game = Game(Table(6, roles, Rules(sheriff=False), real_cards=True), Deal(roles))
     assert "villager_villager" not in call_ids(game)
+
+
+# -- every new moment resumes ---------------------------------------------------------------------------------------
+
+ROUND_3 = sorted(p for p in GAMES.glob("ruling_*.yaml") if any(rule in p.stem for rule in (
+    "ballot_is_his_vote", "sits_first", "harvest", "servant_crier", "every_new_sheriff", "big_bad_wolfs_victim",
+    "opening_day", "villager_villager")))
+
+
+@pytest.mark.parametrize("path", ROUND_3, ids=[p.stem for p in ROUND_3])
+def test_round_3_games_resume_at_every_call(path: Path) -> None:
+    """A game stopped at any call of a ruling's game (the Barkeeper's ballot, the chain, the box, the Crier named
+    again, the Villager-Villager's line...) is rebuilt from its journal making the same call, with the same facts."""
+    script, _ = load_script(str(path))
+    game, _ = dry_run(script)
+
+    def shown(call: Any) -> tuple[Any, ...]:
+        return call.id, call.phase, call.number, call.live, call.actors, call.seats, call.facts
+
+    for k, call in enumerate(game.calls):
+        again = Game(script.config.table, script.deal, game.journal[:k])
+        assert again.call is not None and shown(again.call) == shown(call), (k, call.id)
