@@ -103,7 +103,7 @@ REFUSAL_OWNERS: dict[str, tuple[str, ...]] = {
     "refusal.not_a_voter": ("scapegoat", "village"), "refusal.not_servant": ("devoted_servant",),
     "refusal.not_spent": ("village",), "refusal.not_werewolf": ("white_werewolf",),
     "refusal.one_potion": ("witch",), "refusal.poison_spent": ("witch",), "refusal.same_victim": ("big_bad_wolf",),
-    "refusal.seance_used": ("gypsy",), "refusal.self": ("piper", "seer", "village", "wild_child", "witch"),
+    "refusal.seance_used": ("gypsy",), "refusal.self": ("piper", "seer", "variants", "village", "wild_child", "witch"),
     "refusal.servant_condemned": ("devoted_servant",),
     "refusal.servant_lover": ("devoted_servant",), "refusal.vagabond": ("raven", "village"),
     "refusal.werewolf_target": ("big_bad_wolf", "werewolf"), "refusal.white_werewolf_waits": ("white_werewolf",),
