@@ -178,7 +178,8 @@ class _Reader:
         if len(found.errors) > start or seats is None:
             return None
         table = Table(seats, deck or (), rules, groups=groups, actor_cards=tuple(got.pop("actor_cards") or ()),
-                      seance_cards=tuple(tuple(card) for card in got.pop("seance_cards") or ()), buildings=tokens)
+                      seance_cards=tuple(tuple(card) for card in got.pop("seance_cards") or ()), buildings=tokens,
+                      real_cards=got["deal"] == "cards")
         for problem in check_extras(table):
             key = next((k for k in ("town_crier", "seance_cards") if problem.startswith(k)), "actor_cards")
             found.errors.append(f"{self.at(key) if key in data else self.at('deck')}: {problem}")

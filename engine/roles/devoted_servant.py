@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import answers
+from .. import answers, crier
 from ..contract import FactSpec, Value
 from ..role import Anew, Flow, Play, Role
 from ..state import Kept
@@ -37,6 +37,11 @@ class TakenOn(Kept):
 def took_today(game: Play, seat: int) -> bool:
     """Returns whether the player at ``seat`` is a Devoted Servant who took their card today."""
     return game.marked(seat, DEVOTED) and game.kept(TakenOn).day == game.number
+
+
+def took_yesterday(game: Play, seat: int) -> bool:
+    """Returns whether the player at ``seat`` is a Devoted Servant who took their card the day before this night."""
+    return game.marked(seat, DEVOTED) and game.kept(TakenOn).day == game.night - 1
 
 
 class DevotedServant(Role):
@@ -100,6 +105,9 @@ def take_place(game: Play, servant: int, condemned: int) -> Flow:
                                        check=lambda v: answers.seat(game, v, among=living))
             game.appoint(successor)
             game.fact("sheriff.successor", seat=successor)
+            yield from crier.new_sheriff(game)
+    # The Chinese article (仆人's list): a Servant who is Town Crier stops being Crier, and the Sheriff names another.
+    yield from crier.gives_up(game, servant)
 
 
 ROLE = DevotedServant()
