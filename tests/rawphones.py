@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import dataclasses
+import multiprocessing
 import os
 import socket
 import time
@@ -96,29 +97,58 @@ class Flood:
             writer.transport.abort()
 
 
+def flood_elsewhere(link: str, pings: int, seconds: float) -> tuple[int, int, float | None]:
+    """Runs a `Flood` in a process of its own, as a player's laptop would (not sharing the server's interpreter),
+    and returns its pings written, its connections and its first drop's seconds."""
+    context = multiprocessing.get_context("spawn")
+    report: Any = context.Queue()
+    flooder = context.Process(target=_flood, args=(link, pings, seconds, report))
+    flooder.start()
+    flooder.join(seconds + 30)
+    if flooder.is_alive():
+        flooder.kill()
+    assert flooder.exitcode == 0, f"the flooder's process ended with {flooder.exitcode}"
+    done: tuple[int, int, float | None] = report.get(timeout=5)
+    return done
+
+
+def _flood(link: str, pings: int, seconds: float, report: Any) -> None:
+    done = Flood(link, pings, seconds)
+    asyncio.run(done.run())
+    report.put((done.written, done.connections, done.first_drop))
+
+
 @dataclasses.dataclass
 class Honest:
-    """An honest phone: reads every frame its seat's socket sends, noting when each came (``times``)."""
+    """An honest phone: reads every frame its seat's socket sends, noting when each came (``times``), from its
+    connection (``started``) to the end of its run (``ended``)."""
 
     link: str
     times: list[float] = dataclasses.field(default_factory=list)
+    started: float = 0.0
+    ended: float = 0.0
 
     async def run(self, seconds: float) -> None:
         from websockets.asyncio.client import connect
 
         async with connect(socket_url(self.link), open_timeout=5, max_size=None) as phone:
-            end = time.monotonic() + seconds
+            self.started = time.monotonic()
+            end = self.started + seconds
             while time.monotonic() < end:
                 try:
                     await asyncio.wait_for(phone.recv(), max(0.01, end - time.monotonic()))
                 except asyncio.TimeoutError:
                     break
                 self.times.append(time.monotonic())
+            self.ended = time.monotonic()
 
-    def worst_gap(self, since: float = 0.0) -> float:
-        """Returns the longest wait between two frames (from ``since`` on), or the whole run's if none came."""
-        times = [at for at in self.times if at >= since]
-        return max((b - a for a, b in zip(times, times[1:])), default=float("inf"))
+    def worst_gap(self, since: float | None = None, until: float | None = None) -> float:
+        """Returns the longest wait for a frame from ``since`` to ``until`` (by default the whole run): a phone
+        frozen till the end waited from its last frame to the end."""
+        since = self.started if since is None else since
+        until = self.ended if until is None else min(until, self.ended)
+        points = [since, *(at for at in self.times if since < at < until), until]
+        return max(b - a for a, b in zip(points, points[1:]))
 
 
 async def vanish(link: str, gone: asyncio.Event, frames: int = 1) -> Any:

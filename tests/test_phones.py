@@ -261,6 +261,7 @@ def test_a_game_going_on_serves_the_same_links_on_the_same_port_with_each_seats_
 
 @pytest.mark.parametrize("kept", [None, [], {"bind": "127.0.0.1", "port": 0, "tokens": {}},
                                   {"bind": "127.0.0.1", "port": 8086, "tokens": {"1": "short"}},
+                                  {"bind": "127.0.0.1", "port": 8086, "tokens": {"1": "x" * 31 + "?"}},
                                   {"bind": "127.0.0.1", "port": 8086, "tokens": {"1": "x" * 32, "x": "y" * 32}}])
 def test_damaged_phones_in_a_journal_are_a_clear_message(kept: object) -> None:
     from narrator.errors import UserError

@@ -25,8 +25,11 @@ HEADERS = (("Cache-Control", "no-store"), ("Referrer-Policy", "no-referrer"), ("
 """Every response: nothing kept in a cache, no link sent on as a referrer, nothing but our own page runs, and no
 other site frames it (a page that framed a seat's link could overlay it and have its owner tap)."""
 
-PATH = re.compile(r"/(p|ws)/([A-Za-z0-9_-]{1,128})")
-"""A seat's page or socket: its token in base64url (secrets.token_urlsafe's alphabet), nothing before or after."""
+TOKEN = r"[A-Za-z0-9_-]{22,128}"
+"""A seat's token: at least 128 bits in base64url (secrets.token_urlsafe's alphabet); a journal's are checked so."""
+
+PATH = re.compile(rf"/(p|ws)/({TOKEN})")
+"""A seat's page or socket: its token, nothing before or after."""
 
 METHODS = ("GET", "HEAD")
 

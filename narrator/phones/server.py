@@ -3,9 +3,9 @@
 A seat's link carries a capability token of 192 random bits (`secrets`); a token is compared with every seat's in
 constant time (`hmac.compare_digest`), and a wrong one, whatever it is, gets the same plain refusal as any unknown
 address (narrator.phones.http: one reading of a path, the same refusal for everything that is not a page, a socket
-from the seat's own page, or an asset). No token is ever logged (websockets' logger is silenced) or printed: the links go to a QR code once, at the
-deal, and to ``--phone-links`` (mode 0600). A second device opening a seat's link takes the seat over; the first is
-told so and closed. `stop` ends serving every link.
+from the seat's own page, or an asset). No token is ever logged (websockets' logger is silenced) or printed: the
+links go to a QR code once, at the deal, and to ``--phone-links`` (mode 0600). A second device opening a seat's link
+takes the seat over; the first is told so and closed. `stop` ends serving every link.
 
 The game's thread calls the typed methods (`show_card`, `wake`, `ask`, `result`, `sleep`); each changes seats'
 views, and every connected phone is sent its own view on the clock (`views.TICK`), all in frames of one size at
