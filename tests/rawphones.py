@@ -10,12 +10,27 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import dataclasses
 import multiprocessing
 import os
 import socket
 import time
-from typing import Any
+from typing import Any, Iterator
+
+@contextlib.contextmanager
+def serving(seats: int, tick: float) -> Iterator[Any]:
+    """A phones' server for ``seats`` seats on 127.0.0.1 at the clock ``tick``, in English; stopped at the end."""
+    from narrator.phones.server import PhoneServer
+    from narrator.voices import load_voice
+
+    texts = {key: text for key, text in load_voice("en").lines.items() if key.startswith("phone.")}
+    phones = PhoneServer(seats, texts, bind="127.0.0.1", tick=tick).start()
+    try:
+        yield phones
+    finally:
+        phones.stop()
+
 
 PING = b"\x89\xfd" + b"\0" * 4 + b"p" * 125
 """A client's ping frame with the longest payload (125 bytes), masked with a zero key: each makes a 127-byte pong."""

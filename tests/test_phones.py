@@ -19,6 +19,7 @@ import pytest
 
 pytest.importorskip("websockets", reason="the [phones] extra (scripts/setup.sh installs it)")
 
+from rawphones import serving  # noqa: E402
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
 from narrator.phones import views  # noqa: E402
@@ -33,11 +34,8 @@ TEXTS = {key: text for key, text in load_voice("en").lines.items() if key.starts
 
 @pytest.fixture
 def server() -> Iterator[PhoneServer]:
-    phones = PhoneServer(5, TEXTS, bind="127.0.0.1", tick=TICK).start()
-    try:
+    with serving(5, TICK) as phones:
         yield phones
-    finally:
-        phones.stop()
 
 
 @pytest.fixture

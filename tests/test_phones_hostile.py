@@ -9,18 +9,16 @@ import asyncio
 import socket
 import time
 import tracemalloc
-from typing import Callable, Iterator
+from typing import Iterator
 
 import pytest
 
 pytest.importorskip("websockets", reason="the [phones] extra (scripts/setup.sh installs it)")
 
-from rawphones import Honest, flood_elsewhere, handshake, vanish  # noqa: E402
+from rawphones import Honest, flood_elsewhere, handshake, serving, vanish  # noqa: E402
+from test_phones import wait_until  # noqa: E402
 
 from narrator.phones.server import PhoneServer  # noqa: E402
-from narrator.voices import load_voice  # noqa: E402
-
-TEXTS = {key: text for key, text in load_voice("en").lines.items() if key.startswith("phone.")}
 
 TICK = 0.25
 """The clock of these tests: four frames a second (the table's is one), so that a phone that stops reading fills
@@ -32,19 +30,8 @@ GAP = 2.0
 
 @pytest.fixture
 def server() -> Iterator[PhoneServer]:
-    phones = PhoneServer(5, TEXTS, bind="127.0.0.1", tick=TICK).start()
-    try:
+    with serving(5, TICK) as phones:
         yield phones
-    finally:
-        phones.stop()
-
-
-def wait_until(condition: Callable[[], bool], seconds: float = 10) -> None:
-    """Waits for ``condition``, checking it every 20 ms: never a fixed sleep."""
-    end = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < end, "waited too long"
-        time.sleep(0.02)
 
 
 def honest_phones(server: PhoneServer, seats: range) -> list[Honest]:

@@ -23,7 +23,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.frames import Frame
 from websockets.protocol import Event
 
-BURST = 32
+BURST = 64
 """Frames a phone may send at once (of any kind: messages, pings, pongs) beyond its rate."""
 
 RATE = 4.0
