@@ -134,11 +134,11 @@ class PhoneServer:
         asyncio.run(self._serve(ready, failed))  # its end ends every phone's sender too
 
     async def _serve(self, ready: threading.Event, failed: list[OSError]) -> None:
-        self._loop = asyncio.get_running_loop()
         from websockets.asyncio.server import serve
 
         from .connection import PhoneConnection
 
+        self._loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
         try:
             # No compression: a compressed frame's size would tell what it holds. What one connection may hold is
