@@ -7,9 +7,10 @@ phone that falls behind skips to the newest. A phone that does not take its fram
 suspended with its TCP still up, a phone walked off the Wi-Fi, a client that never reads) is dropped: its connection
 is cut at once, without a closing handshake that would wait on the same full buffer. The phones' page sends one
 message a second and never pings, so a client that sends much more (a ping flood, whose pongs would pile up unread
-in our write buffer) is no page of ours and is dropped as soon as it passes `RATE`. Websockets' own keepalive runs
-in a task of the connection's own: a ping to a phone whose buffer is full waits alone, and that phone is dropped
-by its late frame meanwhile.
+in our write buffer) is no page of ours and is dropped as soon as it passes `BURST` and `RATE` (websockets answers
+the pings of one read before they are counted: a read's worth of pongs at most, a few hundred KiB). Websockets'
+own keepalive runs in a task of the connection's own: a ping to a phone whose buffer is full waits alone, and that
+phone is dropped by its late frame meanwhile.
 """
 
 from __future__ import annotations
