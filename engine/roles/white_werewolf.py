@@ -34,7 +34,7 @@ def white_werewolf(game: Play) -> Flow:
     """Asked even when no other werewolf lives: passing is then the only answer."""
     seat = game.actor("white_werewolf")
     if seat is None:
-        yield from game.idle("white_werewolf", Kind.SEAT)
+        yield from game.idle("white_werewolf", Kind.SEAT, optional=True)
         return
     me = seat
     prey = yield game.ask("white_werewolf", Kind.SEAT, actors=(me,), optional=True,
