@@ -8,15 +8,23 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import os
+import random
 import re
+import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import pytest
 from markdown_it import MarkdownIt
 
+from engine import Game, deal_cards
 from helpers import play_keys
-from keystrokes import plan_keys
+from keystrokes import after, answered_ahead, keys_for, plan_keys
+from tmux import PATIENCE
 from narrator.config import TableConfig
 from narrator.play import STARTER, NewGame, show_recap
 from narrator.recap import build_recap, escaped, markdown
@@ -31,6 +39,8 @@ MARKUP_LIKE = (1, 2, 3, 4, 5)
 
 TABLE = ("language: en\nseats: [{names}]\ndeck: [werewolf, werewolf, seer, witch, hunter, cupid, villager, villager]\n"
          "deal: app\nsheriff: true\nspeaker: console\npause: [0, 0]\ncall_floor: 0\n")
+
+SEED = 3
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -117,3 +127,53 @@ def test_the_recap_file_escapes_names_for_html_and_markdown_and_the_screen_shows
     for name in NAMES:
         assert flat(name) in on_screen, name
     assert "\x1b]8;" not in shown.getvalue()  # "[a](b)" made no link
+
+
+@pytest.mark.terminal
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh --test")
+def test_a_game_with_such_names_plays_resumes_after_a_crash_and_ends_in_a_real_terminal(tmp_path: Path) -> None:
+    """`play` in tmux through the deal and the first night's calls, killed (SIGKILL), gone on with the supervisor's
+    `resume` of its journal, to the winner: never an internal error, the names shown as written."""
+    from narrator.config import load_config
+    from narrator.journal import read_journal
+    from tmux import Tmux
+
+    config = load_config(str(table_file(tmp_path)))[0]
+    game = Game(config.table, deal_cards(config.table, SEED))
+    chunks = [["enter"] * 3 * config.table.seats]  # the deal: each seat sees its card, hides it, and leaves
+    calls = []
+    for call, value, step in answered_ahead(game, random.Random(SEED)):
+        chunks.append(keys_for(call, value) + after(step))
+        calls.append(call)
+    stop = next(i for i, call in enumerate(calls) if call.phase.value == "night") + 3  # three night calls answered
+    voice = load_voice("en")
+    tmux = Tmux(f"wn-names-{tmp_path.name}")
+    tmux.start(f"cd {tmp_path} && {sys.executable} -m narrator play table.yaml --seed {SEED} --journal-dir j; "
+               "echo exit=$?; sleep 600", width=120, height=40)
+    try:
+        shown = tmux.wait_for(voice.text("deal.app_turn", {"seat": 1}, NAMES)[:30])
+        assert voice.seat(1, NAMES) in shown  # the deal's panel is titled by the name, as written: "[/], seat ..."
+        tmux.send([key for chunk in chunks[:stop + 1] for key in chunk])
+
+        def answered() -> int:
+            journals = list((tmp_path / "j").glob("*.jsonl"))
+            return len(read_journal(str(journals[0]))[1]) if journals else 0
+
+        end = time.monotonic() + PATIENCE
+        while answered() < stop and time.monotonic() < end:
+            time.sleep(0.1)
+        assert answered() == stop, tmux.screen()
+        os.kill(tmux.game_process(), signal.SIGKILL)
+        tmux.wait_for("Press Enter")
+        tmux.send(["enter"])
+        tmux.wait_for(voice.text("notice.resumed", {}))
+        tmux.send([key for chunk in chunks[stop + 1:] for key in chunk])
+        final = tmux.wait_for("exit=", seconds=PATIENCE * 2)
+        everything = tmux.everything()
+    finally:
+        tmux.close()
+    assert "exit=0" in final, final
+    assert "internal error" not in everything and "Traceback" not in everything
+    recap = next((tmp_path / "j").glob("*.md")).read_text(encoding="utf-8")
+    assert "<img" not in recap and escaped(NAMES[3]) in recap and escaped(NAMES[0]) in recap
+    assert flat(NAMES[5]) in flat(everything) and NAMES[6] in everything  # the recap on the screen names them
