@@ -231,6 +231,33 @@ def test_a_seat_typed_at_a_call_made_for_nobody_is_read_back_confirmed_and_ignor
     assert screen.prompts[-1] == VOICE.text("answer.confirmed", {}) and keys.now == 5.0
 
 
+def test_a_terminal_gives_a_call_made_for_nobody_the_keys_pressed_meanwhile_but_none_typed_ahead(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a table, M pressed during a dead character's call opens the menu; a whole game typed at once (the terminal
+    tests' TYPE_AHEAD) keeps its keys for the calls they answer, the call waiting out its time."""
+    import os
+    import time
+
+    from narrator.keypad import TYPE_AHEAD, TerminalKeys
+
+    primary, terminal = os.openpty()
+    keys = TerminalKeys(terminal)
+    try:
+        monkeypatch.delenv(TYPE_AHEAD, raising=False)
+        os.write(primary, b"m")
+        assert keys.meanwhile(30) == "menu"
+        assert keys.meanwhile(0.05) is None
+        monkeypatch.setenv(TYPE_AHEAD, "1")
+        os.write(primary, b"5")
+        start = time.monotonic()
+        assert keys.meanwhile(0.2) is None and time.monotonic() - start >= 0.2
+        assert keys.read(30) == "5"  # left for the call it answers
+    finally:
+        keys.close()
+        os.close(primary)
+        os.close(terminal)
+
+
 def test_the_debate_counts_down_each_second_and_warns_a_minute_before() -> None:
     answers, screen, said = timed([])
     assert answers.countdown(62, "screen.debate_left", warn=True) is False
