@@ -181,7 +181,7 @@ def harvest_witch(game: Play) -> Flow:
     nobody), who learns it on the screen."""
     seat = game.actor("witch")
     if seat is None or game.kept(Box).spent:
-        yield from game.idle("witch", Kind.SEAT)
+        yield from game.idle("witch", Kind.SEAT, optional=True)
         yield from game.idle("witch_toss", Kind.DRAW)
         yield from game.idle("witch_touched", Kind.NONE)
         return

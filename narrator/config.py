@@ -25,7 +25,8 @@ from engine.variants import INCOMPATIBLE, VARIANTS
 from engine.village import TOKENS, check_buildings
 
 from .errors import UserError
-from .names import blank, character_id, closest, control_character, fold_name, look, suggest, written_names
+from .names import (blank, character_id, closest, control_character, fold_name, look, markup_like, suggest,
+                    written_names)
 from .table_keys import DECLARED, KEYS, plain
 from .voices import Voice, languages, load_voice
 from .yamlfile import Document, YamlError, load
@@ -253,6 +254,8 @@ class _Reader:
             if blank(name):
                 self.found.warn(f"{self.at('seats', seat - 1)}: seats", "blank_name", number=seat, name=shown(name))
                 continue
+            if markup_like(name):
+                self.found.warn(f"{self.at('seats', seat - 1)}: seats", "markup_name", number=seat, name=shown(name))
             key = look(name)
             if key in seen:
                 self.found.warn(f"{self.at('seats', seat - 1)}: seats", "names_alike", number=seat, name=shown(name),

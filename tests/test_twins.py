@@ -34,6 +34,7 @@ from twins import (
     Twin,
     comparable,
     first_difference,
+    panels,
     plan,
     play_twin,
     screen_differences,
@@ -357,6 +358,28 @@ def test_twin_games_show_the_same_screen_while_nobody_holds_the_secret(pair: str
     one, other = played(pair)
     differences = screen_differences(one, other)
     assert not differences, "\n".join(differences)
+
+
+EMPTY_CALLS = ["seer_living_or_dead", "witch_with_or_without_potions",
+               *(f"{call}_alive_or_eliminated" for call in CHARACTERS)]
+"""The pairs where a character's call is live in one twin and made for nobody in the other (a dead Fortune Teller, a
+Witch who spent both potions, each character eliminated)."""
+
+
+@pytest.mark.parametrize("pair", EMPTY_CALLS)
+def test_a_call_made_for_nobody_shows_the_panel_of_a_call_awaiting_its_answer(pair: str) -> None:
+    """A glance at the screen during a night call tells nothing: made for nobody, it shows what a living call
+    waiting for its answer shows — a question, the keys line, nothing typed — and waits for keys as it does. It
+    showed no question and no keys, and read none (the host menu's key did nothing). The same question, but the
+    Witch's, whose living call asks her heal or her poison as her potions and the night are."""
+    one, other = played(pair)
+    assert not voice_difference(one, other)
+    questions = "witch" not in pair
+    shown, other_shown = panels(one, questions), panels(other, questions)
+    at = first_difference(shown, other_shown)
+    assert at is None, f"the panels part at the call woken by {shown[min(at, len(shown) - 1)][0]}:\n" \
+                       f"  {shown[at:at + 1]}\n  {other_shown[at:at + 1]}"
+    assert shown and all(view is None or view[3] and view[-1] for _, view in shown)  # a question, its keys
 
 
 @pytest.mark.parametrize("pair", sorted(NAMED))

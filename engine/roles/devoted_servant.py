@@ -52,7 +52,7 @@ class DevotedServant(Role):
     def on_condemned(self, game: Play, seat: int) -> Flow:
         servant = game.actor(self.id)
         if servant is None:
-            yield from game.idle("devoted_servant", Kind.SEAT)
+            yield from game.idle("devoted_servant", Kind.SEAT, optional=True)
             return
         condemned = seat
         revealed = yield game.ask("devoted_servant", Kind.SEAT, optional=True,

@@ -68,7 +68,7 @@ def pyromaniac(game: Play) -> Flow:
     """While his fire is unused he may name a player living in a building, or pass."""
     seat = game.actor("pyromaniac")
     if seat is None or game.kept(Fire).set:
-        yield from game.idle("pyromaniac", Kind.SEAT)
+        yield from game.idle("pyromaniac", Kind.SEAT, optional=True)
         return
     target = yield game.ask("pyromaniac", Kind.SEAT, actors=(seat,), optional=True,
                             check=lambda v: _house(game, v))

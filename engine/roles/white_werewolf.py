@@ -40,7 +40,7 @@ def white_werewolf(game: Play) -> Flow:
     then the only answer, and the call is made alike."""
     seat = game.actor("white_werewolf")
     if seat is None:
-        yield from game.idle("white_werewolf", Kind.SEAT)
+        yield from game.idle("white_werewolf", Kind.SEAT, optional=True)
         return
     me = seat
     prey = yield game.ask("white_werewolf", Kind.SEAT, actors=(me,), optional=True,
