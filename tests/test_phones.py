@@ -181,7 +181,7 @@ def test_every_phone_gets_a_frame_of_one_size_on_the_clock_and_only_its_own_view
     until(phones[2], "told")
     server.sleep()
     seen = {seat: [view(socket) for _ in range(8)] for seat, socket in phones.items()}
-    assert {size for frames in seen.values() for _, _, size in frames} == {views.FRAME}
+    assert {size for frames in seen.values() for _, _, size in frames} == {server.frame}
     assert changes(seen[2])[-1]["kind"] == "sleep"
     # Changed once, from the deal's page to the night's at the first call, as every phone; never since.
     assert changes(seen[3]) == [night] == [views.sleeping()] and {v for v, _, _ in seen[3]} == {1}

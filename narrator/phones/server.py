@@ -35,7 +35,9 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import UserError
+from ..voices import load_voice
 from . import http, views
+from .sizes import frame_size
 from .views import UP_FRAME, View
 
 TOKEN_BYTES = 24
@@ -87,12 +89,15 @@ class PhoneServer:
     """The page and the seats' sockets for ``seats`` seats, texts from the table's ``language`` (its ``phone.*``
     lines, ``texts``). It listens on ``bind`` (every interface by default; the tests use 127.0.0.1) and ``port`` (0:
     any free one); the links name ``host`` (by default the bound address, or this machine's on the network).
-    ``tokens`` gives the seats' tokens again (a game resumed keeps its links); else each seat draws its own."""
+    ``tokens`` gives the seats' tokens again (a game resumed keeps its links); else each seat draws its own. Every
+    frame holds ``frame`` bytes, by default the table's (narrator.phones.sizes: its seats and its language), for
+    the whole game."""
 
     def __init__(self, seats: int, texts: Mapping[str, str], language: str = "en", *, bind: str = "0.0.0.0",
                  port: int = 0, host: str | None = None, tokens: Mapping[int, str] | None = None,
-                 tick: float = views.TICK) -> None:
+                 tick: float = views.TICK, frame: int | None = None) -> None:
         self.seats = seats
+        self.frame = frame if frame is not None else frame_size(seats, load_voice(language))
         self.texts = dict(texts)
         self.bind, self.port = bind, port
         self.host = host or (lan_address() if bind in ("", "0.0.0.0", "::") else bind)
@@ -305,10 +310,13 @@ class PhoneServer:
 
     def _set(self, seat: int, view: View) -> None:
         """Gives ``seat`` its new ``view`` (under the lock), sent with the next tick; its version counts the
-        changes of its own view only, so a sleeping phone's frames do not count the others' changes."""
+        changes of its own view only, so a sleeping phone's frames do not count the others' changes. A view
+        longer than the table's frames is a fault of the program (views.TooLong), raised in the game's thread."""
         if self._views.get(seat) != view:
+            version = self._versions.get(seat, 0) + 1
+            views.fitted(view, version, self.frame)
             self._views[seat] = view
-            self._versions[seat] = self._versions.get(seat, 0) + 1
+            self._versions[seat] = version
 
 
     # -- the loop's side ---------------------------------------------------
@@ -366,8 +374,8 @@ class PhoneServer:
         with self._lock:
             self._online.add(seat)
             self._joined.add(seat)
-            now = views.frames(self._views, self._versions)[seat]
-            taken = views.frames({seat: views.taken()}, self._versions)[seat]
+            now = views.frames(self._views, self._versions, self.frame)[seat]
+            taken = views.frames({seat: views.taken()}, self._versions, self.frame)[seat]
         if before is not None:
             before.finish(taken, 4001)
         socket_.hand(now)
@@ -422,6 +430,6 @@ class PhoneServer:
     def _send_now(self) -> None:
         """Hands every connected phone its frame, awaiting none: each phone's sender writes its own."""
         with self._lock:
-            sized = views.frames(self._views, self._versions)
+            sized = views.frames(self._views, self._versions, self.frame)
         for seat, socket_ in self._sockets.items():
             socket_.hand(sized[seat])
