@@ -81,12 +81,12 @@ class Longest:
         self.voice = voice
         name = WIDEST * MAX_NAME
         numbers = [str(views.LARGEST), *(voice.number(n) for n in range(0, seats + 1))]
-        self.number = longest(numbers)
+        self.numeral = longest(numbers)
         self.seat = longest([voice.seat_named.format(name=name, number=number) + voice.named_close
                              for number in numbers[1:]])
         self.every = voice.join([self.seat] * seats)
         self.piece = longest([self.seat, *voice.roles.values(), *voice.named_roles.values(), *voice.causes.values(),
-                              *voice.words.values(), self.number])
+                              *voice.words.values(), self.numeral])
 
     def line(self, key: str, listed: bool = True) -> str:
         """Returns the line ``key`` filled with the longest values: its lists every seat's (one seat's, not
@@ -97,7 +97,7 @@ class Longest:
             if name in LISTED:
                 values[name] = self.every if listed else self.seat
             else:
-                values[name] = self.number if name in NUMBERS else self.seat if name == "seat" else self.piece
+                values[name] = self.numeral if name in NUMBERS else self.seat if name == "seat" else self.piece
         return template.format_map(values)
 
     def lines(self, keys: tuple[str, ...], listed: bool = True) -> int:
