@@ -20,8 +20,8 @@ pytest.importorskip("websockets", reason="the [phones] extra (scripts/setup.sh i
 
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
-from engine import Answer, Call, Game, IllegalAnswer, Kind, Rules, Table, deal_cards, votes  # noqa: E402
-from keystrokes import Recorder, ScriptedKeys, after, keys_for  # noqa: E402
+from engine import Call, Game, Kind, Rules, Table, deal_cards, votes  # noqa: E402
+from keystrokes import Recorder, ScriptedKeys, after_on_phones, keys_for, legal_in  # noqa: E402
 from narrator.config import TableConfig  # noqa: E402
 from narrator.hearing import PushbackKeys  # noqa: E402
 from narrator.narration import wakes  # noqa: E402
@@ -124,16 +124,6 @@ def until(condition: Callable[[], bool], what: str, shown: Callable[[], str] = l
         time.sleep(0.02)
 
 
-def legal_in(game: Game) -> Callable[[Answer], bool]:
-    def legal(value: Answer) -> bool:
-        try:
-            game.check(value)
-        except IllegalAnswer:
-            return False
-        return True
-    return legal
-
-
 def plan(config: TableConfig, seed: int, phones: set[int], seer_picks: Callable[[Game, Call], int] | None = None,
          ) -> tuple[list[str], Game, list[int]]:
     """Plays the game ahead as the table will: the phones answer what they take (their first legal answer, the
@@ -170,11 +160,7 @@ def plan(config: TableConfig, seed: int, phones: set[int], seer_picks: Callable[
         else:
             value = rng.choice(game.legal()) if call.needs_answer else None
             keys += keys_for(call, value)
-        step = game.answer(value)
-        acknowledged = after(step)
-        if woken and any(f.secret for f in step.facts):
-            acknowledged = acknowledged[1:]  # the OK is given on a phone
-        keys += acknowledged
+        keys += after_on_phones(game.answer(value), woken)
     return keys, game, picks
 
 

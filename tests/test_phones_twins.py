@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("websockets", reason="the [phones] extra (scripts/setup.sh installs it)")
 
 from engine import Answer, Call, Deal, Game, Phase, Rules, Table, votes  # noqa: E402
-from keystrokes import Recorder, ScriptedKeys, after, keys_for  # noqa: E402
+from keystrokes import Recorder, ScriptedKeys, after_on_phones, keys_for, legal_in  # noqa: E402
 from narrator.config import TableConfig  # noqa: E402
 from narrator.hearing import PushbackKeys  # noqa: E402
 from narrator.narration import wakes  # noqa: E402
@@ -26,7 +26,7 @@ from narrator.phones.server import PhoneServer  # noqa: E402
 from narrator.play import NewGame, Timing, play  # noqa: E402
 from narrator.screen import PlainScreen  # noqa: E402
 from narrator.table import TableIO  # noqa: E402
-from test_phones_game import TEXTS, TICK, VOICE, GatedKeys, SocketPhone, legal_in, same_bytes, until  # noqa: E402
+from test_phones_game import TEXTS, TICK, VOICE, GatedKeys, SocketPhone, _Connected, same_bytes, until  # noqa: E402
 from twins import HARMLESS  # noqa: E402
 
 NAMES = ("Ann", "Bob", "Ben", "Cat", "Dan", "Eve", "Jack", "Liz")
@@ -73,7 +73,7 @@ def plan(twin: WireTwin) -> tuple[list[str], dict[tuple[str, int], Answer]]:
     take-over's, the tallies confirmed) and every call's answer."""
     game = Game(TABLE, Deal(twin.roles))
     every = frozenset(range(1, TABLE.seats + 1))
-    device = PhoneAnswers(_Everyone(every), PushbackKeys(ScriptedKeys([])), VOICE, NAMES)
+    device = PhoneAnswers(_Connected(set(every)), PushbackKeys(ScriptedKeys([])), VOICE, NAMES)
     keys: list[str] = []
     answered: dict[tuple[str, int], Answer] = {}
     while True:
@@ -89,22 +89,7 @@ def plan(twin: WireTwin) -> tuple[list[str], dict[tuple[str, int], Answer]]:
             keys.append("enter")  # the host confirms the tally of the ballots cast on the phones
         elif not on_phone or (call.id, call.number) == twin.keypad:
             keys += keys_for(call, value)
-        step = game.answer(value)
-        acknowledged = after(step)
-        if on_phone and any(fact.secret for fact in step.facts):
-            acknowledged = acknowledged[1:]  # the OK is given on a phone
-        keys += acknowledged
-
-
-class _Everyone:
-    def __init__(self, seats: frozenset[int]) -> None:
-        self.seats = seats
-
-    def connected(self) -> frozenset[int]:
-        return self.seats
-
-    def reachable(self) -> frozenset[int]:
-        return self.seats
+        keys += after_on_phones(game.answer(value), on_phone)
 
 
 class Steered(PhoneAnswers):
