@@ -124,16 +124,15 @@ def run(tmp_path: Path, opened: contextlib.ExitStack, twin: WireTwin) -> dict[in
             call = device.current if device is not None else None
             if call is None or (call.id, call.number) == twin.keypad:
                 return -1  # no answer: the keypad takes the call over
-            choices = view["choices"]
+            choices, form = view["choices"], device.form
             assert isinstance(choices, list)
-            if call.kind in BALLOTS:
-                ballot = twin.ballots.get(call.number, {}).get(seat)
-                return choices.index(device.seat(ballot) if ballot else device.text("phone.none"))
-            form = device.form
             try:
+                if call.kind in BALLOTS:
+                    ballot = twin.ballots.get(call.number, {}).get(seat)
+                    return choices.index(device.seat(ballot) if ballot else device.text("phone.none"))
                 return form.values.index(answered[call.id, call.number]) if form is not None else -1
             except (KeyError, ValueError):
-                return -1  # the call moved on meanwhile (a pack-mate answered)
+                return -1  # the game moved on meanwhile (a pack-mate answered): this view is gone
         return chosen
 
     try:
