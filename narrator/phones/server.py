@@ -153,7 +153,7 @@ class PhoneServer:
             # to it (write_limit: two frames; its sender waits beyond, and the phone is dropped if it stays late).
             server = await serve(self._talk, self.bind, self.port, process_request=self._http,
                                  process_response=self._upgraded, create_connection=PhoneConnection,
-                                 compression=None, max_size=UP_FRAME * 2, max_queue=4, write_limit=2 * views.FRAME,
+                                 compression=None, max_size=UP_FRAME * 2, max_queue=4, write_limit=2 * self.frame,
                                  server_header=None, logger=SILENT)
         except OSError as error:
             failed.append(error)
