@@ -15,6 +15,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 from engine import MAX_SEATS, MIN_SEATS, PRESETS, ROLES, TABLE_KEYS, Phase
 from engine.table import HouseRule, house_rules
+from engine.events import CARDS
 from engine.variants import VARIANTS
 from engine.village import TOKENS
 
@@ -326,8 +327,9 @@ _MORE_KEYS = (
 )
 """The keys after the house rules: what the table adds to its deck, then how the narrator speaks and hears."""
 
-_LIST_RULES = {"variants": VARIANTS}
-"""The house rules that are lists, with the names they take (read by config._variants: some cannot go together)."""
+_LIST_RULES = {"variants": VARIANTS, "events": CARDS}
+"""The house rules that are lists, with the names they take (read by config._names: some variants cannot go
+together; the event cards keep the order given, the host's)."""
 
 
 def _shown_value(value: object) -> str:
@@ -361,7 +363,8 @@ def rule_help(rule: HouseRule) -> str:
 
 def rule_key(rule: HouseRule) -> Key:
     """Returns a house rule's key, as engine.Rules declares it: true or false, one of its choices, a whole number
-    within its bounds; or a list of names (the variants: a single name, or null for none, are taken too)."""
+    within its bounds; or a list of names (the variants, the event cards: a single name, or null for none, are taken
+    too)."""
     if rule.name in _LIST_RULES:
         names = OneOf(tuple(_LIST_RULES[rule.name]))
         return Key(rule.name, rule_help(rule), Either((ListOf(names, unique=True), names)), rule.default,
