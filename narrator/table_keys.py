@@ -288,8 +288,9 @@ _MORE_KEYS = (
     # The characters' own keys (the Actor's cards), their help declared by each: lists of ids, which the
     # character's own check (engine.check_extras) reads further.
     *(Key(name, text, ListOf(Text())) for name, text in TABLE_KEYS.items()),
-    Key("seance_cards", "the questions of the Gypsy's 5 séance cards, in the table's language: a list of 5 lists of "
-                        "texts (default: none; the narrator then names the card and the question by number)",
+    Key("seance_cards", "the questions of the 5 séance cards (the Gypsy's, or the morning draw's), in the table's "
+                        "language: a list of 5 lists of texts (default: none; the narrator then names the card and "
+                        "the question by number)",
         ListOf(ListOf(Text()))),
     Key("buildings", "the Village's building tokens: a list of ids (" + ", ".join(TOKENS) + ") dealt at random, "
                      "one a seat at most, and announced aloud; or {seat: token} to give them yourself (default: none)",
