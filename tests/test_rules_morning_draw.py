@@ -12,6 +12,7 @@ import pytest
 
 from engine import Deal, Game, Phase, Rules, Table, deal_cards
 from engine.events import CARDS, check_table
+from engine.variants import cult_won
 from engine.table import deal_events
 from helpers import drive, play_keys, reach
 from keystrokes import Recorder, after, answered_ahead, keys_for
@@ -255,3 +256,21 @@ def read_out(text: str) -> bool:
     """Returns whether ``text`` is the English line that names the card turned and its reader."""
     return text.startswith("It is") and ("reads it aloud" in text or "the narrator reads it" in text)
 
+
+
+def test_the_cults_werewolves_have_not_won_while_the_white_werewolf_lives() -> None:
+    """'当场上只剩一名村民没有被引诱时，狼人获胜', and while the White Werewolf lives the werewolves have not won (docs/rules.md,
+    Victory): counted as a werewolf, he once gave the werewolves a win with no winner (found by random tables that
+    turn Sunshine)."""
+    table = Table(6, ("werewolf", "white_werewolf", "villager", "villager", "villager", "villager"),
+                  Rules(sheriff=False, variants=("cult",)))
+    game = Game(table, Deal(table.deck))
+    for seat in (4, 5, 6):
+        game.state.kill(seat, "vote")
+    assert not cult_won(game)  # the pack's werewolf, the White Werewolf and one villager
+    game.state.kill(1, "vote")
+    assert not cult_won(game)  # the White Werewolf and a villager: no werewolf of the pack's team
+    other = Game(table, Deal(table.deck))
+    for seat in (2, 4, 5, 6):
+        other.state.kill(seat, "vote")
+    assert cult_won(other)  # the pack's werewolf and one villager unseduced
