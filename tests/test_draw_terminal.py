@@ -13,22 +13,14 @@ import pytest
 from narrator.config import load_config
 from narrator.journal import read_journal
 from narrator.narration import VOICE, Line, Narrator
+from test_kill_trials import CONFIG as KILL_TRIALS_TABLE
 from test_kill_trials import ASK, EN, ended, game_command, keys_of, plan, signal_game, terminal_settings
 from tmux import PATIENCE, Tmux
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/setup.sh --test")
 
-CONFIG = """\
-language: en
-seats: 6
-deck: [werewolf, werewolf, seer, witch, villager, villager]
-deal: app
-sheriff: false
-speaker: console
-pause: [0, 0]
-call_floor: 0
-events: [sunshine, seance_2, black_monday, seance_5]
-"""
+CONFIG = KILL_TRIALS_TABLE + "events: [sunshine, seance_2, black_monday, seance_5]\n"
+"""The kill trials' table, with the morning draw."""
 SEED = 11
 
 

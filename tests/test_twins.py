@@ -340,17 +340,6 @@ def test_the_draws_twins_turn_cards_and_name_readers() -> None:
             assert turned and all("reader" in f.values for f in turned), turned
 
 
-@pytest.mark.parametrize("language", ["fr", "zh"])
-@pytest.mark.parametrize("pair", sorted(DRAWN))
-def test_the_draws_twins_sound_alike_in_every_language(pair: str, language: str) -> None:
-    """The morning draw's lines in French and Chinese: the same for both twins, aloud and on the open screen."""
-    one, other = played(pair, language)
-    difference = voice_difference(one, other)
-    assert not difference, difference
-    differences = screen_differences(one, other)
-    assert not differences, "\n".join(differences)
-
-
 @pytest.mark.parametrize("pair", sorted(PAIRS))
 def test_twin_games_say_the_same_lines_in_the_same_order(pair: str) -> None:
     """Every line said aloud, in order, is the same in both twins."""
@@ -439,9 +428,10 @@ def test_twin_games_steer_the_night_ambience_alike(pair: str) -> None:
 
 
 @pytest.mark.parametrize("language", ["fr", "zh"])
-@pytest.mark.parametrize("pair", sorted(NAMED))
+@pytest.mark.parametrize("pair", sorted({**NAMED, **DRAWN}))
 def test_the_named_twins_sound_alike_in_every_language(pair: str, language: str) -> None:
-    """The named pairs in French and Chinese too (their refusals and read-backs have their own words)."""
+    """The named pairs and the morning draw's in French and Chinese too (their refusals, read-backs and cards have
+    their own words)."""
     one, other = played(pair, language)
     difference = voice_difference(one, other)
     assert not difference, difference
