@@ -1,6 +1,7 @@
 """The Town Crier (公告员, Characters, with the New Moon's event cards): not a card but an office, like the
-Sheriff's. The Sheriff names him (never himself) after his election, again when the Crier is eliminated,
-and whenever a new Sheriff takes office (who may keep him). Each morning, after the victims, the bear and
+Sheriff's. The Sheriff names him (never himself) after his election, again when the Crier is eliminated or takes another
+card (the Devoted Servant), and whenever a new Sheriff takes office — elected, named successor, made by the
+farmers — who may keep him (a Crier who became Sheriff must name another). Each morning, after the victims, the bear and
 the séance (the article's day order, 4.), the Crier may announce one of the event cards the table gave him.
 
 The narrator cannot apply an event card it cannot read: it announces the card's number, the table reads the
@@ -43,16 +44,35 @@ def crier(game: Play) -> int | None:
     return game.kept(InOffice).seat
 
 
-def appoint(game: Play) -> Flow:
-    """The Sheriff names the Town Crier among the other living players (he may name the one in office)."""
+def appoint(game: Play, other_than: int | None = None) -> Flow:
+    """The Sheriff names the Town Crier among the other living players (he may name the one in office, but not
+    ``other_than``: a Crier who gave up the office)."""
     chief = game.sheriff
-    others = tuple(s for s in game.living() if s != chief)
+    others = tuple(s for s in game.living() if s not in (chief, other_than))
     if chief is None or not game.alive(chief) or not others or victory.check(game) is not None:
         return
     named = yield game.ask("town_crier_appoint", Kind.SEAT, actors=(chief,), seats=others,
                            check=lambda v: answers.seat(game, v, among=others))
     game.keep(InOffice(named, chief))
     game.fact("town_crier.named", seat=named)
+
+
+def new_sheriff(game: Play) -> Flow:
+    """A Sheriff took office (elected, named successor, made by the farmers): he may name a new Crier or keep the
+    one in office; a Crier who became Sheriff must name another (Chinese: 如果公告员被选为警长，则他必须另选一名公告员。
+    新警长上任后可以选择新的公告员或保持不变)."""
+    if not (game.rules.sheriff and game.rules.town_crier) or game.sheriff is None:
+        return
+    if game.kept(InOffice).named_by != game.sheriff:
+        yield from appoint(game)
+
+
+def gives_up(game: Play, seat: int) -> Flow:
+    """The Crier at ``seat`` takes another card (the Devoted Servant): he is Crier no more, and the Sheriff names
+    another."""
+    if crier(game) == seat:
+        game.forget(InOffice)
+        yield from appoint(game, other_than=seat)
 
 
 def _card(game: Play, value: Answer) -> int | None:
@@ -72,6 +92,7 @@ class Office(Role):
     """Not a card: the Town Crier's office. Its hooks name a new Crier and make the morning's announcement."""
 
     id = "town_crier"
+    every_day = True  # he may announce a card on the Angel's opening day too
     death_order = 35  # after the Sheriff's successor (30): the new Sheriff names the Crier
 
     def on_death(self, game: Play, seat: int, cause: str) -> Flow:

@@ -140,6 +140,7 @@ class Game(Playing):
         self.hooked = {name: tuple(roles) for name, roles in hooked.items()}
         if crier.OFFICE in self._offices:  # the Crier speaks after every card's morning (day order 4.)
             self.hooked["after_dawn"] += (crier.OFFICE,)
+        self._every_day = tuple(r for r in self.hooked["after_dawn"] if r.every_day)
         self.goals = tuple(sorted((r for r in (*in_order, *played) if r.win_name), key=lambda r: r.win_order))
 
     def begin_variant(self, name: str) -> None:
@@ -339,9 +340,11 @@ class Game(Playing):
         if self.night:
             yield from deaths.dawn(self)
             self.step_done()
-            for role in self.hooked["after_dawn"]:
-                yield from role.after_dawn(self)
-            self.step_done()
+        # The Angel's opening day is a day like the others (Best Of: the game "always begins with the village's
+        # debate followed by an eliminatory vote"): the day's powers are offered on it, the morning's are not.
+        for role in self.hooked["after_dawn"] if self.night else self._every_day:
+            yield from role.after_dawn(self)
+        self.step_done()
         if elect:
             yield from sheriff.election(self)
             if self.rules.town_crier:

@@ -104,10 +104,11 @@ class Playing:
                     state.present() if seats is None else tuple(seats), optional,
                     picks, tuple(facts), check if live else None, live and kind is not Kind.NONE, tuple(options))
 
-    def idle(self, call_id: str, kind: Kind, picks: int = 0) -> Flow:
-        """Makes a call for fair play only (its character is eliminated or powerless), if the table wants it."""
+    def idle(self, call_id: str, kind: Kind, picks: int = 0, optional: bool = False) -> Flow:
+        """Makes a call for fair play only (its character is eliminated or powerless), if the table wants it: asked as
+        its living call is (``picks``, ``optional``), so that the screen shows the same question."""
         if self.rules.call_dead and not self.rules.skip_idle_calls:
-            yield self.ask(call_id, kind, live=False, picks=picks)
+            yield self.ask(call_id, kind, live=False, picks=picks, optional=optional)
 
     def wake(self, call_id: str, awake: Sequence[int], shown: bool = True) -> Flow:
         """Wakes ``awake`` together, with nothing to answer (the lovers, the sisters, the charmed), each shown

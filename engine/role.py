@@ -47,7 +47,7 @@ class CallSpec:
 HOOKS = ("at_nightfall", "survives", "on_mark", "on_death", "ballot", "on_vote", "after_dawn", "abandons_side",
          "may_lead", "at_start", "on_condemned", "after_vote", "before_dawn", "adds_votes", "before_vote",
          "condemned", "at_dawn", "death_news", "instead_of_vote", "vote_facts", "voted_out", "at_dusk",
-         "holds_victory", "named")
+         "holds_victory", "named", "settled")
 """The methods through which a role (an office, a building, a variant) takes part in the game beyond its own
 calls."""
 
@@ -61,7 +61,8 @@ class Role:
     Thief's rule. ``death_order``: when this role's death hook runs among the
     others (lower first). ``win_order`` and ``win_name``: for a role with a goal
     of its own, its place in the order simultaneous wins are settled in, and the
-    winner's name. ``opening_day``: the game starts with a day (the Angel).
+    winner's name. ``opening_day``: the game starts with a day (the Angel). ``every_day``: its ``after_dawn`` is
+    a day's power, offered on that opening day too (the buildings', the Town Crier's), not a morning's (the growl).
     ``asks``: calls the role makes outside the night order (the Hunter's shot).
     """
 
@@ -74,6 +75,7 @@ class Role:
     win_order: int = 0
     win_name: str = ""
     opening_day: bool = False
+    every_day: bool = False
     asks: dict[str, Kind] = {}
     side_is_team: bool = True
     overrides: frozenset[str] = frozenset()
@@ -103,8 +105,9 @@ class Role:
         """Runs the consequences of any player's elimination that concern this role (grief, the shot)."""
         return nothing()
 
-    def ballot(self, game: Play, voter: int, weight: int) -> int:
-        """Returns what the ballot of ``voter`` weighs once this role has had its say."""
+    def ballot(self, game: Play, voter: int, weight: int, vote: str, day: int) -> int:
+        """Returns what the ballot of ``voter`` weighs in the call ``vote`` of ``day`` (``vote``, ``revote``, an
+        election; "" at night) once this role has had its say; raises IllegalAnswer for one who may not vote."""
         return weight
 
     def on_vote(self, game: Play, tally: Tally) -> Generator[Call, Any, Tally]:
@@ -163,6 +166,12 @@ class Role:
     def instead_of_vote(self, game: Play) -> Generator[Call, Any, bool]:
         """Runs the day's vote in a way of its own and returns true, or returns false (the chain of innocence)."""
         return False
+        yield  # pragma: no cover  (makes this a generator)
+
+    def settled(self, game: Play, tally: Tally) -> Generator[Call, Any, Tally]:
+        """Returns the vote's choice once any tie is settled, before the condemned is asked about (the Harvest's
+        Scapegoat dies in place of his neighbour)."""
+        return tally
         yield  # pragma: no cover  (makes this a generator)
 
     def vote_facts(self, game: Play) -> tuple[Fact, ...]:
@@ -320,7 +329,7 @@ class Play(Protocol):
             seats: Sequence[int] | None = None, optional: bool = False, picks: int = 0,
             facts: Sequence[Fact] = (), check: Callable[[Answer], object] | None = None,
             options: Sequence[Answer] = ()) -> Call: ...
-    def idle(self, call_id: str, kind: Kind, picks: int = 0) -> Flow: ...
+    def idle(self, call_id: str, kind: Kind, picks: int = 0, optional: bool = False) -> Flow: ...
     def wake(self, call_id: str, awake: Sequence[int], shown: bool = True) -> Flow: ...
     def fact(self, key: str, *, secret: bool = False, **values: object) -> None: ...
     def tell(self, fact: Fact) -> None: ...

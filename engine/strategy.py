@@ -208,8 +208,10 @@ class Player:
                 tally = votes.count(game, ballots)
             except IllegalAnswer as refusal:
                 voter = refusal.values.get("seat")
-                if refusal.key in ("refusal.not_a_voter", "refusal.idiot_ballot") and voter in ballots:
-                    del ballots[voter]  # the Scapegoat did not name this voter, or the Idiot is revealed: silent
+                if (refusal.key in ("refusal.not_a_voter", "refusal.idiot_ballot", "refusal.barkeeper_voted")
+                        and voter in ballots):
+                    # The Scapegoat did not name this voter, the Idiot is revealed, the Barkeeper voted first: silent
+                    del ballots[voter]
                     continue
                 raise
             break

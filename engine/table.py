@@ -188,6 +188,8 @@ class Table:
     ``actor_cards``: the three face-up cards in the middle for the Actor (public). ``seance_cards``: the
     questions of the Gypsy's five séance cards, in the table's language, if the table gives them (public).
     ``buildings``: the Village's building tokens to deal, one a seat at most (public, unlike the cards).
+    ``real_cards``: the players hold real cards (``deal: cards``), whose faces show what a card shows to all (the
+    Villager-Villager's); else the program deals and the narrator says it.
     """
 
     seats: int
@@ -198,6 +200,7 @@ class Table:
     actor_cards: tuple[str, ...] = ()
     seance_cards: tuple[tuple[str, ...], ...] = ()
     buildings: tuple[str, ...] = ()
+    real_cards: bool = False
 
 
 @dataclass(frozen=True)

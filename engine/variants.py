@@ -100,19 +100,26 @@ def candles_out(game: Play) -> Flow:
 def chain(game: Play) -> Flow:
     """Replaces the vote: everyone stands; the player to the left of the last player the vote eliminated
     (clockwise, as Game.neighbours has it) vouches first, or, before any such elimination, a player drawn
-    at random; the table reports the last one standing, who is eliminated as by the vote."""
+    at random; the table reports the last one standing, who is eliminated as by the vote. A Barkeeper who keeps
+    his token cannot be eliminated by the vote (Chinese: 也不会被投票处决): he sits down first, unasked (said aloud:
+    the token is public), and the chain runs among the others."""
     living = game.living()
+    standing = answers.nameable(game, living, "vote")
+    sitting = tuple(Fact("chain.sits", {"seat": s}) for s in living if s not in standing)
     executed = [e.seat for e in game.eliminated if e.cause == "vote"]
-    first: int | None = None
-    if executed:
-        left = game.neighbours(executed[-1])
-        first = left[0] if left else None
+    first: int | None = _left_of(game, executed[-1], standing) if executed else None
     if first is None:
-        first = yield game.ask("chain_draw", Kind.DRAW, seats=living,
-                               check=lambda v: answers.seat(game, v, among=living))
-    last = yield game.ask("chain", Kind.SEAT, seats=living, facts=(Fact("chain.first", {"seat": first}),),
-                          check=lambda v: answers.seat(game, v, among=living))
+        first = yield game.ask("chain_draw", Kind.DRAW, seats=standing,
+                               check=lambda v: answers.seat(game, v, among=standing))
+    last = yield game.ask("chain", Kind.SEAT, seats=standing, facts=(*sitting, Fact("chain.first", {"seat": first})),
+                          check=lambda v: answers.named(game, answers.seat(game, v, among=living), "vote"))
     yield from settle(game, Tally(last))
+
+
+def _left_of(game: Play, seat: int, standing: tuple[int, ...]) -> int | None:
+    """Returns the nearest player of ``standing`` to the left (clockwise) of ``seat``, or None."""
+    n = game.table.seats
+    return next((s for s in ((seat + step - 1) % n + 1 for step in range(1, n)) if s in standing), None)
 
 
 # -- graffiti -------------------------------------------------------------------------------------
@@ -157,6 +164,15 @@ class Box(Kept):
     spent: bool = False
 
 
+def _not_herself(game: Play, witch: int, value: Answer) -> int | None:
+    """Reads the player the Harvest's Witch names: the box may poison, and she may never poison herself, so she
+    names another player (refused on the screen, as her self-poison is)."""
+    seat = answers.seat(game, value, optional=True)
+    if seat == witch:
+        raise IllegalAnswer("the Witch cannot name herself: the box may poison", key="refusal.self", secret=True)
+    return seat
+
+
 def harvest_witch(game: Play) -> Flow:
     """The Harvest: the Witch has one potion in the whole game; shown the werewolves' victim, she names a
     player (or nobody), and the program tosses the box (a draw, journaled) to decide what the potion does.
@@ -165,14 +181,15 @@ def harvest_witch(game: Play) -> Flow:
     nobody), who learns it on the screen."""
     seat = game.actor("witch")
     if seat is None or game.kept(Box).spent:
-        yield from game.idle("witch", Kind.SEAT)
+        yield from game.idle("witch", Kind.SEAT, optional=True)
         yield from game.idle("witch_toss", Kind.DRAW)
         yield from game.idle("witch_touched", Kind.NONE)
         return
     victim: int | None = game.tonight.victim
+    witch = seat
     target = yield game.ask("witch", Kind.SEAT, actors=(seat,), optional=True,
                             facts=(Fact("victim_shown", {"seat": victim, "potions": ["box"]}, secret=True),),
-                            check=lambda v: answers.seat(game, v, optional=True))
+                            check=lambda v: _not_herself(game, witch, v))
     if target is None:
         # A pass: the toss and the waking are made all the same, for nobody (whatever call_dead says).
         yield game.ask("witch_toss", Kind.DRAW, live=False, seats=())
@@ -262,6 +279,7 @@ def cult_won(game: Play) -> bool:
 
 FACTS = (FactSpec("moonlight.candles", {"seats": Value.SEATS}), FactSpec("moonlight.wolves"),
          FactSpec("moonlight.relight"), FactSpec("chain.first", {"seat": Value.SEAT}),
+         FactSpec("chain.sits", {"seat": Value.SEAT}),
          FactSpec("graffiti.reader", {"seat": Value.SEAT}), FactSpec("harvest.sheriff_first", {"seat": Value.SEAT}),
          FactSpec("harvest.toss", {"outcome": Value.WORD, "seat": Value.SEAT}, secret=True, by="outcome",
                   words=tuple(TOSS)),

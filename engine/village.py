@@ -12,10 +12,11 @@ Rulings taken where the rulebooks (the Chinese article's 角色标记与建筑�
 
 - Tokens are not characters: the Elder's penalty does not take their powers.
 - The day powers (Confessor, Bone-setter, Barber, then the Schoolteacher) are asked at one fixed moment
-  each day, after the dawn and before the debate, in that order, and only while the token can act:
+  each day (the Angel's opening day too), after the dawn and before the debate, in that order, and only while the token can act:
   tokens are public, so asking a spent or lost one for fair play would hide nothing.
 - The Barkeeper votes first and alone (call ``barkeeper``, his ballot) before each vote while he keeps
-  his token; while he keeps it he cannot be named by the pack, the Big Bad Wolf or the vote (BGA: 人狼の襲撃対象として
+  his token: that ballot is his vote, counted in it (he does not vote again), none on a day he may not vote
+  and none in the chain of innocence; while he keeps it he cannot be named by the pack, the Big Bad Wolf or the vote (BGA: 人狼の襲撃対象として
   選ばれず、また、投票の対象にもならない), refused on the screen at night and aloud by day; every other power still works
   on him (所有的特殊能力仍然对他有效): the White Werewolf, the poison, the Hunter, the Barber.
 - The Noble is asked, after the vote and its tie-break, whether he pardons the condemned.
@@ -27,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Generator
 
-from . import answers, deaths
+from . import answers, crier, deaths, votes
 from .contract import CallTraits, FactSpec, Piece, Told, Value
 from .role import CallSpec, Flow, Play, Role
 from .state import Kept
@@ -139,6 +140,12 @@ def _restorable(game: Play, value: Answer, actor: int) -> int | None:
     return seat
 
 
+def _barkeepers(game: Play, value: Answer, skip: bool) -> int | None:
+    """Reads the Barkeeper's ballot: a living player he may vote for (not himself, who keeps his token), or nobody
+    where the table lets a vote be skipped."""
+    return answers.named(game, answers.seat(game, value, optional=skip), "vote")
+
+
 def _barred(game: Play, value: Answer, actor: int) -> tuple[int, ...]:
     """Reads the Schoolteacher's answer: null, or a list of up to two other players, not Vagabonds."""
     if value is None:
@@ -157,6 +164,7 @@ class Holdings(Role):
     """Not a card: the buildings' powers, through the hooks every role has."""
 
     id = "buildings"
+    every_day = True  # the day powers are offered on the Angel's opening day too
     death_order = 40  # after the Sheriff's successor: the Bailiff fills the houses last
 
     def named(self, game: Play, seat: int, by: str, secret: bool) -> None:
@@ -196,6 +204,7 @@ class Holdings(Role):
                                     check=lambda v: answers.seat(game, v, among=farmers))
             game.appoint(chosen)
             game.fact("sheriff.elected", seat=chosen)
+            yield from crier.new_sheriff(game)
         yield from self._confessor(game)
         game.step_done()
         yield from self._bone_setter(game)
@@ -252,24 +261,42 @@ class Holdings(Role):
 
     def before_vote(self, game: Play) -> Flow:
         game.forget(Ballot)  # a ballot counts for its own vote only
+        if game.variant("not_him"):
+            return  # the chain of innocence has no ballots
         seat = holder(game, "barkeeper")
-        if seat is None or barred(game, seat, game.number):
-            return  # the Schoolteacher may bar the Barkeeper from voting
-        living = game.living()
-        ballot = yield game.ask("barkeeper", Kind.SEAT, actors=(seat,), seats=living, optional=True,
-                                check=lambda v: answers.seat(game, v, optional=True))
-        game.keep(Ballot(ballot))
+        if seat is None or not votes.may_vote(game, seat, "vote", game.number):
+            return  # barred by the Schoolteacher, left out by the Scapegoat, a revealed Idiot: no ballot, no risk
+        # His ballot first and alone is his vote (必须在所有人之前单独投票): he abstains only where the table allows it.
+        skip = game.rules.votes_may_be_skipped
+        choices = answers.nameable(game, game.living(), "vote")
+        ballot = yield game.ask("barkeeper", Kind.SEAT, actors=(seat,), seats=choices, optional=skip,
+                                check=lambda v: _barkeepers(game, v, skip))
+        game.keep(Ballot(ballot, seat, game.number))
 
-    def ballot(self, game: Play, voter: int, weight: int) -> int:
-        call = game.call
-        if call is None or call.phase is not Phase.DAY or call.id not in ("vote", "revote"):
+    def vote_facts(self, game: Play) -> tuple[Fact, ...]:
+        kept = game.kept(Ballot)
+        # Said as the village is called: his ballot is counted, he neither points again nor is asked in a roll call.
+        return () if kept.voter is None else (Fact("barkeeper.voted", {"seat": kept.voter}),)
+
+    def adds_votes(self, game: Play, counted: Counter[int]) -> None:
+        kept, call = game.kept(Ballot), game.call
+        if (kept.voter is not None and kept.seat is not None and call is not None and call.id == "vote"
+                and call.phase is Phase.DAY and call.number == kept.day):
+            counted[kept.seat] += votes.base_weight(game, kept.voter)  # the Sheriff's double too
+
+    def ballot(self, game: Play, voter: int, weight: int, vote: str, day: int) -> int:
+        if vote not in ("vote", "revote"):
             return weight
         if holder(game, "schoolteacher") == voter:
             raise IllegalAnswer(f"seat {voter} is the Schoolteacher, who never votes", key="refusal.not_a_voter",
                                 seat=voter)
-        if barred(game, voter, call.number):
+        if barred(game, voter, day):
             raise IllegalAnswer(f"seat {voter} may not vote today: the Schoolteacher barred them",
                                 key="refusal.not_a_voter", seat=voter)
+        kept = game.kept(Ballot)
+        if vote == "vote" and kept.voter == voter and kept.day == day:
+            raise IllegalAnswer(f"seat {voter} has cast his ballot first: it is counted", key="refusal.barkeeper_voted",
+                                seat=voter)
         return weight
 
     def condemned(self, game: Play, seat: int) -> Generator[Call, Any, bool]:
@@ -313,16 +340,19 @@ def barred(game: Play, seat: int, day: int) -> bool:
 
 @dataclass(frozen=True)
 class Ballot(Kept):
-    """The Barkeeper's ballot, cast before the village votes (None: none), for that vote only."""
+    """The Barkeeper's ballot, cast before the village votes, for that vote only: whom he named (None: he
+    abstained), who he is (None: no ballot cast) and the day."""
 
     seat: int | None = None
+    voter: int | None = None
+    day: int | None = None
 
 
 FACTS = (FactSpec("building.dealt", {"seat": Value.SEAT, "role": Value.ROLE},
                   lines=("building.dealt", *(f"building.does.{token}" for token in TOKENS)),
                   # with what the building does: a token's name alone told a newcomer nothing
                   told=lambda v: (Told("building.dealt", {**v, "text": Piece(f"building.does.{v['role']}")}),)),
-         FactSpec("barkeeper.loses", {"seat": Value.SEAT}),
+         FactSpec("barkeeper.loses", {"seat": Value.SEAT}), FactSpec("barkeeper.voted", {"seat": Value.SEAT}),
          FactSpec("bailiff.house", {"role": Value.ROLE}),
          FactSpec("bailiff.moves", {"seat": Value.SEAT, "role": Value.ROLE}),
          FactSpec("vagabond.refuses", {"seat": Value.SEAT}),

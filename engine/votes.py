@@ -8,28 +8,40 @@ from typing import Sequence
 from . import answers, deaths
 from .contract import FactSpec, Value
 from .role import Flow, Play
-from .types import Answer, Fact, IllegalAnswer, Kind, Tally
+from .types import Answer, Fact, IllegalAnswer, Kind, Phase, Tally
 
 
-def weight(game: Play, voter: int) -> int:
-    """Returns how many votes a ballot of ``voter`` counts for (the Sheriff's counts double)."""
-    w = 2 if voter == game.sheriff and game.rules.sheriff_double_vote else 1
+def base_weight(game: Play, voter: int) -> int:
+    """Returns what a ballot of ``voter`` counts for before any other rule: the Sheriff's counts double."""
+    return 2 if voter == game.sheriff and game.rules.sheriff_double_vote else 1
+
+
+def weight(game: Play, voter: int, vote: str | None = None, day: int | None = None) -> int:
+    """Returns how many votes a ballot of ``voter`` counts for in the running call (or in the call ``vote`` of
+    ``day``, about to be made); refuses a voter who may not vote in it."""
+    if vote is None:
+        call = game.call
+        vote = call.id if call is not None and call.phase is Phase.DAY else ""
+        day = game.number if call is None else call.number
+    w = base_weight(game, voter)
     for role in game.hooked["ballot"]:
-        w = role.ballot(game, voter, w)
+        w = role.ballot(game, voter, w, vote, game.number if day is None else day)
     return w
 
 
+def may_vote(game: Play, voter: int, vote: str | None = None, day: int | None = None) -> bool:
+    """Returns whether ``voter``'s ballot counts in the running call (or the call ``vote`` of ``day``): not a
+    revealed Idiot, nor one the Scapegoat left out or the Schoolteacher barred (all public)."""
+    try:
+        return weight(game, voter, vote, day) > 0
+    except IllegalAnswer:  # refusal.not_a_voter: this voter may not vote today
+        return False
+
+
 def voters(game: Play) -> tuple[int, ...]:
-    """Returns, in seat order, the living whose ballot counts in the running vote: not a revealed Idiot, nor
-    one the Scapegoat left out or the Schoolteacher barred (all public). The keypad's roll call asks them."""
-    counted = []
-    for seat in game.living():
-        try:
-            if weight(game, seat) > 0:
-                counted.append(seat)
-        except IllegalAnswer:  # refusal.not_a_voter: this voter may not vote today
-            continue
-    return tuple(counted)
+    """Returns, in seat order, the living whose ballot counts in the running vote (see may_vote); the keypad's roll
+    call asks them."""
+    return tuple(seat for seat in game.living() if may_vote(game, seat))
 
 
 def totals(game: Play, ballots: dict[int, int | None]) -> Counter[int]:
@@ -146,6 +158,8 @@ def settle(game: Play, tally: Tally) -> Flow:
             if tally.tied:
                 game.fact("vote.tie_again", seats=list(tally.tied))
                 tally = Tally()
+    for role in game.hooked["settled"]:
+        tally = yield from role.settled(game, tally)
     if tally.seat is None:
         game.fact("vote.nobody")
         return

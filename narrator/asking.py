@@ -9,10 +9,11 @@ with the engine before it is read back: one it refuses is never read back ("Seat
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 import time
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Iterator, Protocol, Sequence
 
 from engine import Answer, Call, Game, IllegalAnswer, Kind, Step, votes
 
@@ -26,6 +27,10 @@ from .voices import Voice
 
 KEYPAD = object()
 """What a voice source returns when the keypad is to answer instead."""
+
+
+class Lapsed(Exception):
+    """The time of a call made for nobody is over, whatever was typed meanwhile."""
 
 
 
@@ -127,6 +132,7 @@ class KeypadAnswers:
         self.devices = tuple(devices)  # asked before the keypad, for the calls each takes
         self.asking: Call | None = None  # the call last asked: asked again after a refusal, it is not a new one
         self.ballots: dict[int, int | None] = {}  # the running vote's ballots cast on a device (the roll call's)
+        self.until: float | None = None  # when the running call made for nobody ends (its keys read till then)
         self.host_menu = HostMenu(self, menu)
 
     # -- the Answers protocol ---------------------------------------------
@@ -156,8 +162,7 @@ class KeypadAnswers:
 
     def _answer(self, call: Call) -> Answer:
         if not call.live:
-            # Fair play: nobody is awake to answer; wait as long as an answer might take.
-            self.pacing.wait(call.id)
+            self._nobody(call)
             return None
         if call.kind is Kind.DRAW:
             # A random draw (the variants', the Wolf Hound's side): the program answers, the journal keeps it. At
@@ -181,6 +186,10 @@ class KeypadAnswers:
             given = device.answer(call, self._legal)
             if given is not KEYPAD:
                 return given
+        return self._asked(call)
+
+    def _asked(self, call: Call) -> Answer:
+        """Reads the answer on the keypad, the call said again on repeat, a part taken back on undo."""
         while True:
             try:
                 return self._ask(call)
@@ -188,6 +197,37 @@ class KeypadAnswers:
                 self.repeat()
             except Undo:
                 self.say("answer.undone", {}) if self.day else self.screen.entry(self.text("answer.undone"))
+
+    def _nobody(self, call: Call) -> None:
+        """A call made for nobody (its character eliminated or powerless), for fair play: it lasts as long as an
+        answer might take (narrator.pacing), and looks and takes keys as a living one waiting for its answer does,
+        to a glance at the screen and to a key pressed: its kind's prompt and keys line, the host menu (its time
+        not counted), repeat; what is typed is read back, confirmed and then ignored, nothing refused but what the
+        table's size refuses. A draw (the program's) and an announcement only wait."""
+        read = SHAPES[call.kind].read
+        self.until = self.clock() + self.pacing.left(call.id)
+        self.check = lambda value: None  # refused, a seat would tell that nobody holds the card the call is for
+        try:
+            if read is not None:
+                self._asked(call)
+        except Lapsed:
+            pass
+        finally:
+            until, self.until = self.until, None
+        if until is not None and until > self.clock():
+            self.pacing.sleep(until - self.clock())  # confirmed: as a living call waits out its floor
+
+    @contextlib.contextmanager
+    def _hosts_time(self) -> Iterator[None]:
+        """The host's time (the host menu, Ctrl-C's question): no answer's, and no part of a call made for nobody,
+        which lasts that much longer; the menu's keys are read as they come."""
+        until, self.until = self.until, None
+        start = self.clock()
+        try:
+            with self.pacing.held():
+                yield
+        finally:
+            self.until = None if until is None else until + self.clock() - start
 
     def refused(self, call: Call, value: Answer, error: IllegalAnswer) -> None:
         """The narrator has said (or shown) why; the question is simply asked again."""
@@ -223,7 +263,12 @@ class KeypadAnswers:
         """Reads a key (None: none came within ``timeout``); a key pressed takes the last refusal off the screen,
         which would else stand under the question asked next. Enter does not: a seat beyond the table is refused as
         its digit is typed, and the Enter typed right after it would take the reason away unread."""
-        key = self.keys.read(timeout)
+        if self.until is not None:  # a call made for nobody: keys are read until its time is over
+            key = self.keys.meanwhile(max(0.0, self.until - self.clock()))
+            if key is None:
+                raise Lapsed()
+        else:
+            key = self.keys.read(timeout)
         if key is not None and key != "enter":
             self.screen.refusal("")
         return key
@@ -235,11 +280,11 @@ class KeypadAnswers:
             if key == "repeat":
                 raise Repeat()
             if key == "interrupt":
-                with self.pacing.held():  # the host's time is not an answer's
+                with self._hosts_time():
                     self.host_menu.confirm_stop()
                 continue
             if key == "menu":
-                with self.pacing.held():
+                with self._hosts_time():
                     self.host_menu.open()
                 continue
             if key == "other":

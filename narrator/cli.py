@@ -256,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(str(exc), file=sys.stderr)
         return 130
     except RunFailed as exc:
-        print(f"dry run stopped: {exc}", file=sys.stderr)
+        print(f"{exc.heading}{exc}", file=sys.stderr)
         return 1
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)

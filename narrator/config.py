@@ -26,7 +26,8 @@ from engine.variants import INCOMPATIBLE, VARIANTS
 from engine.village import TOKENS, check_buildings
 
 from .errors import UserError
-from .names import blank, character_id, closest, control_character, fold_name, look, suggest, written_names
+from .names import (blank, character_id, closest, control_character, fold_name, look, markup_like, suggest,
+                    written_names)
 from .table_keys import DECLARED, KEYS, plain
 from .voices import Voice, languages, load_voice
 from .yamlfile import Document, YamlError, load
@@ -179,7 +180,8 @@ class _Reader:
         if len(found.errors) > start or seats is None:
             return None
         table = Table(seats, deck or (), rules, groups=groups, actor_cards=tuple(got.pop("actor_cards") or ()),
-                      seance_cards=tuple(tuple(card) for card in got.pop("seance_cards") or ()), buildings=tokens)
+                      seance_cards=tuple(tuple(card) for card in got.pop("seance_cards") or ()), buildings=tokens,
+                      real_cards=got["deal"] == "cards")
         for problem in check_extras(table):
             key = next((k for k in ("town_crier", "seance_cards", "events") if problem.startswith(k)), "actor_cards")
             found.errors.append(f"{self.at(key) if key in data else self.at('deck')}: {problem}")
@@ -254,6 +256,8 @@ class _Reader:
             if blank(name):
                 self.found.warn(f"{self.at('seats', seat - 1)}: seats", "blank_name", number=seat, name=shown(name))
                 continue
+            if markup_like(name):
+                self.found.warn(f"{self.at('seats', seat - 1)}: seats", "markup_name", number=seat, name=shown(name))
             key = look(name)
             if key in seen:
                 self.found.warn(f"{self.at('seats', seat - 1)}: seats", "names_alike", number=seat, name=shown(name),

@@ -296,8 +296,8 @@ def _copy(response: http.client.HTTPResponse, out: BinaryIO, name: str, done: in
     with ExitStack() as stack:
         bar = None
         if progress:
-            bar = stack.enter_context(Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-                                               TransferSpeedColumn(), TimeRemainingColumn(),
+            bar = stack.enter_context(Progress(TextColumn("{task.description}", markup=False), BarColumn(),
+                                               DownloadColumn(), TransferSpeedColumn(), TimeRemainingColumn(),
                                                console=Console(stderr=True)))
             task = bar.add_task(name, total=total or limit, completed=done)
         since, then = done, time.monotonic()

@@ -8,7 +8,12 @@ class UserError(Exception):
 
 
 class RunFailed(UserError):
-    """A practice run that went otherwise than its script said."""
+    """A practice run that went otherwise than its script said; ``heading``, which goes before the message, says so
+    in the script's language."""
+
+    def __init__(self, message: str, heading: str = "dry run stopped: ") -> None:
+        super().__init__(message)
+        self.heading = heading
 
 
 class GameStopped(UserError):

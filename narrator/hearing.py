@@ -38,6 +38,11 @@ class PushbackKeys:
     def unread(self, key: str) -> None:
         self.pending.insert(0, key)
 
+    def meanwhile(self, seconds: float) -> str | None:
+        if self.pending:
+            return self.pending.pop(0)
+        return self.keys.meanwhile(seconds)
+
     def drain(self) -> None:
         self.pending.clear()
         self.keys.drain()

@@ -54,6 +54,11 @@ class Keys(Protocol):
     def read(self, timeout: float | None = None) -> str | None:
         """Returns the next key's name, or None when ``timeout`` seconds pass without one."""
 
+    def meanwhile(self, seconds: float) -> str | None:
+        """Returns the next key's name pressed within ``seconds`` while a call made for nobody waits (read as its
+        living call reads its keys), or None once they have passed. Keys typed ahead (TYPE_AHEAD) are left for the
+        calls they answer."""
+
     def drain(self) -> None:
         """Forgets the keys typed and not read yet: a night call opens, and nothing typed before it is its answer."""
 
@@ -170,6 +175,12 @@ class TerminalKeys:
                 return KEYMAP[char]
             if char.isprintable():
                 return "other"  # a key with no use at the table: the narrator hints at the keys that work
+
+    def meanwhile(self, seconds: float) -> str | None:
+        if os.environ.get(TYPE_AHEAD):  # a whole game typed at once (the tests): nothing of it is this call's
+            time.sleep(max(0.0, seconds))
+            return None
+        return self.read(max(0.0, seconds))
 
     def drain(self) -> None:
         """Flushes what the terminal holds typed and unread (a stray key at night): Ctrl-C and the stopping signals

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import re
 import unicodedata
 from typing import Callable
 
@@ -89,6 +90,17 @@ def character_id(card: str) -> str | None:
     ('guard', 'seer', 'witch', 'seer')
     """
     return card if card in ROLES else character_names().get(fold_name(card))
+
+
+MARKUP = re.compile(r"\[[^\]]*\]|<[^>]*>|[*_`|#\\]")
+"""What a screen, a web page or a Markdown file could take for markup: a tag in brackets (rich's "[bold]", a link
+"[a](b)"), an HTML tag, Markdown's emphasis, code, tables and headings, a backslash."""
+
+
+def markup_like(name: str) -> bool:
+    """Returns whether a name looks like markup ("[/]", "<b>", "**Ann**"): it is shown as written, as text, but the
+    host may have meant something else."""
+    return MARKUP.search(name) is not None
 
 
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

@@ -96,12 +96,17 @@ class Pacing:
     def wait(self, key: str) -> None:
         """Nobody answers the call ``key``: waits, from its opening (or from now, if it is not open), as long
         as a living answer might take."""
+        left = self.left(key)
+        if left > 0:
+            self.sleep(left)
+
+    def left(self, key: str) -> float:
+        """Nobody answers the call ``key``: returns how long it has yet to last (none when negative), from its
+        opening (or from now, if it is not open), as long as a living answer might take."""
         start = self._opened if self._key == key else self.clock()
         if self._key == key:
             self._living = False
-        left = self.draw(key) - (self.clock() - start)
-        if left > 0:
-            self.sleep(left)
+        return self.draw(key) - (self.clock() - start)
 
     def close(self) -> None:
         """Before the sleep line: waits out the rest of the floor; a living answer's length becomes a sample."""

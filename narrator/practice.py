@@ -19,51 +19,68 @@ from .script import Script, ScriptAnswer
 from .voices import Voice, load_voice
 
 
-def _when(call: Call) -> str:
-    return f"{call.phase.value} {call.number}"
+def _written(item: ScriptAnswer) -> str:
+    """Returns an answer as the script writes it (``seer: 2``): the place in the file is said by its line."""
+    return f"{item.call}: {_shown(item.value)}"
 
 
 def _shown(value: Answer) -> str:
     try:
-        return json.dumps(value, ensure_ascii=False)
+        return json.dumps(value, ensure_ascii=False, default=str)  # a date YAML read is shown as written
     except (TypeError, ValueError):
         return shown(value)
 
 
-class ScriptAnswers:
-    """Answers a game from a practice script, in order; stops the run at the first mismatch."""
+def failed(voice: Voice, key: str, values: dict[str, object]) -> RunFailed:
+    """Returns the run's failure ``screen.script_<key>``, worded in the script's language, and its heading."""
+    return RunFailed(voice.text(f"screen.script_{key}", values, fragment=True),
+                     voice.text("screen.script_stopped", {"text": ""}, fragment=True))
 
-    def __init__(self, script: Script) -> None:
+
+class ScriptAnswers:
+    """Answers a game from a practice script, in order; stops the run at the first mismatch, saying so in the
+    script's language (``voice``)."""
+
+    def __init__(self, script: Script, voice: Voice) -> None:
         self.script = script
+        self.voice = voice
         self.next = 0
         self.last: ScriptAnswer | None = None
+
+    def _when(self, call: Call) -> str:
+        return self.voice.text(f"summary.{call.phase.value}", {"number": call.number}, fragment=True)
+
+    def _failed(self, key: str, **values: object) -> RunFailed:
+        return failed(self.voice, key, values)
 
     def answer(self, call: Call, game: Game) -> Answer:
         if not call.needs_answer:
             return None  # calls that need no answer, and those made for the dead: confirmed by the runner
         if self.next >= len(self.script.answers):
-            raise RunFailed(f"{self.script.path}: the answers ran out: the narrator made the call "
-                            f"'{call.id}' ({_when(call)}) and the script has no answer left for it")
+            raise self._failed("ran_out", where=self.script.path, call=call.id, when=self._when(call))
         item = self.script.answers[self.next]
         if item.call != call.id:
-            raise RunFailed(f"{item.where}: answer {item.index} is for '{item.call}', but the narrator made the "
-                            f"call '{call.id}' ({_when(call)}); expected an answer '- {call.id}: ...' here")
+            raise self._failed("wrong_call", where=item.where, answer=_written(item), given=item.call, call=call.id,
+                               when=self._when(call))
         self.next += 1
         self.last = item
         return item.value
 
     def refused(self, call: Call, value: Answer, error: IllegalAnswer) -> None:
         item = self.last
-        where = f"{item.where}: answer {item.index}" if item else self.script.path
-        raise RunFailed(f"{where} ('{call.id}: {_shown(value)}', {_when(call)}) is not allowed: {error.reason}")
+        # The rules' reason in the script's language: the engine's own words in English (they say the most), else
+        # the line the table would see where the voice file has one.
+        reason = error.reason if self.voice.language == "en" or error.key not in self.voice.lines \
+            else self.voice.text(error.key, error.values, fragment=True)
+        raise self._failed("refused", where=item.where if item else self.script.path,
+                           answer=f"{call.id}: {_shown(value)}", when=self._when(call), reason=reason)
 
     def leftover(self) -> None:
         """Stops the run if answers are left once the game is over."""
         if self.next < len(self.script.answers):
             item = self.script.answers[self.next]
-            left = len(self.script.answers) - self.next
-            raise RunFailed(f"{item.where}: the game is over, but {left} answer(s) are left, "
-                            f"from answer {item.index} ('{item.call}')")
+            raise self._failed("left_over", where=item.where, count=len(self.script.answers) - self.next,
+                               answer=_written(item))
 
 
 def report(game: Game, lines: list[Line], language: str) -> dict[str, Any]:
@@ -81,25 +98,26 @@ def report(game: Game, lines: list[Line], language: str) -> dict[str, Any]:
     }
 
 
-def check_expectations(script: Script, game: Game) -> None:
+def check_expectations(script: Script, game: Game, voice: Voice) -> None:
     """Fails the run, naming the first difference, if the game ended otherwise than the script expects."""
     outcome = game.outcome
     assert outcome is not None
+
+    def fail(key: str, **values: object) -> RunFailed:
+        return failed(voice, key, {"path": script.path, **values})
+
     if script.expect_winner is not None and outcome.winner != script.expect_winner:
-        raise RunFailed(f"{script.path}: expected the winner {script.expect_winner!r}; "
-                        f"the game ended with {outcome.winner!r}")
+        raise fail("winner", expected=script.expect_winner, got=outcome.winner)
     if script.expect_reason is not None and outcome.reason != script.expect_reason:
-        raise RunFailed(f"{script.path}: expected the game to end by {script.expect_reason!r}; "
-                        f"it ended by {outcome.reason or outcome.winner!r}")
+        raise fail("reason", expected=script.expect_reason, got=outcome.reason or outcome.winner)
     if script.expect_eliminated is not None:
         got = tuple(e.seat for e in game.eliminated)
         want = script.expect_eliminated
         if got != want:
             i = next((k for k, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
-            said = f"seat {want[i]}" if i < len(want) else "no more"
-            found = f"seat {got[i]}" if i < len(got) else "no more"
-            raise RunFailed(f"{script.path}: expected eliminated {list(want)}; got {list(got)} "
-                            f"(elimination {i + 1}: expected {said}, got {found})")
+            none = voice.text("screen.script_no_more", fragment=True)
+            raise fail("eliminated", expected=str(list(want)), got=str(list(got)), number=str(i + 1),
+                         want=str(want[i]) if i < len(want) else none, found=str(got[i]) if i < len(got) else none)
 
 
 def script_fingerprint(script: Script) -> str:
@@ -150,7 +168,7 @@ def dry_run(script: Script, emit: Callable[[Line], None] | None = None, *, journ
                 sleep(pace)
 
     game = Game(script.config.table, script.deal)
-    answers = ScriptAnswers(script)
+    answers = ScriptAnswers(script, voice)
     narrator = PracticeNarrator(voice, keep, script.config.names, lines, script.config.table.rules)
 
     def skip(call: Call, entry: Entry) -> None:
@@ -171,5 +189,5 @@ def dry_run(script: Script, emit: Callable[[Line], None] | None = None, *, journ
                                            source.replaying else journal.record(call, value))
     run(game, narrator, source, record=record)
     answers.leftover()
-    check_expectations(script, game)
+    check_expectations(script, game, voice)
     return game, lines

@@ -8,6 +8,7 @@ answers brought is put in the narrator's own lines (the table's language), as th
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -165,30 +166,44 @@ def _answer(voice: Voice, names: Sequence[str | None], call: Call, value: Answer
     return seats(value)
 
 
+MARKDOWN = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", **{c: "\\" + c for c in "\\`*_[]|#~"}})
+"""What a text escapes in the recap's Markdown: HTML's own characters as entities (a name "<img ...>" is no tag), and
+Markdown's with a backslash (a name "**Ann**" is no emphasis, "[a](b)" no link, "|" no table)."""
+
+LINE_START = re.compile(r"^(\d+)([.)])|^([-+=>])")
+"""What Markdown reads as a list, a heading's underline or a quote at a line's start ("1. Ann", "- Ann")."""
+
+
+def escaped(text: str) -> str:
+    """Returns ``text`` as Markdown shows it, letter for letter: nothing in it is HTML or Markdown."""
+    return LINE_START.sub(lambda m: f"{m[1]}\\{m[2]}" if m[1] else f"\\{m[3]}", text.translate(MARKDOWN))
+
+
 def markdown(recap: Recap) -> str:
-    """Returns the recap as a Markdown document."""
-    h = recap.headings
-    out = [f"# {recap.title}", "", *recap.result, "", f"## {h['deal_title']}", ""]
-    out += [f"- {line}" for line in recap.deal]
+    """Returns the recap as a Markdown document, every text in it escaped: the names are the players', whatever
+    they wrote (a Markdown viewer, a chat or a forum shows it as text, never as HTML or formatting)."""
+    h = {key: escaped(text) for key, text in recap.headings.items()}
+    out = [f"# {escaped(recap.title)}", "", *map(escaped, recap.result), "", f"## {h['deal_title']}", ""]
+    out += [f"- {escaped(line)}" for line in recap.deal]
     if recap.revealed:
-        out += ["", *recap.revealed]
+        out += ["", *map(escaped, recap.revealed)]
     out += ["", f"## {h['turns_title']}"]
     when = ""
     for turn in recap.turns:
         if turn.when != when:
             when = turn.when
-            out += ["", f"### {when[:1].upper()}{when[1:]}", ""]
+            out += ["", f"### {escaped(when[:1].upper() + when[1:])}", ""]
         head = " · ".join(part for part in (turn.who, turn.answer) if part)
         if head:
-            out += [f"- {head}", *[f"  - {line}" for line in turn.brought]]
+            out += [f"- {escaped(head)}", *[f"  - {escaped(line)}" for line in turn.brought]]
         else:  # what nobody answered (the dawn's victims): each on its own, none under another
-            out += [f"- {line}" for line in turn.brought]
+            out += [f"- {escaped(line)}" for line in turn.brought]
     for key, lines in recap.looks.items():
         if lines:
-            out += ["", f"## {h[key]}", "", *[f"- {line}" for line in lines]]
+            out += ["", f"## {h[key]}", "", *[f"- {escaped(line)}" for line in lines]]
     if recap.sheriff:
-        out += ["", f"## {h['sheriff_title']}", "", *[f"- {line}" for line in recap.sheriff]]
-    out += ["", f"## {h['eliminated_title']}", "", *[f"- {line}" for line in recap.eliminated]]
+        out += ["", f"## {h['sheriff_title']}", "", *[f"- {escaped(line)}" for line in recap.sheriff]]
+    out += ["", f"## {h['eliminated_title']}", "", *[f"- {escaped(line)}" for line in recap.eliminated]]
     return "\n".join(out) + "\n"
 
 

@@ -383,7 +383,8 @@ class RichScreen:
             bar.align("center", width)
             pad = [Text(" " * width, style=BANNER_STYLES[kind])] if tall else []
             shown += [*pad, bar, *pad]
-        shown.append(Panel(Group(*parts), title=s.title or self.title))
+        # The title as text, never as rich's markup: a seat's name heads the deal's panel ("[/]" crashed the game).
+        shown.append(Panel(Group(*parts), title=Text(s.title or self.title)))
         options = self.console.options.update(width=width)
         used = sum(len(self.console.render_lines(r, options, pad=False)) for r in shown)
         status = self._status_lines(t.flash or t.notice, width)

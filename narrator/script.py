@@ -13,7 +13,7 @@ from engine import check_extras
 from engine.village import TOKENS, check_buildings
 
 from .config import Findings, TableConfig, Warned, read_table
-from .names import suggest
+from .names import character_id, closest, fold_name, suggest, written_names
 from .errors import UserError
 from .yamlfile import Document, YamlError, load
 
@@ -121,9 +121,13 @@ def _deal(doc: Document, found: Findings) -> tuple[dict[int, str], list[str]] | 
         else:
             found.errors.append(f"{where}: deal: {shown(key)} is not a seat number (or 'centre')")
             ok = False
+    # A deal names its characters as a deck may: the id or its name in a voice file (Renard as fox, 女巫 as witch).
+    seats = {seat: character_id(role) or role for seat, role in seats.items()}
+    centre = [character_id(role) or role for role in centre]
     for role in list(seats.values()) + centre:
         if role not in ROLES:
-            found.errors.append(f"{doc.where('deal')}: deal: unknown character {shown(role)}{suggest(role, list(ROLES))}")
+            hint = closest(role, sorted({*ROLES, *(name for name, _ in written_names())}), fold=fold_name)
+            found.errors.append(f"{doc.where('deal')}: deal: unknown character {shown(role)}{hint}")
             ok = False
     numbers = sorted(seats)
     if numbers and numbers != list(range(1, len(numbers) + 1)):
@@ -153,15 +157,15 @@ def _answers(doc: Document, found: Findings) -> list[ScriptAnswer]:
     for i, item in enumerate(raw):
         where = doc.where("answers", i)
         if not isinstance(item, dict) or len(item) != 1:
-            found.errors.append(f"{where}: answer {i + 1}: expected one {{call: answer}}, e.g. '- seer: 3'")
+            found.errors.append(f"{where}: answers, item {i + 1}: expected one {{call: answer}}, e.g. '- seer: 3'")
             continue
         (call, value), = item.items()
         if call not in kinds:
-            found.errors.append(f"{where}: answer {i + 1}: unknown call {shown(call)}{suggest(call, answerable)}; "
+            found.errors.append(f"{where}: answers, item {i + 1}: unknown call {shown(call)}{suggest(call, answerable)}; "
                                 f"calls: {', '.join(answerable)}")
             continue
         if kinds[call] is Kind.NONE:
-            found.errors.append(f"{where}: answer {i + 1}: '{call}' needs no answer (the runner confirms it); "
+            found.errors.append(f"{where}: answers, item {i + 1}: '{call}' needs no answer (the runner confirms it); "
                                 "remove this item")
             continue
         items.append(ScriptAnswer(str(call), value, i + 1, where))

@@ -306,7 +306,7 @@ def report(results: Sequence[Result], table: Table, seed: int, out: IO[str]) -> 
     from rich.console import Console
     from rich.table import Table as Grid
 
-    console = Console(file=out, highlight=False, soft_wrap=True)
+    console = Console(file=out, highlight=False, soft_wrap=True, markup=False)  # a deck's text is text
     games, jobs = results[0].games, results[0].jobs
     console.print(f"{games:,} games a strategy, {describe(table)}, seed {seed}")
     grid = Grid(show_edge=False)
@@ -342,7 +342,8 @@ def cmd_simulate(options: SimulateOptions, warn: Callable[[str], None] | None = 
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+        columns = (TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
+                   TimeRemainingColumn())
         with Progress(*columns, console=Console(file=sys.stderr), transient=True) as bar:
             results = []
             for model in models:

@@ -15,7 +15,7 @@ import sys
 import termios
 import time
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NoReturn, Sequence
 
 from .hint import columns, command, fold, pinned, resume_hint, table_text, typed_path
 from .journal import table_language
@@ -27,6 +27,15 @@ and dies with its supervisor (`die_with_supervisor`)."""
 SEED_VARIABLE = "WEREWOLF_NARRATOR_SEED"
 """The seed the host chose (`play --seed N`), given to the game's process by its environment, which only the
 account may read: a command line shows to every account (ps), and the seed deals every card."""
+
+def without_seed(argv: Sequence[str], seed: int) -> NoReturn:
+    """Runs `werewolf-narrator ARGV` in this very process, started again (its process id kept), the ``seed`` given
+    by its environment (SEED_VARIABLE): `play --seed N` leaves the command line at once, which every account reads
+    (ps, /proc/PID/cmdline), for the whole game, the supervisor's and the game's process alike."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, [sys.executable, "-m", "narrator", *argv], {**os.environ, SEED_VARIABLE: str(seed)})
+
 
 OWN_ENDS = frozenset({0, 1, 2, 130, 141})
 """The statuses the game's process ends with by itself (cli.main): the game over, bad input, a usage mistake, the

@@ -260,7 +260,7 @@ def _languages() -> list[str]:
     return languages()
 
 
-def _cards() -> list[str]:
+def card_names() -> list[str]:
     """Returns what a deck may name: the ids, then the voice files' names as written (check takes them case aside,
     which a schema's list cannot say)."""
     from .names import written_names  # reads every voice file: only when asked
@@ -274,7 +274,7 @@ _TABLE_KEYS = (
         Either((Bounded(MIN_SEATS, MAX_SEATS), ListOf(Name(), MIN_SEATS, MAX_SEATS))), own=True),
     Key("deck", "a list of characters, one card a player (plus the Thief's two centre cards): their ids, or their "
                 "names in any voice file, case aside (Salvateur, Voyante, 女巫)",
-        ListOf(OneOf(_cards), MIN_SEATS), own=True),
+        ListOf(OneOf(card_names), MIN_SEATS), own=True),
     Key("preset", "a deck preset for the number of seats: " + ", ".join(sorted(PRESETS)), OneOf(tuple(sorted(PRESETS))),
         own=True),
     Key("deal", "app (the program shuffles and deals) or cards (real cards are dealt)", OneOf(("app", "cards")), "app"),

@@ -32,7 +32,7 @@ from engine.table import house_rules  # noqa: E402
 from engine.types import Phase  # noqa: E402
 from engine.variants import TOSS  # noqa: E402
 from engine.village import TOKENS  # noqa: E402
-from narrator.table_keys import DECLARED, SEAT_KEY, readme_row  # noqa: E402
+from narrator.table_keys import DECLARED, SEAT_KEY, card_names, readme_row  # noqa: E402
 from narrator.script import REASONS, TOP_KEYS, WINNERS  # noqa: E402
 from narrator.shapes import SEAT, SHAPES, null_or  # noqa: E402
 from narrator.voices import languages  # noqa: E402
@@ -118,7 +118,7 @@ def answerable() -> list[str]:
 
 def script_schema() -> dict[str, Any]:
     """Returns the JSON Schema of a practice script."""
-    roles = sorted(ROLES)
+    roles = card_names()  # a deal names its characters as a deck may: their ids, or their names in a voice file
     answer: dict[str, Any] = {
         "type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": False,
         "properties": {call: {"description": answer_shape(call)[0].replace("`", ""), **answer_shape(call)[1]}
@@ -128,7 +128,7 @@ def script_schema() -> dict[str, Any]:
         "table": {"$ref": "#/$defs/table", "description": "the table config, as in a table config file"},
         "config": {"type": "string", "description": "instead of table: the path of a table config file, "
                                                     "from the script's folder"},
-        "deal": {"type": "object", "description": "seat number: character id, one entry a seat (1 to N, none "
+        "deal": {"type": "object", "description": "seat number: character (its id or its name), one entry a seat (1 to N, none "
                                                   "missing); centre: the Thief's two centre cards; buildings: "
                                                   "{seat: token} for the Village's tokens; events: the table's "
                                                   "event cards in the order the morning draw turns them",

@@ -4,7 +4,8 @@
 # package in it, with Kokoro's natural French and Chinese voices (--small leaves them out: ~200 MB less, and
 # espeak-ng says French and Chinese). With --test (scripts/test.sh, CI) also what the tests need: tmux for the terminal tests,
 # PulseAudio and its ALSA plugin for their virtual sound card (tests/pulse.py), Debian's chromium and chromedriver for
-# the phones' page (tests marked browser) with a Chinese font for its screenshots, and the test extra. Every table gets the phones' extra (play --phones:
+# the phones' page (tests marked browser) with a Chinese font for its screenshots, zbar and poppler to decode the
+# printed sheet of QR codes from its image and its PDF, and the test extra. Every table gets the phones' extra (play --phones:
 # websockets and segno, pure Python and small).
 # PulseAudio is never installed to play: on a desktop that runs PipeWire it would replace pipewire-pulse
 # and change how the whole machine plays sound. Safe to run again.
@@ -15,7 +16,8 @@ packages=(espeak-ng libportaudio2)
 extra="[kokoro]"
 case "${1:-}" in
     --test)
-        packages+=(tmux pulseaudio pulseaudio-utils libasound2-plugins chromium chromium-driver fonts-wqy-microhei)
+        packages+=(tmux pulseaudio pulseaudio-utils libasound2-plugins chromium chromium-driver fonts-wqy-microhei
+                  zbar-tools poppler-utils)
         extra="[test]" ;;
     --small) extra="[phones]" ;;
     "") ;;

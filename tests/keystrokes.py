@@ -116,6 +116,11 @@ class ScriptedKeys:
             raise EOFError("no more keys")
         return self.keys.pop(0)
 
+    def meanwhile(self, seconds: float) -> str | None:
+        """A call made for nobody reads the keys typed while it waits (`stray`), never those planned for the calls
+        to come; with none, its time has passed."""
+        return self.buffered.pop(0) if self.buffered else None
+
     def drain(self) -> None:
         self.buffered.clear()
 

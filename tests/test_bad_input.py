@@ -415,7 +415,7 @@ def test_a_deal_with_a_huge_seat_number_is_refused_quickly(tmp_path: Path, comma
 def test_an_answer_that_is_not_a_one_key_mapping_is_refused(tmp_path: Path, command: str) -> None:
     """docs/practice-scripts.md: each item is {call id: answer}."""
     text = SCRIPT_TABLE + SCRIPT_DEAL + "answers:\n  - seer: 2\n    werewolves: 4\n  - 5\n"
-    refused(script_cli(tmp_path, command, text), "script.yaml:12", "answer 1", "script.yaml:14", "answer 2",
+    refused(script_cli(tmp_path, command, text), "script.yaml:12", "item 1", "script.yaml:14", "item 2",
             "{call: answer}")
 
 
@@ -423,14 +423,14 @@ def test_an_answer_that_is_not_a_one_key_mapping_is_refused(tmp_path: Path, comm
 def test_an_unknown_call_id_is_named_with_a_suggestion(tmp_path: Path, command: str) -> None:
     """An answer for a call the engine never makes is named at its line, with the call it looks like."""
     text = SCRIPT_TABLE + SCRIPT_DEAL + "answers:\n  - seeer: 2\n"
-    refused(script_cli(tmp_path, command, text), "script.yaml:12", "answer 1", "'seeer'", "did you mean 'seer'?")
+    refused(script_cli(tmp_path, command, text), "script.yaml:12", "item 1", "'seeer'", "did you mean 'seer'?")
 
 
 @COMMANDS
 def test_an_answer_for_a_call_that_needs_none_is_refused(tmp_path: Path, command: str) -> None:
     """docs/practice-scripts.md: calls that need no answer (lovers, ...) are not listed: the runner confirms them."""
     text = SCRIPT_TABLE + SCRIPT_DEAL + "answers:\n  - lovers: null\n"
-    refused(script_cli(tmp_path, command, text), "script.yaml:12", "answer 1", "'lovers'", "needs no answer")
+    refused(script_cli(tmp_path, command, text), "script.yaml:12", "item 1", "'lovers'", "needs no answer")
 
 
 @COMMANDS
@@ -459,7 +459,7 @@ def test_the_example_game_plays_through(tmp_path: Path) -> None:
 def test_an_answer_for_the_wrong_call_stops_the_run(tmp_path: Path) -> None:
     """docs/practice-scripts.md: the message names the call that was made, the answer expected, and its place."""
     result = dry_run(tmp_path, game(["seer: 2"] + GAME_ANSWERS[1:]))
-    refused(result, f"script.yaml:{FIRST_ANSWER}", "answer 1", "'seer'", "'cupid'", "- cupid:")
+    refused(result, f"script.yaml:{FIRST_ANSWER}", "'seer: 2'", "'seer'", "'cupid'", "- cupid:")
     assert not (tmp_path / "report.json").exists()
 
 
@@ -473,7 +473,7 @@ def test_answers_running_out_stop_the_run(tmp_path: Path) -> None:
 def test_answers_left_over_stop_the_run(tmp_path: Path) -> None:
     """docs/practice-scripts.md: so does a script with answers left over when the game ends."""
     result = dry_run(tmp_path, game(GAME_ANSWERS + ["vote: 5"]))
-    refused(result, f"script.yaml:{FIRST_ANSWER + 9}", "answer 10", "'vote'", "over")
+    refused(result, f"script.yaml:{FIRST_ANSWER + 9}", "'vote: 5'", "an answer left", "over")
     assert not (tmp_path / "report.json").exists()
 
 
@@ -481,21 +481,21 @@ def test_an_answer_the_rules_forbid_stops_the_run_with_the_reason(tmp_path: Path
     """docs/practice-scripts.md: an answer the rules forbid stops the run with the engine's reason."""
     answers = GAME_ANSWERS[:2] + ["werewolves: 8"] + GAME_ANSWERS[3:]
     result = dry_run(tmp_path, game(answers))
-    refused(result, f"script.yaml:{FIRST_ANSWER + 2}", "answer 3", "werewolves", "seat 8 is a werewolf")
+    refused(result, f"script.yaml:{FIRST_ANSWER + 2}", "'werewolves: 8'", "seat 8 is a werewolf")
     assert not (tmp_path / "report.json").exists()
 
 
 def test_an_answer_in_odd_digits_is_refused_with_its_place(tmp_path: Path) -> None:
     """An answer such as "²" is not a seat number: refused like any other, not an internal error."""
     answers = GAME_ANSWERS[:1] + ['seer: "²"'] + GAME_ANSWERS[2:]
-    refused(dry_run(tmp_path, game(answers)), f"script.yaml:{FIRST_ANSWER + 1}", "answer 2")
+    refused(dry_run(tmp_path, game(answers)), f"script.yaml:{FIRST_ANSWER + 1}", "'seer: \"²\"'", "not allowed")
     assert not (tmp_path / "report.json").exists()
 
 
 def test_an_answer_that_is_a_date_is_refused_with_its_place(tmp_path: Path) -> None:
     """YAML reads 2024-01-02 as a date: not a seat, refused at its place, not an internal error."""
     answers = GAME_ANSWERS[:1] + ["seer: 2024-01-02"] + GAME_ANSWERS[2:]
-    refused(dry_run(tmp_path, game(answers)), f"script.yaml:{FIRST_ANSWER + 1}", "answer 2")
+    refused(dry_run(tmp_path, game(answers)), f"script.yaml:{FIRST_ANSWER + 1}", "'seer: \"2024-01-02\"'", "not allowed")
     assert not (tmp_path / "report.json").exists()
 
 
@@ -509,7 +509,7 @@ def test_a_different_winner_stops_the_run(tmp_path: Path) -> None:
 def test_a_different_elimination_stops_the_run_naming_the_first_difference(tmp_path: Path) -> None:
     """docs/practice-scripts.md: expect eliminated — the first difference is named."""
     result = dry_run(tmp_path, game(GAME_ANSWERS, expect="expect:\n  eliminated: [4, 2, 3, 8, 1, 6]\n"))
-    refused(result, "script.yaml", "elimination 5", "expected seat 1", "got seat 6")
+    refused(result, "script.yaml", "elimination 5", "expected 1", "got 6")
     assert not (tmp_path / "report.json").exists()
 
 

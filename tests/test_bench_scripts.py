@@ -98,3 +98,14 @@ def test_bench_yaml_prints_the_cost_of_reading_and_of_refusing(tmp_path: Path) -
     assert re.search(r"a 2 MB list, default cap +\d+\.\d ms  refused: larger than 1,000,000 bytes", out), out
     assert re.search(r"a billion laughs .* refused: more than 100000 values", out), out
     assert re.search(r"peak memory \d+ MB", out), out
+
+
+def test_bench_phones_flood_prints_the_honest_phones_gaps_the_memory_and_the_drops(tmp_path: Path) -> None:
+    out = run_script("bench_phones_flood.py", "--pings", "100000", "--seconds", "4", "--phones", "2", home=tmp_path)
+    assert re.search(r"^ping flood: [\d,]+ pings written in \d+\.\d s over \d+ connection\(s\); "
+                     r"worst gap \d+\.\d\d s \(\d+ frames to 2 honest phones\)$", out, re.M), out
+    assert re.search(r"^ping flood: memory growth peak -?\d+\.\d\d MB, after -?\d+\.\d\d MB$", out, re.M), out
+    assert re.search(r"^ping flood: flooder dropped (\d+\.\d\d s after its first ping|not seen in \d+ s)", out,
+                     re.M), out
+    assert re.search(r"^vanished phone: worst gap \d+\.\d\d s .* over 4 s$", out, re.M), out
+    assert re.search(r"^vanished phone: dropped (\d+\.\d s after it stopped reading|not in 4 s)$", out, re.M), out

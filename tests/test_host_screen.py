@@ -18,6 +18,7 @@ from helpers import Printed, play_keys
 from keystrokes import Recorder, ScriptedKeys, after, keys_for
 from narrator.asking import KeypadAnswers
 from narrator.hostmenu import MenuHooks
+from narrator.pacing import Pacing
 from narrator.circle import SeatView, seating
 from narrator.config import TableConfig
 from narrator.play import NewGame, Timing, play
@@ -127,6 +128,13 @@ class Clocked:
         self.now += timeout
         return None
 
+    def meanwhile(self, seconds: float) -> str | None:
+        """A call made for nobody reads the keys pressed while it waits; those pressed before are the next calls'."""
+        if self.presses and self.now < self.presses[0][0] <= self.now + seconds:
+            return self.read(seconds)
+        self.now += seconds
+        return None
+
     def drain(self) -> None:
         pass  # presses come at their times: none is typed before the narrator reads
 
@@ -163,6 +171,91 @@ def timed(presses: list[tuple[float, str]]) -> tuple[KeypadAnswers, Timed, list[
     answers = KeypadAnswers(keys, screen, VOICE, say=lambda key, values: said.append(key), repeat=lambda: None,
                             clock=keys.clock, debate_timer=62)
     return answers, screen, said
+
+
+class Shown(Timed):
+    """Remembers, besides, every question and every entry the call's panel showed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.prompts: list[str] = []
+        self.entries: list[str] = []
+        self.refusals: list[str] = []
+
+    def refusal(self, text: str) -> None:
+        self.refusals.append(text)
+        super().refusal(text)
+
+    def prompt(self, text: str) -> None:
+        self.prompts.append(text)
+        super().prompt(text)
+
+    def entry(self, text: str) -> None:
+        self.entries.append(text)
+        super().entry(text)
+
+
+def nobodys(presses: list[tuple[float, str]], kind: Kind = Kind.SEAT) -> tuple[Clocked, Shown]:
+    """A night call made for nobody (its character dead) lasting 5 s, the keys pressed at their times meanwhile."""
+    keys, screen = Clocked(presses), Shown()
+    pacing = Pacing(0.0, (5.0, 5.0), clock=keys.clock, sleep=lambda seconds: setattr(keys, "now", keys.now + seconds))
+    answers = KeypadAnswers(keys, screen, VOICE, say=lambda key, values: None, repeat=lambda: None, clock=keys.clock,
+                            pacing=pacing)
+    call = Call("seer", Phase.NIGHT, 1, kind, live=False, seats=(1, 2, 3, 4, 5, 6), optional=True)
+    assert answers.answer(call, six()) is None
+    return keys, screen
+
+
+def test_a_call_made_for_nobody_asks_as_a_living_one_and_lasts_its_time() -> None:
+    """Its question and its keys line, as the living Seer's: a glance at the screen tells nothing."""
+    keys, screen = nobodys([])
+    assert screen.prompts == [VOICE.text("prompt.seat_or_none", {})] and keys.now == 5.0
+    assert screen.footers == [VOICE.text("screen.keys_number", {})]
+
+
+def test_the_host_menu_works_at_a_call_made_for_nobody_and_its_time_is_not_the_call_s() -> None:
+    """M opened nothing there: the menu, its pause (10 s), then the call waits out the rest of its 5 s."""
+    keys, screen = nobodys([(1.0, "menu"), (1.0, "3"), (11.0, "enter")])
+    assert VOICE.text("menu.title_night", {}) in screen.prompts
+    assert screen.pauses == [VOICE.text("screen.paused", {}), ""]
+    assert screen.prompts[-1] == VOICE.text("prompt.seat_or_none", {})  # the question again, after the menu
+    assert keys.now == 15.0
+
+
+def test_a_seat_typed_at_a_call_made_for_nobody_is_read_back_confirmed_and_ignored() -> None:
+    """What a living call does with it, on the screen: the digit, the read-back, the confirmation; the answer
+    the engine gets is none, and the call lasts its time."""
+    keys, screen = nobodys([(1.0, "9"), (1.5, "5"), (2.0, "enter"), (2.5, "enter")])
+    assert VOICE.text("refusal.no_such_seat", {"seat": 9}) in screen.refusals  # the table's size: public
+    assert "5" in screen.entries and VOICE.text("answer.heard", {"answer": VOICE.seat(5)}) in screen.entries
+    assert screen.prompts[-1] == VOICE.text("answer.confirmed", {}) and keys.now == 5.0
+
+
+def test_a_terminal_gives_a_call_made_for_nobody_the_keys_pressed_meanwhile_but_none_typed_ahead(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a table, M pressed during a dead character's call opens the menu; a whole game typed at once (the terminal
+    tests' TYPE_AHEAD) keeps its keys for the calls they answer, the call waiting out its time."""
+    import os
+    import time
+
+    from narrator.keypad import TYPE_AHEAD, TerminalKeys
+
+    primary, terminal = os.openpty()
+    keys = TerminalKeys(terminal)
+    try:
+        monkeypatch.delenv(TYPE_AHEAD, raising=False)
+        os.write(primary, b"m")
+        assert keys.meanwhile(30) == "menu"
+        assert keys.meanwhile(0.05) is None
+        monkeypatch.setenv(TYPE_AHEAD, "1")
+        os.write(primary, b"5")
+        start = time.monotonic()
+        assert keys.meanwhile(0.2) is None and time.monotonic() - start >= 0.2
+        assert keys.read(30) == "5"  # left for the call it answers
+    finally:
+        keys.close()
+        os.close(primary)
+        os.close(terminal)
 
 
 def test_the_debate_counts_down_each_second_and_warns_a_minute_before() -> None:

@@ -112,6 +112,8 @@ REFUSALS: dict[str, Callable[[], tuple[Game, object]]] = {
                                 ("vote", 2), ("werewolves", 4)), {"ballots": {2: 5, 5: 6}}),
     "barkeeper": lambda: (at(village(EIGHT, {3: "barkeeper"}), "vote", ("werewolves", 4), ("barkeeper", None)), 3),
     "barkeeper_secret": lambda: (at(village(EIGHT, {3: "barkeeper"}), "werewolves"), 3),
+    "barkeeper_voted": lambda: (at(village(EIGHT, {3: "barkeeper"}), "vote", ("werewolves", 4), ("barkeeper", 1)),
+                                {"ballots": {3: 1, 5: 1}}),
     # secret
     "self_secret": lambda: (at(new_game(["werewolf", "seer", *VILLAGERS]), "seer"), 2),
     "self_piper": lambda: (at(new_game(PIPER), "piper", ("werewolves", 3)), [2, 4]),
@@ -144,6 +146,9 @@ REFUSALS: dict[str, Callable[[], tuple[Game, object]]] = {
                                  "devoted_servant", ("cupid", [1, 4]), ("werewolves", 5), ("vote", 6)), 1),
     "not_werewolf": lambda: (at(new_game(["white_werewolf", "werewolf", *VILLAGERS]), "white_werewolf",
                                 ("werewolves", 3), ("vote", None), ("werewolves", 4)), 5),
+    "white_werewolf_waits": lambda: (at(new_game(["white_werewolf", "werewolf", "devoted_servant", *VILLAGERS]),
+                                        "white_werewolf", ("werewolves", 5), ("vote", 1), ("devoted_servant", 3),
+                                        ("werewolves", 6)), 2),
     "same_victim": lambda: (at(new_game(["werewolf", "big_bad_wolf", *VILLAGERS]), "big_bad_wolf",
                                ("werewolves", 3)), 3),
 }

@@ -19,6 +19,7 @@ import pytest
 
 pytest.importorskip("websockets", reason="the [phones] extra (scripts/setup.sh installs it)")
 
+from rawphones import serving  # noqa: E402
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
 from narrator.phones import views  # noqa: E402
@@ -33,11 +34,8 @@ TEXTS = {key: text for key, text in load_voice("en").lines.items() if key.starts
 
 @pytest.fixture
 def server() -> Iterator[PhoneServer]:
-    phones = PhoneServer(5, TEXTS, bind="127.0.0.1", tick=TICK).start()
-    try:
+    with serving(5, TICK) as phones:
         yield phones
-    finally:
-        phones.stop()
 
 
 @pytest.fixture
@@ -261,6 +259,7 @@ def test_a_game_going_on_serves_the_same_links_on_the_same_port_with_each_seats_
 
 @pytest.mark.parametrize("kept", [None, [], {"bind": "127.0.0.1", "port": 0, "tokens": {}},
                                   {"bind": "127.0.0.1", "port": 8086, "tokens": {"1": "short"}},
+                                  {"bind": "127.0.0.1", "port": 8086, "tokens": {"1": "x" * 31 + "?"}},
                                   {"bind": "127.0.0.1", "port": 8086, "tokens": {"1": "x" * 32, "x": "y" * 32}}])
 def test_damaged_phones_in_a_journal_are_a_clear_message(kept: object) -> None:
     from narrator.errors import UserError

@@ -59,17 +59,26 @@ def test_names_in_any_script_with_emoji_are_plain_text(tmp_path: Path) -> None:
 
 
 SPY = """\
+import os
 import sys
 import narrator.supervise as supervise
+
+started = []  # the command lines this process was started again with (without_seed's exec)
 
 def spy(args, journal, resume, environ=None):
     heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('engine', 'rich', 'yaml'))
     print({'args': list(args), 'journal': str(journal), 'resume': list(resume), 'heavy': heavy,
-           'environ': environ or {}})
+           'environ': environ or {}, 'started': started, 'left': os.environ.get(supervise.SEED_VARIABLE)})
     return 0
+
+def again(argv, seed):
+    started.append(list(argv))
+    os.environ[supervise.SEED_VARIABLE] = str(seed)
+    sys.exit(main(list(argv)))
 
 supervise.wanted = lambda environ=None: True
 supervise.supervise = spy
+supervise.without_seed = again
 from narrator.cli import main
 sys.exit(main(sys.argv[1:]))
 """
@@ -96,7 +105,9 @@ def test_the_supervisor_gives_the_game_its_journal_and_every_option_of_the_table
     options = ["--speaker", "console", "--plain", "--model", "m"]
     assert told["args"] == ["play", "--journal", journal, *options, "--journal-dir", "j", "--", "table.yaml"]
     assert told["resume"] == ["resume", *options, "--", journal]
-    assert told["environ"] == {SEED_VARIABLE: "7"}
+    assert told["environ"] == {SEED_VARIABLE: "7"} and told["left"] is None  # for the game's first process alone
+    # The seed left the supervisor's own command line at once: it started again without it.
+    assert told["started"] == [["play", *options, "--journal-dir", "j", "--", "table.yaml"]]
 
 
 def test_the_supervisor_names_a_journal_in_the_journal_folder_by_its_date_and_a_token_never_the_seed(
@@ -513,3 +524,62 @@ def test_the_options_a_game_keeps_reach_play_s_and_resume_s_processes_as_given(g
     assert kept.argv() == given
     resumed = build_parser().parse_args(kept.resume("-game.jsonl"))
     assert TableOptions.given(resumed) == kept and resumed.journal == "-game.jsonl"
+
+
+def test_the_seed_is_in_no_command_line_while_play_seed_runs_under_its_supervisor(tmp_path: Path) -> None:
+    """Every account reads every process's command line (/proc/PID/cmdline, ps): `play --seed N` starts itself again
+    without it, and hands it to the game's process by the environment; the game deals by it all the same."""
+    import threading
+
+    seed = "7392816450"
+    (tmp_path / "table.yaml").write_text(table_with("Dee"), encoding="utf-8")
+    primary, terminal = os.openpty()
+    output = bytearray()
+    reader = threading.Thread(target=_drain, args=(primary, output), daemon=True)
+    reader.start()
+    play = subprocess.Popen([sys.executable, "-m", "narrator", "play", "table.yaml", "--seed", seed,
+                             "--journal-dir", "j", "--speaker", "console"], cwd=tmp_path,
+                            stdin=terminal, stdout=terminal, stderr=terminal)
+    try:
+        end = time.monotonic() + 120  # a bound for a hang on a loaded machine, not a pace
+        journals: list[Path] = []
+        while not journals and time.monotonic() < end and play.poll() is None:
+            journals = [j for j in (tmp_path / "j").glob("*.jsonl") if j.read_bytes().endswith(b"\n")]
+            time.sleep(0.05)
+        assert journals, bytes(output).decode(errors="replace")
+        assert json.loads(journals[0].read_text().splitlines()[0])["seed"] == int(seed)  # dealt by the seed given
+        assert _descendants(play.pid), "the supervisor runs the game in a child process"
+        holding = []
+        for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+            try:
+                if seed.encode() in cmdline.read_bytes():
+                    holding.append(cmdline.parent.name)
+            except OSError:
+                continue  # a process gone meanwhile
+        assert holding == [], [Path(f"/proc/{pid}/cmdline").read_bytes() for pid in holding]
+        assert b"--seed" not in Path(f"/proc/{play.pid}/cmdline").read_bytes()
+    finally:
+        play.send_signal(signal.SIGTERM)
+        play.wait(timeout=60)
+        os.close(terminal)
+        os.close(primary)
+
+
+def _drain(fd: int, into: bytearray) -> None:
+    """Reads the terminal's output until it closes, so that the game never waits on a full terminal."""
+    while True:
+        try:
+            data = os.read(fd, 65536)
+        except OSError:
+            return
+        if not data:
+            return
+        into += data
+
+
+def _descendants(pid: int) -> list[int]:
+    try:
+        children = [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+    return [d for c in children for d in (c, *_descendants(c))]

@@ -35,6 +35,7 @@ from twins import (
     Twin,
     comparable,
     first_difference,
+    panels,
     plan,
     play_twin,
     screen_differences,
@@ -164,7 +165,23 @@ def confessed(roles: tuple[str, ...]) -> Twin:
                 answers={"werewolves": 8, "confessor": 7}, horizon=("vote", 1))
 
 
+VV_DECK = ("angel", "werewolf", "seer", "villager", "werewolf", "villager", "villager", "villager", "villager_villager")
+VV_TABLE = TableConfig("en", Table(9, VV_DECK, Rules(sheriff=False, reveal_roles=False)), pause=(0.0, 0.0))
+
+
+def villager_villager_at_9(seer: int) -> Twin:
+    """The Villager-Villager at seat 9, said aloud before the opening vote; the Seer at ``seer`` (3 or 7, a villager
+    in the other seat): the pack devours seat 4 on night 1."""
+    roles = list(VV_DECK)
+    roles[2], roles[seer - 1] = roles[seer - 1], roles[2]
+    return Twin(VV_TABLE, deal=Deal(tuple(roles)), answers={("vote", 0): None, "seer": 2, "werewolves": 4},
+                horizon=("vote", 1))
+
+
 KEYPAD_ONLY: dict[str, tuple[Twin, Twin]] = {
+    # The Villager-Villager's public line (deal: app): said at the same moment, in the same words, whoever holds the
+    # secret cards around him.
+    "villager_villager_said_alike": (villager_villager_at_9(3), villager_villager_at_9(7)),
     # With deal: app the Confessor sees the card on the screen, the table's eyes closed: whose card it is
     # shows nowhere else.
     "confessor_sees_a_werewolf_or_a_villager": (
@@ -386,6 +403,28 @@ def test_twin_games_show_the_same_screen_while_nobody_holds_the_secret(pair: str
     one, other = played(pair)
     differences = screen_differences(one, other)
     assert not differences, "\n".join(differences)
+
+
+EMPTY_CALLS = ["seer_living_or_dead", "witch_with_or_without_potions",
+               *(f"{call}_alive_or_eliminated" for call in CHARACTERS)]
+"""The pairs where a character's call is live in one twin and made for nobody in the other (a dead Fortune Teller, a
+Witch who spent both potions, each character eliminated)."""
+
+
+@pytest.mark.parametrize("pair", EMPTY_CALLS)
+def test_a_call_made_for_nobody_shows_the_panel_of_a_call_awaiting_its_answer(pair: str) -> None:
+    """A glance at the screen during a night call tells nothing: made for nobody, it shows what a living call
+    waiting for its answer shows — a question, the keys line, nothing typed — and waits for keys as it does. It
+    showed no question and no keys, and read none (the host menu's key did nothing). The same question, but the
+    Witch's, whose living call asks her heal or her poison as her potions and the night are."""
+    one, other = played(pair)
+    assert not voice_difference(one, other)
+    questions = "witch" not in pair
+    shown, other_shown = panels(one, questions), panels(other, questions)
+    at = first_difference(shown, other_shown)
+    assert at is None, f"the panels part at the call woken by {shown[min(at, len(shown) - 1)][0]}:\n" \
+                       f"  {shown[at:at + 1]}\n  {other_shown[at:at + 1]}"
+    assert shown and all(view is None or view[3] and view[-1] for _, view in shown)  # a question, its keys
 
 
 @pytest.mark.parametrize("pair", sorted(NAMED))
@@ -637,3 +676,10 @@ def test_a_dry_run_journal_is_not_resumed_with_a_voice_log(tmp_path: Path, capsy
     journal.write_text(json.dumps(header) + "\n", encoding="utf-8")
     assert main(["resume", str(journal), "--voice-log", str(tmp_path / "v.jsonl")]) == 2
     assert "--voice-log is for a game at the table" in capsys.readouterr().err
+
+
+def test_the_villager_villager_twins_say_his_seat_aloud_before_the_opening_vote() -> None:
+    """His line is said in both twins (else the pair would prove nothing), before the opening day's vote."""
+    for one in played("villager_villager_said_alike"):
+        keys = [key for key, _ in one.voice]
+        assert "villager_villager.seat" in keys and keys.index("villager_villager.seat") < keys.index("vote.call")

@@ -249,7 +249,7 @@ def night_heard(witch: Answer, toss: str | None, **rules: object) -> list[str]:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.sampled_from([None, 1, 2, 3, 4, 5, 6, 7, 8]), st.sampled_from(list(TOSS)), st.booleans())
+@given(st.sampled_from([None, 1, 3, 4, 5, 6, 7, 8]), st.sampled_from(list(TOSS)), st.booleans())
 def test_harvest_the_witchs_potion_and_the_box_are_never_heard(target: int | None, outcome: str,
                                                                 call_dead: bool) -> None:
     """Whom she names, how the box falls, whom it changes: the night sounds the same as a pass."""

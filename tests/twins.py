@@ -347,6 +347,10 @@ class WatchedKeys(ScriptedKeys):
         self.timeline.keys += 1
         return super().read(timeout)
 
+    def meanwhile(self, seconds: float) -> str | None:
+        self.timeline.moment("key")  # a call made for nobody waits for keys too, as its living call does
+        return super().meanwhile(seconds)
+
 
 @dataclass(frozen=True)
 class Played:
@@ -408,6 +412,31 @@ def resumed(folder: Path) -> Resumed:
     header, entries = read_journal(str(journal))
     return Resumed(Journal(journal), Deal(tuple(header["deal"]), tuple(header["centre"])), entries,
                    replay_from=str(journal), pace=header.get("pace") or {})
+
+
+def wakes_someone(key: str) -> bool:
+    """Returns whether the line ``key`` wakes a character, or would had it lived (`eyes_after`'s wake lines)."""
+    key = key.removesuffix("_phones")
+    return key.endswith((".wake", ".wake_drawn", ".wake_harvest")) and key != "identify.wake" \
+        or key == "stuttering_judge.call"
+
+
+def panels(played: Played, questions: bool = True) -> list[tuple[str, tuple[Any, ...] | None]]:
+    """Returns the host's panel as each call said with a wake line first waits for a key (its answer, or, made for
+    nobody, a key pressed while it waits), by the wake line's key: what a glance at the screen tells whether or
+    not the character called lives. Its secrets are left out (those awake read them); without ``questions``, its
+    question is told only as there or not (the Witch is asked her heal or her poison, as her potions are). The rest
+    is the panel's every line — the title, the line said, what is typed, the refusal, the keys line, the timer, the
+    host's hints (None: the call waited for no key before the next wake line)."""
+    wakes = [i for i, (key, _) in enumerate(played.voice) if wakes_someone(key)]
+    found: list[tuple[str, tuple[Any, ...] | None]] = []
+    for at, until in zip(wakes, [*wakes[1:], len(played.voice)]):
+        first = next((m for m in played.moments if at < m.said <= until and m.kind == "key"), None)
+        view: list[Any] | None = None if first is None else list(first.view)
+        if view is not None:
+            view[2], view[3] = (), view[3] if questions else bool(view[3])  # the secrets, the question
+        found.append((played.voice[at][0], None if view is None else tuple(view)))
+    return found
 
 
 def first_difference(a: Sequence[Any], b: Sequence[Any]) -> int | None:

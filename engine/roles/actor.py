@@ -82,7 +82,7 @@ def actor(game: Play) -> Flow:
     """He takes one of the cards left in the middle, by its place (1 to 3), or none."""
     seat = game.actor("actor")
     if seat is None or not any(game.middle):
-        yield from game.idle("actor", Kind.NUMBER, picks=CARDS)
+        yield from game.idle("actor", Kind.NUMBER, picks=CARDS, optional=True)
         return
     middle = Fact("actor.middle", {"cards": list(game.middle)}, secret=True)
     place = yield game.ask("actor", Kind.NUMBER, actors=(seat,), optional=True, picks=len(game.middle),

@@ -35,7 +35,7 @@ def _second(game: Play, value: Answer) -> int | None:
 def big_bad_wolf(game: Play) -> Flow:
     seat = game.actor("big_bad_wolf")
     if seat is None or not has_power(game):
-        yield from game.idle("big_bad_wolf", Kind.SEAT)
+        yield from game.idle("big_bad_wolf", Kind.SEAT, optional=True)
         return
     victim = yield game.ask("big_bad_wolf", Kind.SEAT, actors=(seat,), optional=True,
                             check=lambda v: _second(game, v))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import answers
+from .. import answers, crier
 from ..contract import FactSpec, Value
 from ..role import Anew, Flow, Play, Role
 from ..state import Kept
@@ -39,6 +39,11 @@ def took_today(game: Play, seat: int) -> bool:
     return game.marked(seat, DEVOTED) and game.kept(TakenOn).day == game.number
 
 
+def took_yesterday(game: Play, seat: int) -> bool:
+    """Returns whether the player at ``seat`` is a Devoted Servant who took their card the day before this night."""
+    return game.marked(seat, DEVOTED) and game.kept(TakenOn).day == game.night - 1
+
+
 class DevotedServant(Role):
     id = "devoted_servant"
     villager_power = True  # the Elder's penalty takes every villager's special power
@@ -47,7 +52,7 @@ class DevotedServant(Role):
     def on_condemned(self, game: Play, seat: int) -> Flow:
         servant = game.actor(self.id)
         if servant is None:
-            yield from game.idle("devoted_servant", Kind.SEAT)
+            yield from game.idle("devoted_servant", Kind.SEAT, optional=True)
             return
         condemned = seat
         revealed = yield game.ask("devoted_servant", Kind.SEAT, optional=True,
@@ -100,6 +105,9 @@ def take_place(game: Play, servant: int, condemned: int) -> Flow:
                                        check=lambda v: answers.seat(game, v, among=living))
             game.appoint(successor)
             game.fact("sheriff.successor", seat=successor)
+            yield from crier.new_sheriff(game)
+    # The Chinese article (仆人's list): a Servant who is Town Crier stops being Crier, and the Sheriff names another.
+    yield from crier.gives_up(game, servant)
 
 
 ROLE = DevotedServant()

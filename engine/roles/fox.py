@@ -34,7 +34,7 @@ def sniff(game: Play, seat: int) -> bool:
 def fox(game: Play) -> Flow:
     seat = game.actor("fox")
     if seat is None or game.kept(Scent).lost:
-        yield from game.idle("fox", Kind.SEAT)
+        yield from game.idle("fox", Kind.SEAT, optional=True)
         return
     target = yield game.ask("fox", Kind.SEAT, actors=(seat,), optional=True,
                             check=lambda v: answers.seat(game, v, optional=True))

@@ -53,7 +53,7 @@ def guard(game: Play) -> Flow:
     """He names the player he protects tonight, or passes."""
     seat = game.actor("guard")
     if seat is None:
-        yield from game.idle("guard", Kind.SEAT)
+        yield from game.idle("guard", Kind.SEAT, optional=True)
         return
     me = seat
     protected = yield game.ask("guard", Kind.SEAT, actors=(seat,), optional=True,

@@ -129,7 +129,7 @@ def gypsy(game: Play) -> Flow:
     """Asked every night while a séance card is left: a card, a question and its asker, or null."""
     seat = game.actor("gypsy")
     if seat is None or len(game.kept(Seances).used) >= CARDS:
-        yield from game.idle("gypsy", Kind.SEANCE)
+        yield from game.idle("gypsy", Kind.SEANCE, optional=True)
         return
     chosen = yield game.ask("gypsy", Kind.SEANCE, actors=(seat,), optional=True, check=lambda v: _read(game, v))
     if chosen is not None:

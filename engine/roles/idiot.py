@@ -36,7 +36,7 @@ class Idiot(Role):
             if player.alive and player.card == self.id and REVEALED in player.marks:
                 yield from deaths.kill(game, player.seat, "elder")
 
-    def ballot(self, game: Play, voter: int, weight: int) -> int:
+    def ballot(self, game: Play, voter: int, weight: int, vote: str, day: int) -> int:
         if self.revealed(game, voter):
             # His card is public: his ballot is refused aloud, never silently counted as nothing (docs/rules.md).
             raise IllegalAnswer(f"seat {voter} is the revealed Idiot, who no longer votes", key="refusal.idiot_ballot",

@@ -1,6 +1,6 @@
 """The Pyromaniac (纵火狂): once a game, at night, sets fire to a building; in the morning it is gone and
-its owner becomes a Vagabond. If the werewolves chose that owner the same night, he survives, and the
-first werewolf to his right burns instead."""
+its owner becomes a Vagabond. If a werewolf attacked that owner the same night (the pack or the Big Bad Wolf),
+he survives, and the first living werewolf to his right burns instead."""
 
 from __future__ import annotations
 
@@ -38,16 +38,18 @@ class Pyromaniac(Role):
         burnt = game.kept(Burning).seat
         if burnt is None:
             return ()
-        if game.tonight.victim == burnt:
-            # Ruling: the pack came to a burning house. Its victim survives whatever protection or potion,
-            # and the nearest werewolf of those who woke with the pack, counting to the victim's right
-            # (counter-clockwise, docs/rules.md), dies in the fire.
+        attacked = game.tonight.victim == burnt or (burnt, "big_bad_wolf") in game.tonight.attacks
+        if attacked:
+            # Ruling: a werewolf came to a burning house (BGA: 人狼が襲撃した場合), the pack's or the Big Bad Wolf's
+            # attack alike. Its victim survives whatever protection or potion, and the first living werewolf
+            # counting to the house's right (counter-clockwise, docs/rules.md) dies in the fire: one werewolf,
+            # even when both attacks fell on it.
             game.spare(burnt, "werewolves")
-            pack = set(game.tonight.pack)
+            game.spare(burnt, "big_bad_wolf")
             n = game.table.seats
             for step in range(1, n):
                 seat = (burnt - 1 - step) % n + 1
-                if seat in pack and game.alive(seat):
+                if game.is_werewolf(seat) and game.alive(seat) and seat not in game.tonight.doomed:
                     game.attack(seat, "fire")
                     break
         village.burn(game, burnt)
@@ -66,7 +68,7 @@ def pyromaniac(game: Play) -> Flow:
     """While his fire is unused he may name a player living in a building, or pass."""
     seat = game.actor("pyromaniac")
     if seat is None or game.kept(Fire).set:
-        yield from game.idle("pyromaniac", Kind.SEAT)
+        yield from game.idle("pyromaniac", Kind.SEAT, optional=True)
         return
     target = yield game.ask("pyromaniac", Kind.SEAT, actors=(seat,), optional=True,
                             check=lambda v: _house(game, v))

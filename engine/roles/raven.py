@@ -86,7 +86,7 @@ def raven(game: Play) -> Flow:
     """He names a suspect, or passes."""
     seat = game.actor("raven")
     if seat is None:
-        yield from game.idle("raven", Kind.SEAT)
+        yield from game.idle("raven", Kind.SEAT, optional=True)
         return
     suspect = yield game.ask("raven", Kind.SEAT, actors=(seat,), optional=True, check=lambda v: _suspect(game, v))
     game.keep(Suspect(suspect))

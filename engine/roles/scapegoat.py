@@ -10,7 +10,7 @@ from .. import answers, deaths, victory
 from ..contract import FactSpec, Value
 from ..role import Play, Role
 from ..state import Kept
-from ..types import Answer, Call, IllegalAnswer, Kind, Phase, Tally
+from ..types import Answer, Call, IllegalAnswer, Kind, Tally
 
 VOTES = frozenset({"vote", "revote"})
 """The calls the Scapegoat's restriction covers: the next vote and its run-off."""
@@ -31,20 +31,23 @@ class Scapegoat(Role):
 
     def on_vote(self, game: Play, tally: Tally) -> Generator[Call, Any, Tally]:
         goats = game.holders(self.id)
-        if not goats:
+        if not goats or not tally.tied or game.variant("harvest"):
             return tally
-        goat = goats[0]
-        if game.variant("harvest"):
-            # The Harvest: 'the Scapegoat no longer dies in place of a tie, but in place of his neighbour':
-            # read as, when the vote eliminates one of his two living neighbours, he dies instead (a tie
-            # then goes to the Sheriff or the run-off as usual). Ruling taken.
-            if tally.seat is None or tally.seat not in game.neighbours(goat):
-                return tally
-            yield from deaths.kill(game, goat, "scapegoat_neighbour")
-        elif not tally.tied:
+        yield from deaths.kill(game, goats[0], "scapegoat")
+        return (yield from self._names_voters(game, goats[0]))
+
+    def settled(self, game: Play, tally: Tally) -> Generator[Call, Any, Tally]:
+        # The Harvest: 'the Scapegoat no longer dies in place of a tie, but in place of his neighbour' (Chinese:
+        # 改为代替他的邻居受死): when the vote eliminates one of his two living neighbours, however it was settled (a
+        # plain majority, the Sheriff's tie-break, a run-off), he dies instead.
+        goats = game.holders(self.id)
+        if not goats or not game.variant("harvest") or tally.seat not in game.neighbours(goats[0]):
             return tally
-        else:
-            yield from deaths.kill(game, goat, "scapegoat")
+        yield from deaths.kill(game, goats[0], "scapegoat_neighbour")
+        return (yield from self._names_voters(game, goats[0]))
+
+    def _names_voters(self, game: Play, goat: int) -> Generator[Call, Any, Tally]:
+        """After his other consequences, the game going on, he names the next vote's voters."""
         living = game.living()
         if living and victory.check(game) is None:
             voters = yield game.ask("scapegoat", Kind.SEATS, actors=(goat,), seats=living, picks=0,
@@ -53,11 +56,8 @@ class Scapegoat(Role):
             game.fact("scapegoat.voters", seats=list(voters))
         return Tally(goat)  # already out: the vote's own elimination does nothing more
 
-    def ballot(self, game: Play, voter: int, weight: int) -> int:
-        call = game.call
-        if (call is not None and call.id in VOTES and call.phase is Phase.DAY
-                and game.kept(Voters).day == call.number
-                and voter not in game.kept(Voters).seats):
+    def ballot(self, game: Play, voter: int, weight: int, vote: str, day: int) -> int:
+        if vote in VOTES and game.kept(Voters).day == day and voter not in game.kept(Voters).seats:
             raise IllegalAnswer(f"seat {voter} may not vote today: the Scapegoat named the voters",
                                 key="refusal.not_a_voter", seat=voter)
         return weight

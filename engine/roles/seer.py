@@ -27,7 +27,7 @@ def seer(game: Play) -> Flow:
     """She names a player (or passes) and is shown that player's card."""
     seat = game.actor("seer")
     if seat is None:
-        yield from game.idle("seer", Kind.SEAT)
+        yield from game.idle("seer", Kind.SEAT, optional=True)
         return
     me = seat
     target = yield game.ask("seer", Kind.SEAT, actors=(me,), optional=True, check=lambda v: _look(game, me, v))

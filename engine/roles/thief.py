@@ -31,7 +31,7 @@ def _take(game: Play, value: Answer) -> int | None:
 def thief(game: Play) -> Flow:
     seat = game.actor("thief")
     if seat is None:
-        yield from game.idle("thief", Kind.CARD)
+        yield from game.idle("thief", Kind.CARD, optional=True)
         return
     shown = Fact("centre", {"cards": list(game.centre)}, secret=True)
     taken = yield game.ask("thief", Kind.CARD, actors=(seat,), optional=True, facts=(shown,),

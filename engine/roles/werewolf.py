@@ -43,7 +43,7 @@ def werewolves(game: Play) -> Flow:
     awake = pack(game)
     game.record(pack=awake)
     if not awake:
-        yield from game.idle("werewolves", Kind.SEAT)
+        yield from game.idle("werewolves", Kind.SEAT, optional=True)
         return
     facts: tuple[Fact, ...] = (Fact("pack", {"seats": list(awake)}, secret=True),)
     if game.variant("moonlight_wolves"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import answers
 from ..role import CallSpec, Flow, Play, Role
 from ..types import Answer, IllegalAnswer, Kind, Team
+from .devoted_servant import took_yesterday
 
 
 class WhiteWerewolf(Role):
@@ -24,6 +25,10 @@ class WhiteWerewolf(Role):
 
 def _prey(game: Play, seat_of_white: int, value: Answer) -> int | None:
     seat = answers.seat(game, value, optional=True)
+    if seat is not None and took_yesterday(game, seat_of_white):
+        # The Chinese article (仆人's list): a Servant who took his card kills only from the second night after.
+        raise IllegalAnswer("your kill comes from your second night as the White Werewolf", secret=True,
+                            key="refusal.white_werewolf_waits")
     if seat is not None and (seat == seat_of_white or not game.is_werewolf(seat)):
         raise IllegalAnswer(f"seat {seat} is not another werewolf", key="refusal.not_werewolf",
                             secret=True, seat=seat)
@@ -31,10 +36,11 @@ def _prey(game: Play, seat_of_white: int, value: Answer) -> int | None:
 
 
 def white_werewolf(game: Play) -> Flow:
-    """Asked even when no other werewolf lives: passing is then the only answer."""
+    """Asked even when no other werewolf lives, or on a Devoted Servant's first night with his card: passing is
+    then the only answer, and the call is made alike."""
     seat = game.actor("white_werewolf")
     if seat is None:
-        yield from game.idle("white_werewolf", Kind.SEAT)
+        yield from game.idle("white_werewolf", Kind.SEAT, optional=True)
         return
     me = seat
     prey = yield game.ask("white_werewolf", Kind.SEAT, actors=(me,), optional=True,

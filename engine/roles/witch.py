@@ -63,7 +63,7 @@ def witch(game: Play) -> Flow:
     seat = game.actor("witch")
     potions = game.kept(Potions)
     if seat is None or not potions.left():
-        yield from game.idle("witch", Kind.WITCH)
+        yield from game.idle("witch", Kind.WITCH, optional=True)
         return
     victim: int | None = game.tonight.victim
     left = potions.left()

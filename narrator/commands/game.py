@@ -221,21 +221,26 @@ def _phone_options(args: argparse.Namespace) -> list[str]:
             *(["--phone-port", str(args.phone_port)] if args.phone_port != PHONE_PORT else [])]
 
 
+def _play_argv(args: argparse.Namespace, journal: str | None) -> list[str]:
+    """Returns `play`'s command line with the options given, but the seed (`without_seed`), and the journal
+    ``journal`` (None: the folder's new file)."""
+    return ["play", *(["--journal", journal] if journal else []), *TableOptions.given(args).argv(),
+            *_phone_options(args), *(["--journal-dir", args.journal_dir] if args.journal_dir else []),
+            *(["--", args.config] if args.config else [])]
+
+
 def _supervise_play(args: argparse.Namespace) -> int:
     """Plays the game in a supervised child process, which it gives its journal's name. Never the seed on its
     command line, which every account sees (ps): a seed the host chose goes by the environment, private to the
-    account; without one, the game draws its own."""
+    account, to the game's first process alone; without one, the game draws its own."""
     from ..journal import default_folder, journal_name
     from ..supervise import SEED_VARIABLE, supervise
 
     folder = Path(args.journal_dir) if args.journal_dir else default_folder()
     journal = Path(args.journal_file) if args.journal_file else folder / journal_name()
-    kept = TableOptions.given(args)
-    game = ["play", "--journal", str(journal), *kept.argv(), *_phone_options(args),
-            *(["--journal-dir", args.journal_dir] if args.journal_dir else []),
-            *(["--", args.config] if args.config else [])]
-    return supervise(game, journal, kept.resume(str(journal)),
-                     {SEED_VARIABLE: str(args.seed)} if args.seed is not None else {})
+    seed = os.environ.pop(SEED_VARIABLE, None)  # `play --seed N`, taken off the command line (`without_seed`)
+    return supervise(_play_argv(args, str(journal)), journal, TableOptions.given(args).resume(str(journal)),
+                     {SEED_VARIABLE: seed} if seed is not None else {})
 
 
 @contextlib.contextmanager
@@ -250,8 +255,10 @@ def _voice_log(path: str | None) -> Iterator[TextIO | None]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from ..supervise import wanted
+    from ..supervise import wanted, without_seed
 
+    if args.seed is not None:  # at once, before anything else: every account reads a command line
+        without_seed(_play_argv(args, args.journal_file), args.seed)
     if wanted():
         return _supervise_play(args)
     from ..config import load_config
@@ -270,7 +277,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     folder = Path(args.journal_dir) if args.journal_dir else None
     chosen = open_to_others(folder) if folder else None  # a file named with --journal is private (0600) alone
-    seed = args.seed if args.seed is not None else _supervisor_seed()
+    seed = _supervisor_seed()  # `play --seed N`, by the environment (`without_seed`)
     with _voice_log(args.voice_log) as voice_log:
         io = open_table(config, plain=args.plain, model=args.model, warn=functools.partial(_warn, language=config.language),
                         warnings=[chosen] if chosen else [])
@@ -297,8 +304,8 @@ def _phones(args: argparse.Namespace, config: TableConfig, io: TableIO) -> Itera
 
 
 def _supervisor_seed() -> int | None:
-    """The seed the host gave the supervisor (`play --seed N`), passed by the environment, or None: the game draws
-    its own. Taken out of the environment, so that nothing the game starts inherits it."""
+    """The seed the host gave (`play --seed N`, or WEREWOLF_NARRATOR_SEED itself), passed by the environment (by the
+    supervisor, or by `without_seed`), or None: the game draws its own. Taken out of the environment, so that nothing the game starts inherits it."""
     from ..supervise import SEED_VARIABLE
 
     given = os.environ.pop(SEED_VARIABLE, None)

@@ -86,6 +86,15 @@ def cmd_check(args: argparse.Namespace) -> int:
         table, language = checked.table, checked.language
         if is_script:
             assert script is not None
+            from ..errors import RunFailed
+            from ..practice import dry_run
+
+            try:  # played as `dry-run --silent` plays it: answers in the wrong order or the rules forbid stop it
+                dry_run(script)
+            except RunFailed as exc:
+                print(f"{exc.heading}{exc}", file=sys.stderr)
+                status = 1
+                continue
             verdict = voice.text("screen.check_ok_script", {"path": path, "count": table.seats, "language": language,
                                                             "answers": len(script.answers)}, fragment=True)
         else:

@@ -168,7 +168,7 @@ def _render_progress(language: str, total: int, what: str = "lines") -> Iterator
     if not console.is_terminal or not total:
         yield lambda seconds: None
         return
-    columns = (TextColumn(f"rendering {language}"), BarColumn(), MofNCompleteColumn(),
+    columns = (TextColumn(f"rendering {language}", markup=False), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[each]}"), TextColumn("time left"), TimeRemainingColumn())
     with Progress(*columns, console=console) as progress:
         task = progress.add_task("render", total=total, each="")

@@ -2,13 +2,16 @@
 
 A seat's link carries a capability token of 192 random bits (`secrets`); a token is compared with every seat's in
 constant time (`hmac.compare_digest`), and a wrong one, whatever it is, gets the same plain refusal as any unknown
-address. No token is ever logged (websockets' logger is silenced) or printed: the links go to a QR code once, at the
-deal, and to ``--phone-links`` (mode 0600). A second device opening a seat's link takes the seat over; the first is
-told so and closed. `stop` ends serving every link.
+address (narrator.phones.http: one reading of a path, the same refusal for everything that is not a page, a socket
+from the seat's own page, or an asset). No token is ever logged (websockets' logger is silenced) or printed: the
+links go to a QR code once, at the deal, and to ``--phone-links`` (mode 0600). A second device opening a seat's link
+takes the seat over; the first is told so and closed. `stop` ends serving every link.
 
 The game's thread calls the typed methods (`show_card`, `wake`, `ask`, `result`, `sleep`); each changes seats'
 views, and every connected phone is sent its own view on the clock (`views.TICK`), all in frames of one size at
-once (narrator.phones.views): a change waits for the next tick, so no frame's moment follows the game. The phones'
+once (narrator.phones.views): a change waits for the next tick, so no frame's moment follows the game. The clock
+hands each phone its frame and waits for none: each connection sends its own (narrator.phones.connection), and one
+that does not keep up is dropped, as a phone that left. The phones'
 answers come back on `answers`, a thread-safe queue of ``(seat, value)``: a phone sends a choice's index for the
 call it was asked, and only an index of the running call's choices for its own seat is taken; a phone's OK to a
 result that waits for it comes as ``(seat, OK)``.
@@ -30,19 +33,18 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import UserError
-from . import views
+from . import http, views
 from .views import UP_FRAME, View
 
 TOKEN_BYTES = 24
 """Random bytes of a seat's token: 192 bits (at least 128 are needed), 32 characters in the link."""
 
-ASSETS = {"/phone.js": ("phone.js", "text/javascript; charset=utf-8"),
-          "/phone.css": ("phone.css", "text/css; charset=utf-8")}
-"""The page's assets, all served by us: no CDN, no external font."""
+LATE = 3
+"""Ticks a phone's frame may take to leave before the phone is dropped (`connection.PhoneConnection`): a phone
+that does not take its frames is cut off and told by day as any phone that left, and no other phone waits for it."""
 
-HEADERS = (("Cache-Control", "no-store"), ("Referrer-Policy", "no-referrer"), ("X-Content-Type-Options", "nosniff"),
-           ("Content-Security-Policy", "default-src 'self'; connect-src 'self'; img-src 'self' data:"))
-"""Every response: nothing kept in a cache, no link sent on as a referrer, nothing but our own page runs."""
+LATE_FLOOR = 1.0
+"""Seconds a frame may take to leave at the least, whatever the clock (the tests' runs ten times faster)."""
 
 Asked = tuple[Callable[[int], View], Sequence[object]]
 """What a seat is asked: its view, made for the call's number, and the values its choices answer with."""
@@ -129,21 +131,23 @@ class PhoneServer:
         return self
 
     def _run(self, ready: threading.Event, failed: list[OSError]) -> None:
-        loop = asyncio.new_event_loop()
-        self._loop = loop
-        try:
-            loop.run_until_complete(self._serve(ready, failed))
-        finally:
-            loop.close()
+        asyncio.run(self._serve(ready, failed))  # its end ends every phone's sender too
 
     async def _serve(self, ready: threading.Event, failed: list[OSError]) -> None:
         from websockets.asyncio.server import serve
 
+        from .connection import PhoneConnection
+
+        self._loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
         try:
-            # No compression: a compressed frame's size would tell what it holds.
-            server = await serve(self._talk, self.bind, self.port, process_request=self._http, compression=None,
-                                 max_size=UP_FRAME * 2, server_header=None, logger=SILENT)
+            # No compression: a compressed frame's size would tell what it holds. What one connection may hold is
+            # bounded: a message it sends (max_size), those not read yet (max_queue), what waits to be written
+            # to it (write_limit: two frames; its sender waits beyond, and the phone is dropped if it stays late).
+            server = await serve(self._talk, self.bind, self.port, process_request=self._http,
+                                 process_response=self._upgraded, create_connection=PhoneConnection,
+                                 compression=None, max_size=UP_FRAME * 2, max_queue=4, write_limit=2 * views.FRAME,
+                                 server_header=None, logger=SILENT)
         except OSError as error:
             failed.append(error)
             ready.set()
@@ -153,7 +157,8 @@ class PhoneServer:
         ready.set()
         await self._stopping.wait()
         sender.cancel()
-        await self._send_now()  # the last frames (the game stopped) reach the phones before they are closed
+        self._send_now()  # the last frames (the game stopped) reach the phones before they are closed
+        await asyncio.gather(*(socket_.idle.wait() for socket_ in self._sockets.values()))
         server.close()
         await server.wait_closed()
 
@@ -185,10 +190,11 @@ class PhoneServer:
         write_private(path, "".join(f"{seat}: {self.link(seat)}\n" for seat in sorted(self._tokens)))
 
     def qr_svg(self, seat: int) -> str:
-        """Returns ``seat``'s link as a QR code in SVG, dark on light."""
+        """Returns ``seat``'s link as a QR code in SVG, dark on light, drawn to whatever size the page gives it: a
+        viewBox and no size of its own (with a size, a page that set another cropped the code: none scanned)."""
         import segno
 
-        return str(segno.make(self.link(seat), error="m").svg_inline(scale=6, border=4))
+        return str(segno.make(self.link(seat), error="m").svg_inline(border=4, omitsize=True))
 
     def qr_text(self, seat: int) -> str:
         """Returns ``seat``'s link as a QR code in text, two rows of modules a line (half blocks), light modules as
@@ -306,35 +312,44 @@ class PhoneServer:
         return found
 
     def _http(self, connection: Any, request: Any) -> Any:
-        """Serves the page and its assets; lets a seat's socket through; refuses anything else the same way."""
-        path = request.path.split("?", 1)[0]
-        if path in ASSETS:
-            name, kind = ASSETS[path]
-            return self._respond(200, "OK", kind, page_asset(name))
-        where, _, token = path.lstrip("/").partition("/")
-        seat = self._seat(token) if where in ("p", "ws") else None
-        if seat is None:
-            refused = self.texts.get("phone.refused", "This link opens nothing.") + "\n"
-            return self._respond(404, "Not Found", "text/plain; charset=utf-8", refused.encode())
-        if where == "p":
-            return self._respond(200, "OK", "text/html; charset=utf-8", self._page)
+        """Serves the page and its assets; lets a seat's socket through, bound to the seat its path names, when it
+        comes from the seat's own page; refuses anything else the same way (`http`)."""
+        head = request.method == "HEAD"
+        found = http.route(request.method, request.path)
+        if found is not None and found.where == "asset":
+            name, kind = http.ASSETS[found.name]
+            return http.respond(200, "OK", kind, page_asset(name), head)
+        seat = self._seat(found.name) if found is not None else None
+        if seat is None or found is None:
+            return self._refused(head)
+        if found.where == "p":
+            return http.respond(200, "OK", "text/html; charset=utf-8", self._page, head)
+        if head or not http.same_origin(request.headers, self.host, self.port):
+            return self._refused(head)
+        connection.seat = seat  # the one reading of the path: the seat checked is the seat bound
         return None  # the seat's socket: the handshake goes on
 
-    @staticmethod
-    def _respond(status: int, reason: str, kind: str, body: bytes) -> Any:
-        from websockets.datastructures import Headers
-        from websockets.http11 import Response
+    def _upgraded(self, connection: Any, request: Any, response: Any) -> Any:
+        """Gives a seat's socket's handshake every response's headers; a seat's socket asked without a valid upgrade
+        (no Upgrade header, no key) gets the same refusal as a wrong token, not websockets' own answer."""
+        if response.status_code == 101:
+            return http.upgraded(response)
+        return self._refused(False) if connection.seat is not None else None
 
-        headers = Headers([("Content-Type", kind), ("Content-Length", str(len(body))), ("Connection", "close"),
-                           *HEADERS])
-        return Response(status, reason, headers, body)
+    def _refused(self, head: bool) -> Any:
+        """Returns the one refusal, the same for every request that is not a page, a socket or an asset."""
+        refused = self.texts.get("phone.refused", "This link opens nothing.") + "\n"
+        return http.respond(404, "Not Found", "text/plain; charset=utf-8", refused.encode(), head)
 
     async def _talk(self, socket_: Any) -> None:
-        """One phone: the seat's view now, then its ticks (answers or nothing) until it goes."""
-        seat = self._seat(socket_.request.path.rpartition("/")[2])
-        if seat is None:  # the game stopped between the handshake and now
+        """One phone: the seat's view now, then its ticks (answers or nothing) until it goes, or is dropped. Its
+        frames go through its own sender (`connection.PhoneConnection`), so it never waits for another phone."""
+        seat = socket_.seat
+        if seat is None or seat not in self._tokens:  # the game stopped between the handshake and now
             await socket_.close(1008)
             return
+        socket_.late = max(LATE * self.tick, LATE_FLOOR)
+        sender = asyncio.create_task(socket_.send_frames())
         before = self._sockets.get(seat)
         self._sockets[seat] = socket_
         with self._lock:
@@ -343,15 +358,16 @@ class PhoneServer:
             now = views.frames(self._views, self._versions)[seat]
             taken = views.frames({seat: views.taken()}, self._versions)[seat]
         if before is not None:
-            await self._send(before, taken)
-            await before.close(4001)
-        await self._send(socket_, now)
+            before.finish(taken, 4001)
+        socket_.hand(now)
         try:
             async for message in socket_:
                 self._heard(seat, message)
         except Exception:  # a phone gone mid-message: it reconnects, or not; the game goes on
             pass
         finally:
+            sender.cancel()
+            await asyncio.wait([sender])  # ended here: a sender left pending with its connection is lost with it
             if self._sockets.get(seat) is socket_:
                 del self._sockets[seat]
                 with self._lock:
@@ -390,16 +406,11 @@ class PhoneServer:
         while True:
             next_tick += self.tick
             await asyncio.sleep(max(0.0, next_tick - loop.time()))
-            await self._send_now()
+            self._send_now()
 
-    async def _send_now(self) -> None:
+    def _send_now(self) -> None:
+        """Hands every connected phone its frame, awaiting none: each phone's sender writes its own."""
         with self._lock:
             sized = views.frames(self._views, self._versions)
-        await asyncio.gather(*(self._send(socket_, sized[seat]) for seat, socket_ in list(self._sockets.items())))
-
-    @staticmethod
-    async def _send(socket_: Any, frame: str) -> None:
-        try:
-            await socket_.send(frame)
-        except Exception:  # gone: its own handler forgets it
-            pass
+        for seat, socket_ in self._sockets.items():
+            socket_.hand(sized[seat])

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import html
+import re
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
@@ -20,6 +21,7 @@ from ..screen import Screen
 from ..table import TableIO
 from ..voices import Voice, load_voice
 from . import require, views
+from .http import TOKEN
 from .server import PhoneServer, write_private
 
 SHEETS = (".html", ".htm")
@@ -165,8 +167,8 @@ def from_journal(kept: object, seats: int, where: str) -> tuple[PhoneOptions, di
         return PhoneOptions(bind=bind, port=port), None
     given = {int(seat): token for seat, token in tokens.items() if seat.isdigit()}
     if set(given) != set(range(1, seats + 1)) or len(given) != len(tokens) or not all(
-            isinstance(token, str) and token.isascii() and len(token) >= 22 for token in given.values()):
-        raise damaged  # at least 128 bits a token (22 characters of base64)
+            isinstance(token, str) and re.fullmatch(TOKEN, token) for token in given.values()):
+        raise damaged  # at least 128 bits a token (22 characters of base64), as a link's path reads it
     return PhoneOptions(bind=bind, port=port), given
 
 

@@ -11,8 +11,14 @@ from ..narration import VictimShown, potion_names, victim_shown
 from . import SEAT, Pad, Shape, Undo, null_or
 
 
+NOBODYS = VictimShown(potions=("poison",))
+"""How her call made for nobody (the Witch eliminated, or both potions spent) reads its keys: as a living Witch's
+who holds her poison alone, or has no victim to heal tonight (a question and keys as a living call's)."""
+
+
 def read(pad: Pad, call: Call) -> Answer:
-    shown = victim_shown(call) or VictimShown()  # the Witch's own reading of what her call shows
+    # The Witch's own reading of what her call shows.
+    shown = victim_shown(call) or (VictimShown() if call.live else NOBODYS)
     potions = shown.potions
     heal = False
     victim = shown.victim

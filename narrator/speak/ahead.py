@@ -95,7 +95,7 @@ OWNED = frozenset({*ROLES, "village", "variants", "town_crier"})
 the variants, the Town Crier. The game's frame (the vote, the Sheriff, the deaths) every table plays."""
 
 REFUSAL_OWNERS: dict[str, tuple[str, ...]] = {
-    "refusal.barkeeper": ("village",), "refusal.card_gone": ("actor",), "refusal.cannot_infect": ("infected_father",),
+    "refusal.barkeeper": ("village",), "refusal.barkeeper_voted": ("village",), "refusal.card_gone": ("actor",), "refusal.cannot_infect": ("infected_father",),
     "refusal.charmed": ("piper",), "refusal.event_used": ("town_crier",), "refusal.guarded_twice": ("guard",),
     "refusal.harvest_guard": ("guard",), "refusal.harvest_neighbour": ("werewolf",),
     "refusal.heal_spent": ("witch",), "refusal.idiot_ballot": ("idiot",), "refusal.must_take": ("thief",),
@@ -104,10 +104,10 @@ REFUSAL_OWNERS: dict[str, tuple[str, ...]] = {
     "refusal.not_a_voter": ("scapegoat", "village"), "refusal.not_servant": ("devoted_servant",),
     "refusal.not_spent": ("village",), "refusal.not_werewolf": ("white_werewolf",),
     "refusal.one_potion": ("witch",), "refusal.poison_spent": ("witch",), "refusal.same_victim": ("big_bad_wolf",),
-    "refusal.seance_used": ("gypsy",), "refusal.self": ("piper", "seer", "village", "wild_child", "witch"),
+    "refusal.seance_used": ("gypsy",), "refusal.self": ("piper", "seer", "variants", "village", "wild_child", "witch"),
     "refusal.servant_condemned": ("devoted_servant",),
     "refusal.servant_lover": ("devoted_servant",), "refusal.vagabond": ("raven", "village"),
-    "refusal.werewolf_target": ("big_bad_wolf", "werewolf"),
+    "refusal.werewolf_target": ("big_bad_wolf", "werewolf"), "refusal.white_werewolf_waits": ("white_werewolf",),
 }
 """The refusals that the rules of one part of the game raise, with the owners of those rules (the engine's
 module that raises it: a character's file, the Village's, the Town Crier's). The others (a seat that is not

@@ -248,6 +248,9 @@ class Snapshot:
             raise EOFError("no more keys")
         return self.keys.pop(0)
 
+    def meanwhile(self, seconds: float) -> str | None:
+        return None  # a call made for nobody: none of the keys planned is its (older versions never call this)
+
     def drain(self) -> None:
         pass  # each key is typed as it is read: none waits to be forgotten (older versions never call this)
 
