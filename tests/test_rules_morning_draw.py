@@ -70,6 +70,22 @@ def test_every_draw_game_plays_to_its_end_in_every_language(path: Path, language
     assert not any(ch.isascii() and ch.isdigit() for line in said for ch in line.text)
 
 
+@pytest.mark.parametrize("path", DRAWS, ids=[p.stem for p in DRAWS])
+def test_a_draw_game_resumes_at_every_call(path: Path) -> None:
+    """Stopped at any call (a card waiting for its reader, a séance, a variant's first vote after its card), the game
+    is rebuilt from its journal making the same call with the same facts, and the same variants playing."""
+    game, _ = played(path.stem)
+    deal = script(path.stem).deal
+    going = Game(game.table, deal)  # played on answer by answer, as the table did
+    for k, call in enumerate(game.calls):
+        again = Game(game.table, deal, game.journal[:k])
+        assert again.call is not None and again.call.id == call.id and again.call.facts == call.facts, (k, call.id)
+        assert (again.call.phase, again.call.number, again.call.seats) == (call.phase, call.number, call.seats)
+        assert again.variants == going.variants, (k, call.id)
+        if k < len(game.journal):
+            going.answer(game.journal[k])
+
+
 def test_the_draw_comes_after_the_victims_the_growl_and_the_seance() -> None:
     """'在每天早上醒来、宣布完受害者之后，主持人翻开牌堆的第一张牌': the dawn, the growl, the Gypsy's séance, then the card, then
     the Town Crier, then the debate."""
