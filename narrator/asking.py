@@ -342,6 +342,7 @@ class KeypadAnswers:
                 number = int(typed)
                 if number or allow_zero:
                     return number
+                self.refuse("refusal.need_seat")  # nobody is no answer here: said, not a key silently ignored
                 typed = ""
             else:
                 self.nothing_here()

@@ -27,7 +27,7 @@ from engine.village import TOKENS, check_buildings
 
 from .errors import UserError
 from .names import (blank, character_id, closest, control_character, fold_name, look, markup_like, suggest,
-                    written_names)
+                    too_long, written_names)
 from .table_keys import DECLARED, KEYS, plain
 from .voices import Voice, languages, load_voice
 from .yamlfile import Document, YamlError, load
@@ -237,6 +237,7 @@ class _Reader:
                         self.found.errors.append(f"{self.at('seats', seat - 1)}: seats: seat {seat}'s name "
                                                  f"{shown(name)} holds {control}; a name is plain text, shown on "
                                                  "the screen and said aloud")
+                self.names_bounded(given)
                 self.names_apart(given)
             else:
                 self.bad("seats", raw_seats)
@@ -247,6 +248,14 @@ class _Reader:
                                      f"not {shown(seats)}")
             seats = None
         return names, seats
+
+    def names_bounded(self, names: tuple[str, ...]) -> None:
+        """Refuses a name longer than MAX_NAME characters (the phones' frames are sized for the longest)."""
+        for seat, name in enumerate(names, start=1):
+            long = too_long(name)
+            if long:
+                self.found.errors.append(f"{self.at('seats', seat - 1)}: seats: seat {seat}'s name {shown(name)} "
+                                         f"{long}")
 
     def names_apart(self, names: tuple[str, ...]) -> None:
         """Warns about a blank name, and names the table could not tell apart on the screen or aloud: the same

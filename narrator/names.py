@@ -103,6 +103,18 @@ def markup_like(name: str) -> bool:
     return MARKUP.search(name) is not None
 
 
+MAX_NAME = 24
+"""Characters a player's name holds at most: the phones' frames are sized for the longest (narrator.phones.sizes),
+and the screen's seating circle and the lines said stay readable."""
+
+
+def too_long(name: str) -> str:
+    """Returns what is wrong with a name longer than MAX_NAME characters ("" when it is not)."""
+    if len(name) <= MAX_NAME:
+        return ""
+    return f"is {len(name)} characters long; a name holds at most {MAX_NAME}"
+
+
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """The characters that reorder the text around them (bidi overrides, embeddings, isolates and marks)."""
 

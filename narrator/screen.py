@@ -339,6 +339,12 @@ def _rows(seats: Sequence[SeatView], width: int, height: int, widest: int) -> li
     return lines[:height]
 
 
+DARK_SECRET_ROWS = 2
+"""The rows a call's panel keeps for its secrets while the table's eyes are closed: the most a night call shows (the
+Witch's victim and potions, the Thief's cards, the Actor's), so that a glance at the screen cannot tell a live
+call from one made for a character who is out or powerless (who has none)."""
+
+
 class RichScreen:
     """A full-screen view with rich: the eyes banner, the call (its secrets, prompt, entry, timer), the seating
     circle, the lines said, the host's status line and the keys that work now, fitted to the terminal's size."""
@@ -363,8 +369,9 @@ class RichScreen:
         width, height = self.console.size
         s, t = self.state, self.table
         parts: list[Text] = [Text(s.spoken, style="bold")]
-        if s.secrets:
-            parts += [Text("  " + line, style="bold yellow") for line in s.secrets]
+        parts += [Text("  " + line, style="bold yellow") for line in s.secrets]
+        if not t.eyes_open:  # the same panel for a live call and one made for nobody, whose secrets are none
+            parts += [Text("")] * (DARK_SECRET_ROWS - len(s.secrets))
         if s.refusal:
             parts.append(Text("  " + s.refusal, style="bold red"))
         if s.prompt:

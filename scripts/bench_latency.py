@@ -52,6 +52,7 @@ from narrator.practice import ScriptAnswers, journal_header  # noqa: E402
 from narrator.script import Script, load_script  # noqa: E402
 from narrator.speak import PiperSpeaker, Pyttsx3Speaker, RenderedSpeaker, VoiceCache, prepare_table  # noqa: E402
 from narrator.speak.audio import Sound  # noqa: E402
+from narrator.voices import load_voice  # noqa: E402
 from narrator.speak.hygiene import LEAD_IN  # noqa: E402
 from narrator.voices import load_voice  # noqa: E402
 
@@ -76,7 +77,7 @@ class TimedAnswers(ScriptAnswers):
     """The script's answers, noting when each answer that needed one was confirmed."""
 
     def __init__(self, script: Script) -> None:
-        super().__init__(script)
+        super().__init__(script, load_voice(script.config.language))
         self.confirmed_at: list[float] = []
 
     def answer(self, call: Call, game: Game) -> Answer:

@@ -5,8 +5,19 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Iterable, Iterator
 
-from engine import Call, Game, Kind, Step, deal_cards
+from engine import Answer, Call, Game, IllegalAnswer, Kind, Step, deal_cards
 from engine.calls import declared_calls
+
+
+def legal_in(game: Game) -> Callable[[Answer], bool]:
+    """Returns whether the engine takes an answer to ``game``'s running call (its check, as a device asks it)."""
+    def legal(value: Answer) -> bool:
+        try:
+            game.check(value)
+        except IllegalAnswer:
+            return False
+        return True
+    return legal
 
 
 def seat(n: int | None) -> list[str]:
@@ -67,6 +78,13 @@ def after(step: Step, cards_on_screen: bool = True) -> list[str]:
     keys = ["enter"] if any(f.secret for f in step.facts) else []
     confessions = sum(f.key == "confessor.confesses" for f in step.facts) if cards_on_screen else 0
     return keys + ["enter", "enter"] * confessions
+
+
+def after_on_phones(step: Step, phones: bool) -> list[str]:
+    """The keys `after` a step, when the call was answered on the awake seats' ``phones``: a secret result's Enter is
+    the OK given on a phone."""
+    keys = after(step)
+    return keys[1:] if phones and any(fact.secret for fact in step.facts) else keys
 
 
 def random_legal(game: Game, call: Call, rng: random.Random) -> Any:

@@ -853,6 +853,29 @@ def test_the_full_screen_shows_a_refusal_on_a_line_of_its_own_replaced_by_the_ne
     assert not any("named twice" in line for line in panel()) and screen.state.refusal == ""
 
 
+def test_in_the_dark_a_calls_panel_is_as_tall_with_its_secrets_as_without() -> None:
+    """A glance at the screen must not tell a live Witch (her victim, her potions) from one who is out (nothing to
+    show): with the eyes closed the panel keeps the room of a night call's secrets; by day it fits what it shows."""
+    from rich.console import Console
+
+    from narrator.screen import DARK_SECRET_ROWS, RichScreen, ScreenState, TableState
+
+    def height(secrets: list[str], eyes_open: bool) -> int:
+        screen = RichScreen.__new__(RichScreen)  # drawn, not started: no terminal taken over
+        screen.console = Console(file=io.StringIO(), width=80, height=40, force_terminal=True, color_system=None)
+        screen.state = ScreenState(title="Night 2", spoken="The Witch wakes up.", prompt="Type a seat number")
+        screen.table, screen.title = TableState(eyes_open=eyes_open), ""
+        for text in secrets:
+            screen.state.secrets.append(text)
+        panel = screen._render().renderables[0]
+        return len(screen.console.render_lines(panel, screen.console.options, pad=False))
+
+    shown = ["The werewolves' victim: seat number 3", "Potions left: heal and poison"]
+    assert DARK_SECRET_ROWS == len(shown)
+    assert height([], False) == height(shown[:1], False) == height(shown, False)
+    assert height([], True) == height(shown, True) - 2
+
+
 # -- the screen's title in the table's language ------------------------------------------------------------------
 
 

@@ -181,7 +181,7 @@ def test_every_phone_gets_a_frame_of_one_size_on_the_clock_and_only_its_own_view
     until(phones[2], "told")
     server.sleep()
     seen = {seat: [view(socket) for _ in range(8)] for seat, socket in phones.items()}
-    assert {size for frames in seen.values() for _, _, size in frames} == {views.FRAME}
+    assert {size for frames in seen.values() for _, _, size in frames} == {server.frame}
     assert changes(seen[2])[-1]["kind"] == "sleep"
     # Changed once, from the deal's page to the night's at the first call, as every phone; never since.
     assert changes(seen[3]) == [night] == [views.sleeping()] and {v for v, _, _ in seen[3]} == {1}
@@ -192,10 +192,11 @@ def test_every_phone_gets_a_frame_of_one_size_on_the_clock_and_only_its_own_view
 def test_an_answer_is_taken_once_and_only_for_the_running_call_of_its_own_seat(server: PhoneServer, opened: contextlib.ExitStack) -> None:
     wolf, other = phone(server, 2, opened), phone(server, 3, opened)
     view(wolf), view(other)
-    call = server.wake([2], "Choose", [(1, "Seat 1"), (3, "Seat 3")])
-    until(wolf, "ask")
+    older = server.wake([2], "Choose", [(1, "Seat 1")])[2]
+    call = server.wake([2], "Choose", [(1, "Seat 1"), (3, "Seat 3")])[2]
+    until_view(wolf, lambda shown: shown.get("choices") == ["Seat 1", "Seat 3"])
     tick(other, {"call": call, "choice": 0})  # not asked
-    tick(wolf, {"call": call - 1, "choice": 0})  # an older call
+    tick(wolf, {"call": older, "choice": 0})  # an older call
     tick(wolf, {"call": call, "choice": 9})  # no such choice
     wolf.send(json.dumps({"call": call, "choice": 0}))  # not a tick's size
     tick(wolf, {"call": call, "choice": 1})
@@ -204,6 +205,28 @@ def test_an_answer_is_taken_once_and_only_for_the_running_call_of_its_own_seat(s
     tick(wolf, {})
     with pytest.raises(queue.Empty):
         server.answers.get(timeout=0.5)
+
+
+def test_a_calls_number_on_a_phone_counts_its_own_seats_questions_and_results_alone(
+        server: PhoneServer, opened: contextlib.ExitStack) -> None:
+    """However many calls woke the other seats, a seat's next question is numbered by its own: the number tells it
+    nothing of how many calls the others were woken for (a Witch's potions, a dead Fortune Teller's call); a result
+    waiting for its OK takes its seat's next number, and an OK is taken for that number only."""
+    from narrator.phones.server import OK
+
+    sleeper = phone(server, 3, opened)
+    assert server.wake([2], "Choose", [(1, "Seat 1")]) == {2: 1}
+    assert server.result([2], "Answer confirmed") == {2: 2}
+    assert server.wake([2, 4], "Choose", [(1, "Seat 1")]) == {2: 3, 4: 1}
+    assert server.wake([3], "Choose", [(1, "Seat 1")]) == {3: 1}
+    assert until_view(sleeper, lambda shown: shown["kind"] == "ask")["call"] == 1
+    assert server.result([3, 2], "Seat 1 is a Villager.", ok=True) == {2: 4, 3: 2}
+    assert until_view(sleeper, lambda shown: shown["kind"] == "told")["ok"] == 2
+    tick(sleeper, {"call": 4, "ok": 1})  # seat 2's number: not this seat's result
+    tick(sleeper, {"call": 2, "ok": 1})
+    assert server.answers.get(timeout=5) == (3, OK)
+    with pytest.raises(queue.Empty):
+        server.answers.get(timeout=0.3)
 
 
 def test_a_phone_back_gets_its_view_again_and_a_stopped_game_opens_nothing(opened: contextlib.ExitStack) -> None:

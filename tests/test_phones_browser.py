@@ -30,6 +30,7 @@ from engine import Call, Game, Kind, Phase, deal_cards  # noqa: E402
 from narrator.phones import views  # noqa: E402
 from narrator.play import STARTER  # noqa: E402
 from narrator.phones.server import PhoneServer  # noqa: E402
+from narrator.phones.sizes import frame_size  # noqa: E402
 from narrator.voices import load_voice  # noqa: E402
 
 CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
@@ -203,7 +204,7 @@ def test_an_awake_and_a_sleeping_phone_receive_frames_of_one_size_on_one_clock(s
     got: dict[str, list[str]] = {"awake": [], "asleep": []}
     for name, driver in (("awake", awake), ("asleep", asleep)):
         wait_for(lambda: collect(driver, got[name], 10))
-    assert {len(f.encode()) for f in got["awake"] + got["asleep"]} == {views.FRAME}
+    assert {len(f.encode()) for f in got["awake"] + got["asleep"]} == {server.frame}
     assert abs(len(received(awake)) + len(got["awake"]) - len(received(asleep)) - len(got["asleep"])) <= 3
     assert len({f for f in got["asleep"]}) == 1 and kind(asleep) == "sleep"  # the same bytes, again and again
 
@@ -260,7 +261,7 @@ def test_a_villagers_phone_receives_no_other_seats_card_over_a_whole_game(tmp_pa
     roles = deal_cards(STARTER.table, SEED).roles
     voice = load_voice("en")
     assert game.outcome == ahead.outcome
-    assert {len(frame.encode()) for frame in frames} == {views.FRAME}
+    assert {len(frame.encode()) for frame in frames} == {frame_size(STARTER.table.seats, voice)}
     others = {voice.role(role) for role in set(roles) - {"villager"}}
     assert not [name for frame in frames for name in others if name in frame]
     assert f'"card":"{voice.role("villager")}"' in frames[-1]  # its own card, as it sleeps

@@ -20,14 +20,15 @@ pytest.importorskip("websockets", reason="the [phones] extra (scripts/setup.sh i
 
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
-from engine import Answer, Call, Game, IllegalAnswer, Kind, Rules, Table, deal_cards, votes  # noqa: E402
-from keystrokes import Recorder, ScriptedKeys, after, keys_for  # noqa: E402
+from engine import Call, Game, Kind, Rules, Table, deal_cards, votes  # noqa: E402
+from keystrokes import Recorder, ScriptedKeys, after_on_phones, keys_for, legal_in  # noqa: E402
 from narrator.config import TableConfig  # noqa: E402
 from narrator.hearing import PushbackKeys  # noqa: E402
 from narrator.narration import wakes  # noqa: E402
 from narrator.phones import views  # noqa: E402
 from narrator.phones.device import BALLOTS, KINDS, PhoneAnswers  # noqa: E402
 from narrator.phones.server import PhoneServer  # noqa: E402
+from narrator.phones.sizes import frame_size  # noqa: E402
 from narrator.play import STARTER, NewGame, Timing, play  # noqa: E402
 from narrator.screen import PlainScreen  # noqa: E402
 from narrator.table import TableIO  # noqa: E402
@@ -123,16 +124,6 @@ def until(condition: Callable[[], bool], what: str, shown: Callable[[], str] = l
         time.sleep(0.02)
 
 
-def legal_in(game: Game) -> Callable[[Answer], bool]:
-    def legal(value: Answer) -> bool:
-        try:
-            game.check(value)
-        except IllegalAnswer:
-            return False
-        return True
-    return legal
-
-
 def plan(config: TableConfig, seed: int, phones: set[int], seer_picks: Callable[[Game, Call], int] | None = None,
          ) -> tuple[list[str], Game, list[int]]:
     """Plays the game ahead as the table will: the phones answer what they take (their first legal answer, the
@@ -169,11 +160,7 @@ def plan(config: TableConfig, seed: int, phones: set[int], seer_picks: Callable[
         else:
             value = rng.choice(game.legal()) if call.needs_answer else None
             keys += keys_for(call, value)
-        step = game.answer(value)
-        acknowledged = after(step)
-        if woken and any(f.secret for f in step.facts):
-            acknowledged = acknowledged[1:]  # the OK is given on a phone
-        keys += acknowledged
+        keys += after_on_phones(game.answer(value), woken)
     return keys, game, picks
 
 
@@ -245,7 +232,7 @@ def same_bytes(one: dict[int, str], other: dict[int, str]) -> bool:
 def test_a_whole_game_answered_on_every_seats_phone_and_no_phone_gets_another_seats_card(
         tmp_path: Path, opened: contextlib.ExitStack) -> None:
     """Eight phones: every night call the phones take (the pack, the Seer, the Witch's potions, Cupid's lovers, the
-    lovers) and every day's ballots are answered on them; the game ends as planned. Every frame is FRAME bytes, and
+    lovers) and every day's ballots are answered on them; the game ends as planned. Every frame is of the table's size, and
     no phone ever receives another seat's card (but the Seer's look at it)."""
     config = STARTER
     game, ahead, phones = run(tmp_path, opened, config, SEED, range(1, config.table.seats + 1))
@@ -253,7 +240,7 @@ def test_a_whole_game_answered_on_every_seats_phone_and_no_phone_gets_another_se
     roles = deal_cards(config.table, SEED).roles
     kinds = set()
     for seat, held in phones.items():
-        assert {len(frame.encode()) for frame in held.frames} == {views.FRAME}
+        assert {len(frame.encode()) for frame in held.frames} == {frame_size(config.table.seats, VOICE)}
         own = VOICE.role(roles[seat - 1])
         others = {VOICE.role(role) for s, role in enumerate(roles, 1) if s != seat} - {own}
         for frame in held.shown():
@@ -297,7 +284,7 @@ def test_with_ballots_on_the_phones_nobody_is_told_to_point_on_a_signal(
 def test_twins_a_seer_who_looks_at_a_werewolf_or_not_send_every_sleeping_phone_the_same_bytes(
         tmp_path: Path, opened: contextlib.ExitStack) -> None:
     """Two games that differ only in whom the Seer's phone looks at on the first night (a werewolf, or not): every
-    frame of every phone is FRAME bytes on the clock, and the other phones (asleep at her call) are shown the same
+    frame of every phone is of the table's size on the clock, and the other phones (asleep at her call) are shown the same
     frames, byte for byte, in both."""
     config = STARTER
     roles = deal_cards(config.table, SEED).roles
@@ -323,7 +310,7 @@ def test_twins_a_seer_who_looks_at_a_werewolf_or_not_send_every_sleeping_phone_t
     assert looked[0] and looked[1] and looked[0][0] != looked[1][0]  # the secret differs on her phone alone
     for seat in sleepers:
         assert same_bytes(twins[0][seat].versions(), twins[1][seat].versions()), seat
-        assert {len(f.encode()) for twin in twins for f in twin[seat].frames} == {views.FRAME}
+        assert {len(f.encode()) for twin in twins for f in twin[seat].frames} == {frame_size(8, VOICE)}
 
 
 def test_a_phone_is_offered_exactly_the_answers_the_engine_takes_at_every_call_it_answers() -> None:
@@ -458,26 +445,6 @@ def test_the_keypads_enter_takes_a_secret_result_off_the_awake_phone_as_its_ok_d
               lambda: f"(it shows {held.now()})")
     finally:
         server.stop()
-
-
-@pytest.mark.parametrize("language", ["en", "fr", "zh"])
-def test_the_longest_questions_fit_one_frame_at_the_largest_table(language: str) -> None:
-    """The Witch's steps and Cupid's seats at a table of MAX_SEATS, every player with a long name, fit in FRAME: a
-    frame larger than the others' at her call would tell that she is alive."""
-    from engine import MAX_SEATS, Fact, Phase
-
-    voice = load_voice(language)
-    names = ["欧阳娜娜娜娜娜娜" if language == "zh" else "Marie-Christine-Éléonore"] * MAX_SEATS
-    device = PhoneAnswers(_Connected(set(range(1, MAX_SEATS + 1))), PushbackKeys(ScriptedKeys([])), voice, names)
-    seats = tuple(range(1, MAX_SEATS + 1))
-    witch = Call("witch", Phase.NIGHT, 1, Kind.WITCH, actors=(5,), seats=seats,
-                 facts=(Fact("victim_shown", {"seat": 3, "potions": ["heal", "poison"]}, secret=True),))
-    cupid = Call("cupid", Phase.NIGHT, 1, Kind.SEATS, actors=(5,), seats=seats, picks=2)
-    for call in (witch, cupid):
-        form = device.build(call, lambda value: True)
-        assert form is not None
-        shown = form.view(99999, device.prompt(call), device.secret(call.facts))
-        assert len(views.encode(shown, 99999).encode()) < views.FRAME, call.id
 
 
 def test_the_thiefs_phone_holds_the_card_he_took_and_so_does_it_when_the_game_goes_on(

@@ -39,12 +39,20 @@ def test_a_player_name_with_a_control_character_is_refused_with_its_file_line_an
         tmp_path: Path, name: str, what: str) -> None:
     """`check` and `play` refuse it before anything is shown: it could redraw the screen or hide a secret."""
     (tmp_path / "table.yaml").write_text(table_with(name), encoding="utf-8")
+    for refusal in refused_by_check_and_play(tmp_path):
+        assert f"table.yaml:6: seats: seat 4's name {name!r} holds {what}" in refusal
+        assert "\x1b" not in refusal  # the name is shown escaped
+
+
+def refused_by_check_and_play(folder: Path) -> list[str]:
+    """Runs `check` and `play` of ``folder``'s table.yaml; returns what each said, refusing it (exit 1)."""
+    said = []
     for command in (["check", "--no-simulate", "table.yaml"], ["play", "table.yaml"]):
         result = subprocess.run([sys.executable, "-m", "narrator", *command], capture_output=True, text=True,
-                                stdin=subprocess.DEVNULL, timeout=60, cwd=tmp_path)
-        assert result.returncode == 1, result
-        assert f"table.yaml:6: seats: seat 4's name {name!r} holds {what}" in result.stderr
-        assert "Traceback" not in result.stderr and "\x1b" not in result.stderr  # the name is shown escaped
+                                stdin=subprocess.DEVNULL, timeout=60, cwd=folder)
+        assert result.returncode == 1 and "Traceback" not in result.stderr, result
+        said.append(result.stderr)
+    return said
 
 
 def test_names_in_any_script_with_emoji_are_plain_text(tmp_path: Path) -> None:

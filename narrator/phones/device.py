@@ -70,14 +70,14 @@ class Phones(Protocol):
         """Returns the seats whose phone is connected, or was and may come back mid-call."""
 
     def wake(self, seats: Sequence[int], prompt: str, choices: Sequence[tuple[object, str]],
-             shown: Sequence[str] = ()) -> int:
+             shown: Sequence[str] = ()) -> dict[int, int]:
         """Asks ``seats`` the ``prompt``; every other seat sleeps."""
 
-    def ask(self, asked: dict[int, Asked]) -> int:
+    def ask(self, asked: dict[int, Asked]) -> dict[int, int]:
         """Asks each seat its own view; every other seat sleeps."""
 
     def result(self, seats: Sequence[int], title: str, text: str = "", shown: Sequence[str] = (),
-               ok: bool = False) -> int:
+               ok: bool = False) -> dict[int, int]:
         """Shows ``seats`` what came of their call (``ok``: until one of them gives an OK); every other sleeps."""
 
     def sleep(self) -> None:

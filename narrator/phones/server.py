@@ -14,7 +14,9 @@ hands each phone its frame and waits for none: each connection sends its own (na
 that does not keep up is dropped, as a phone that left. The phones'
 answers come back on `answers`, a thread-safe queue of ``(seat, value)``: a phone sends a choice's index for the
 call it was asked, and only an index of the running call's choices for its own seat is taken; a phone's OK to a
-result that waits for it comes as ``(seat, OK)``.
+result that waits for it comes as ``(seat, OK)``. A call's number on a phone counts that seat's own questions and
+results (`_shown`), never another seat's: a number shared by the table would tell a seat how many calls the others
+were woken for (a Witch's potions spent, a Fortune Teller dead, a call the keypad took over).
 """
 
 from __future__ import annotations
@@ -33,7 +35,9 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import UserError
+from ..voices import load_voice
 from . import http, views
+from .sizes import frame_size
 from .views import UP_FRAME, View
 
 TOKEN_BYTES = 24
@@ -85,12 +89,15 @@ class PhoneServer:
     """The page and the seats' sockets for ``seats`` seats, texts from the table's ``language`` (its ``phone.*``
     lines, ``texts``). It listens on ``bind`` (every interface by default; the tests use 127.0.0.1) and ``port`` (0:
     any free one); the links name ``host`` (by default the bound address, or this machine's on the network).
-    ``tokens`` gives the seats' tokens again (a game resumed keeps its links); else each seat draws its own."""
+    ``tokens`` gives the seats' tokens again (a game resumed keeps its links); else each seat draws its own. Every
+    frame holds ``frame`` bytes, by default the table's (narrator.phones.sizes: its seats and its language), for
+    the whole game."""
 
     def __init__(self, seats: int, texts: Mapping[str, str], language: str = "en", *, bind: str = "0.0.0.0",
                  port: int = 0, host: str | None = None, tokens: Mapping[int, str] | None = None,
-                 tick: float = views.TICK) -> None:
+                 tick: float = views.TICK, frame: int | None = None) -> None:
         self.seats = seats
+        self.frame = frame if frame is not None else frame_size(seats, load_voice(language))
         self.texts = dict(texts)
         self.bind, self.port = bind, port
         self.host = host or (lan_address() if bind in ("", "0.0.0.0", "::") else bind)
@@ -98,11 +105,11 @@ class PhoneServer:
             {seat: secrets.token_urlsafe(TOKEN_BYTES) for seat in range(1, seats + 1)}
         self._cards: dict[int, str] = {}
         self._views: dict[int, View] = {seat: views.dealing() for seat in range(1, seats + 1)}  # till the first call
-        self._choices: dict[int, tuple[int, list[object]]] = {}  # seat → (the call asked, its choices' values)
-        self._ok: dict[int, int] = {}  # seat → the call whose result waits for its OK
+        self._choices: dict[int, tuple[int, list[object]]] = {}  # seat → (its call asked, its choices' values)
+        self._ok: dict[int, int] = {}  # seat → its call whose result waits for its OK
         self._versions: dict[int, int] = {seat: 0 for seat in range(1, seats + 1)}  # each seat's view's version
+        self._shown: dict[int, int] = {seat: 0 for seat in range(1, seats + 1)}  # its questions and results shown
         self.tick = tick
-        self._call = 0
         self._lock = threading.Lock()
         self._online: set[int] = set()
         self._joined: set[int] = set()  # the seats whose phone was ever connected (one gone since has dropped)
@@ -146,7 +153,7 @@ class PhoneServer:
             # to it (write_limit: two frames; its sender waits beyond, and the phone is dropped if it stays late).
             server = await serve(self._talk, self.bind, self.port, process_request=self._http,
                                  process_response=self._upgraded, create_connection=PhoneConnection,
-                                 compression=None, max_size=UP_FRAME * 2, max_queue=4, write_limit=2 * views.FRAME,
+                                 compression=None, max_size=UP_FRAME * 2, max_queue=4, write_limit=2 * self.frame,
                                  server_header=None, logger=SILENT)
         except OSError as error:
             failed.append(error)
@@ -241,48 +248,51 @@ class PhoneServer:
                 self._set(seat, views.dealing(name) if shown.get("deal") else views.sleeping(name))
 
     def wake(self, seats: Sequence[int], prompt: str, choices: Sequence[tuple[object, str]],
-             shown: Sequence[str] = ()) -> int:
+             shown: Sequence[str] = ()) -> dict[int, int]:
         """Asks the awake ``seats`` the ``prompt`` with ``choices`` (each a value and its name), under what the call
-        ``shown`` them; every other seat sleeps. Returns the call's number on the phones (an answer to an older one
-        is not taken)."""
+        ``shown`` them; every other seat sleeps. Returns the call's number on each awake seat's phone (an answer to
+        an older one is not taken)."""
         form: Asked = (lambda call: views.asking(call, prompt, [name for _, name in choices], shown),
                        [value for value, _ in choices])
         return self.ask({seat: form for seat in seats})
 
-    def ask(self, asked: Mapping[int, Asked]) -> int:
-        """Asks each seat of ``asked`` its view (made for the call's number), a choice's index answering with its
-        value among the values given with it (a voter's ballot, the Witch's potions); every other seat sleeps.
-        Returns the call's number on the phones (an answer to an older one is not taken)."""
+    def ask(self, asked: Mapping[int, Asked]) -> dict[int, int]:
+        """Asks each seat of ``asked`` its view (made for the call's number on its phone), a choice's index
+        answering with its value among the values given with it (a voter's ballot, the Witch's potions); every other
+        seat sleeps. Returns the call's number on each asked seat's phone (an answer to an older one is not
+        taken)."""
         with self._lock:
-            self._call += 1
             self._ok.clear()
+            numbers: dict[int, int] = {}
             for seat in self._views:
                 if seat in asked:
                     view, values = asked[seat]
-                    self._set(seat, view(self._call))
-                    self._choices[seat] = (self._call, list(values))
+                    numbers[seat] = self._next(seat)
+                    self._set(seat, view(numbers[seat]))
+                    self._choices[seat] = (numbers[seat], list(values))
                 else:
                     self._set(seat, views.sleeping(self._cards.get(seat, "")))
                     self._choices.pop(seat, None)
-            return self._call
+            return numbers
 
     def result(self, seats: Sequence[int], title: str, text: str = "", shown: Sequence[str] = (),
-               ok: bool = False) -> int:
+               ok: bool = False) -> dict[int, int]:
         """Shows the awake ``seats`` ``title`` (and ``text``, and the lines ``shown``): their answer confirmed,
         what it told them; every other seat sleeps. With ``ok`` their phones ask for an OK, which comes on
-        `answers` (see OK). Returns the call's number on the phones."""
+        `answers` (see OK). Returns the call's number on each awake seat's phone."""
         with self._lock:
-            self._call += 1
             self._ok.clear()
             self._choices.clear()
+            numbers: dict[int, int] = {}
             for seat in self._views:
                 if seat in seats:
-                    self._set(seat, views.told(title, text, shown, self._call if ok else 0))
+                    numbers[seat] = self._next(seat)
+                    self._set(seat, views.told(title, text, shown, numbers[seat] if ok else 0))
                     if ok:
-                        self._ok[seat] = self._call
+                        self._ok[seat] = numbers[seat]
                 else:
                     self._set(seat, views.sleeping(self._cards.get(seat, "")))
-            return self._call
+            return numbers
 
     def sleep(self) -> None:
         """Every seat's phone back to its dark page: the call ended."""
@@ -292,12 +302,21 @@ class PhoneServer:
             for seat in self._views:
                 self._set(seat, views.sleeping(self._cards.get(seat, "")))
 
+    def _next(self, seat: int) -> int:
+        """Returns the number of ``seat``'s next question or result (under the lock): its own count, which no other
+        seat's call moves."""
+        self._shown[seat] = self._shown.get(seat, 0) + 1
+        return self._shown[seat]
+
     def _set(self, seat: int, view: View) -> None:
         """Gives ``seat`` its new ``view`` (under the lock), sent with the next tick; its version counts the
-        changes of its own view only, so a sleeping phone's frames do not count the others' changes."""
+        changes of its own view only, so a sleeping phone's frames do not count the others' changes. A view
+        longer than the table's frames is a fault of the program (views.TooLong), raised in the game's thread."""
         if self._views.get(seat) != view:
+            version = self._versions.get(seat, 0) + 1
+            views.fitted(view, version, self.frame)
             self._views[seat] = view
-            self._versions[seat] = self._versions.get(seat, 0) + 1
+            self._versions[seat] = version
 
 
     # -- the loop's side ---------------------------------------------------
@@ -355,8 +374,8 @@ class PhoneServer:
         with self._lock:
             self._online.add(seat)
             self._joined.add(seat)
-            now = views.frames(self._views, self._versions)[seat]
-            taken = views.frames({seat: views.taken()}, self._versions)[seat]
+            now = views.frames(self._views, self._versions, self.frame)[seat]
+            taken = views.frames({seat: views.taken()}, self._versions, self.frame)[seat]
         if before is not None:
             before.finish(taken, 4001)
         socket_.hand(now)
@@ -411,6 +430,6 @@ class PhoneServer:
     def _send_now(self) -> None:
         """Hands every connected phone its frame, awaiting none: each phone's sender writes its own."""
         with self._lock:
-            sized = views.frames(self._views, self._versions)
+            sized = views.frames(self._views, self._versions, self.frame)
         for seat, socket_ in self._sockets.items():
             socket_.hand(sized[seat])

@@ -1,14 +1,16 @@
 """What each phone shows (a seat's view) and how it crosses the network: one frame a seat, all of one size.
 
-A view is a small mapping the page draws as it is: nothing on a phone is computed from anything but its own view.
-Every phone is sent its own seat's view on a clock (`TICK`), all at once, padded to the same number of bytes,
-whatever happens in the game: a change waits for the next tick, and a sleeping phone gets its unchanged view again
-(its page does not change), so the traffic's sizes and times are the same for every phone whoever acts, and the
-same in two games that differ only in a secret. A frame's ``seq`` is its own seat's view's version: a sleeping
-phone's frames are the same bytes in both twins.
+A view is a small mapping the page draws as it is: nothing on a phone is computed from anything but its own view,
+and nothing in a view but its own seat's public and private history. Every phone is sent its own seat's view on a
+clock (`TICK`), all at once, padded to the table's frame size (narrator.phones.sizes: chosen before the game, the
+same all game), whatever happens in the game: a change waits for the next tick, and a sleeping phone gets its
+unchanged view again (its page does not change), so the traffic's sizes and times are the same for every phone
+whoever acts, and the same in two games that differ only in a secret. A frame's ``seq`` is its own seat's view's
+version, and a question's ``call`` (a result's ``ok``) its number among that seat's own questions and results: a
+phone's frames are the same bytes in both twins unless its seat holds the secret.
 
->>> a, b = frames({1: sleeping(), 2: asking(4, "Choose a seat", ["Seat 2", "Seat 3"])}, {1: 1, 2: 7}).values()
->>> len(a.encode()) == len(b.encode()) == FRAME
+>>> a, b = frames({1: sleeping(), 2: asking(4, "Choose a seat", ["Seat 2", "Seat 3"])}, {1: 1, 2: 7}, 1024).values()
+>>> len(a.encode()) == len(b.encode()) == 1024
 True
 """
 
@@ -17,8 +19,8 @@ from __future__ import annotations
 import json
 from typing import Mapping, Sequence
 
-FRAME = 8192
-"""Bytes of every frame sent to a phone (the largest view, 18 seats' long names in Chinese, fits with room)."""
+LARGEST = 10 ** 9 - 1
+"""The largest call number and version a frame is sized for (a game makes a few hundred calls)."""
 
 UP_FRAME = 512
 """Bytes of every message a phone sends: one a second, an answer or nothing (the page pads it; the server refuses
@@ -96,11 +98,21 @@ def pad(text: str, size: int) -> str:
     return text + " " * (size - len(text.encode()))
 
 
-def frames(views: Mapping[int, View], versions: Mapping[int, int]) -> dict[int, str]:
-    """Returns each seat's frame (its view and the view's version), all of one size: FRAME bytes, or (a view too
-    long for it) the next multiple of FRAME over the longest, the same for all, so that no size says whose view is
-    long."""
-    encoded = {seat: encode(view, versions.get(seat, 0)) for seat, view in views.items()}
-    longest = max((len(text.encode()) for text in encoded.values()), default=0)
-    size = max(FRAME, -(-longest // FRAME) * FRAME)
-    return {seat: pad(text, size) for seat, text in encoded.items()}
+class TooLong(Exception):
+    """A view longer than its table's frames: a fault of the program (the frames' bound, narrator.phones.sizes,
+    missed a text), never a bigger frame, which would tell a sleeping phone that a long view was being shown."""
+
+
+def fitted(view: View, version: int, size: int) -> str:
+    """Returns a view as sent, padded to ``size`` bytes; TooLong when it does not fit."""
+    text = encode(view, version)
+    if len(text.encode()) > size or version > LARGEST:
+        raise TooLong(f"a phone's view of {len(text.encode())} bytes (version {version}) does not fit the table's "
+                      f"frames of {size}: {text[:200]}")
+    return pad(text, size)
+
+
+def frames(views: Mapping[int, View], versions: Mapping[int, int], size: int) -> dict[int, str]:
+    """Returns each seat's frame (its view and the view's version), all of ``size`` bytes, so that no size says
+    whose view is long."""
+    return {seat: fitted(view, versions.get(seat, 0), size) for seat, view in views.items()}

@@ -46,11 +46,17 @@ def vote(pad: Pad, optional: bool, prompt: str = "prompt.vote") -> Answer:
             tied: list[int] = []
             while True:
                 number = pad.number(pad.text("prompt.tie") + so_far(tied), allow_zero=True, largest=pad.largest())
+                if number == 0 and len(tied) < 2:
+                    pad.refuse("refusal.tie_two")  # the seats typed stay: a tie is two seats or more
+                    continue
                 if number == 0:
                     break
                 assert isinstance(number, int)
+                if number in tied:
+                    pad.refuse("refusal.twice")  # said as it is typed, the list kept: not at the end, all lost
+                    continue
                 tied.append(number)
-            if len(tied) >= 2 and pad.confirm(pad.text("answer.tie", seats=pad.seat_words(tied)), {"tie": tied}):
+            if pad.confirm(pad.text("answer.tie", seats=pad.seat_words(tied)), {"tie": tied}):
                 return {"tie": tied}
             continue
         assert isinstance(key, int)
