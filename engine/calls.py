@@ -7,7 +7,7 @@ from dataclasses import replace
 from functools import lru_cache
 from types import ModuleType
 
-from . import crier, deaths, sheriff, variants, village, votes
+from . import crier, deaths, events, sheriff, variants, village, votes
 from .contract import CallDecl, CallTraits, FactSpec
 from .roles import CALLS, FACTS, OWNERS, ROLES, TRAITS
 from .types import Kind
@@ -17,13 +17,15 @@ FRAME_CALLS: dict[str, dict[str, Kind]] = {
     "sheriff": {"sheriff_tiebreak": Kind.SEAT, "sheriff_election": Kind.ELECTION, "sheriff_runoff": Kind.SEAT,
                 "sheriff_successor": Kind.SEAT},
     "town_crier": {"town_crier_appoint": Kind.SEAT, "town_crier": Kind.NUMBER},
+    "events": {"event": Kind.NONE, "event_seance": Kind.NONE},  # the New Moon's morning draw, and its séance
     # The variants (engine/variants.py): the chain of innocence and the graffiti, by candlelight; the Harvest's
     # Witch: the box tossed for her one potion, and the player it changed told so.
     "variants": {"chain_draw": Kind.DRAW, "chain": Kind.SEAT, "graffiti": Kind.NONE, "graffiti_draw": Kind.DRAW,
                  "graffiti_read": Kind.NONE, "candles": Kind.YES_NO, "witch_toss": Kind.DRAW,
                  "witch_touched": Kind.NONE},
 }
-"""The calls of the game's frame by owner: night and day, the vote, the Sheriff and his Town Crier, the variants'."""
+"""The calls of the game's frame by owner: night and day, the vote, the Sheriff and his Town Crier, the morning
+draw, the variants'."""
 
 CORE: dict[str, Kind] = {i: kind for calls in FRAME_CALLS.values() for i, kind in calls.items()}
 """The calls of the game's frame, each with the shape of its answer."""
@@ -43,7 +45,8 @@ CORE_TRAITS = {
 """The traits of the frame's calls that have any."""
 
 FRAME: tuple[tuple[str, ModuleType], ...] = (("deaths", deaths), ("votes", votes), ("sheriff", sheriff),
-                                             ("town_crier", crier), ("village", village), ("variants", variants))
+                                             ("town_crier", crier), ("events", events), ("village", village),
+                                             ("variants", variants))
 """The parts of the game beyond the characters that tell facts, by owner (engine/contract.py)."""
 
 

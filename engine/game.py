@@ -11,11 +11,11 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable, Mapping
 
-from . import crier, deaths, sheriff, variants, victory, village, votes
+from . import crier, deaths, events, sheriff, variants, victory, village, votes
 from .answers import kept_after_undo
 from .order import PROFILES, Entry, night_calls
 from .playing import Playing
-from .role import HOOKS, Anew, CallSpec, Flow, GameOver, Role
+from .role import HOOKS, Anew, Begun, CallSpec, Flow, GameOver, Role
 from .roles import CALLS, ROLES, Advice, check_deck, check_extras
 from .table import Deal, Table, check_groups
 from .types import Answer, Call, Fact, IllegalAnswer, Kind, Outcome, Phase, Step
@@ -93,6 +93,8 @@ class Game(Playing):
             raise ValueError("; ".join(errors))
         if deal.seats != table.seats or sorted(deal.roles + deal.centre) != sorted(table.deck):
             raise ValueError("the deal does not match the table's deck")
+        if deal.events and sorted(deal.events) != sorted(table.rules.events):
+            raise ValueError("the deal's event cards do not match the table's events")
         dealt = [s for s, _ in deal.buildings]
         if (sorted(t for _, t in deal.buildings) != sorted(table.buildings) or len(set(dealt)) != len(dealt)
                 or not all(1 <= s <= table.seats for s in dealt)):
@@ -108,11 +110,21 @@ class Game(Playing):
         offices: list[Role] = [sheriff.OFFICE] if self.rules.sheriff else []
         if self.rules.sheriff and self.rules.town_crier:
             offices.append(crier.OFFICE)
-        # The variants played take part like the cards, after them (in the registry's order, not the table's).
-        played = [rule for name, rule in variant_rules.items() if name in self.variants]
-        hooks: list[Role] = in_order + offices + played
-        self.hooks: tuple[Role, ...] = tuple(sorted(hooks, key=lambda r: r.death_order))
         self.roles_in_deck: tuple[Role, ...] = tuple(in_order)
+        self._offices = tuple(offices)
+        self.variant_rules = variant_rules
+        self._orders: dict[tuple[int, bool], tuple[CallSpec, ...]] = {}
+        self._start(answers)
+
+    def _hook_up(self) -> None:
+        """Finds, per hook, the roles, offices and variants that take part in it, in their order: the variants the
+        table plays and those an event card began (engine/events.py), which the state keeps."""
+        self.variants = frozenset(self.rules.variants) | self.kept(Begun).names
+        in_order = list(self.roles_in_deck)
+        # The variants played take part like the cards, after them (in the registry's order, not the table's).
+        played = [rule for name, rule in self.variant_rules.items() if name in self.variants]
+        hooks: list[Role] = in_order + list(self._offices) + played
+        self.hooks: tuple[Role, ...] = tuple(sorted(hooks, key=lambda r: r.death_order))
         # Per hook, only the roles that override it: most roles have nothing to say at most hooks,
         # and asking them all, at every death and every night, is most of a game's work.
         hooked: dict[str, list[Role]] = {name: [] for name in HOOKS}
@@ -121,17 +133,25 @@ class Game(Playing):
         for role in (*in_order, *played):
             for name in role.overrides - DEATH_HOOKS:
                 hooked[name].append(role)
+        if self.rules.events:  # the morning draw: after the growl and the séance, before the buildings' morning
+            mornings = hooked["after_dawn"]
+            mornings.insert(mornings.index(village.HOLDINGS) if village.HOLDINGS in mornings else len(mornings),
+                            events.DRAW)
         self.hooked = {name: tuple(roles) for name, roles in hooked.items()}
-        if crier.OFFICE in offices:  # the Crier speaks after every card's morning (day order 4.)
+        if crier.OFFICE in self._offices:  # the Crier speaks after every card's morning (day order 4.)
             self.hooked["after_dawn"] += (crier.OFFICE,)
         self._every_day = tuple(r for r in self.hooked["after_dawn"] if r.every_day)
         self.goals = tuple(sorted((r for r in (*in_order, *played) if r.win_name), key=lambda r: r.win_order))
-        self.variant_rules = variant_rules
-        self._orders: dict[tuple[int, bool], tuple[CallSpec, ...]] = {}
-        self._start(answers)
+
+    def begin_variant(self, name: str) -> None:
+        """Begins the variant ``name`` now (an event card starts it): it plays from this moment as if the table had
+        chosen it; the state keeps it, so a replay begins it at the same moment."""
+        self.keep(Begun(self.kept(Begun).names | {name}))
+        self._hook_up()
 
     def _start(self, answers: Iterable[Answer]) -> None:
         """Plays the game from its state as dealt (self.state, new): the first call, then ``answers`` in order."""
+        self._hook_up()  # the variants begun in the game are forgotten with the state (undo)
         self._checked = -1
         self.calls: list[Call] = []
         self.journal: list[Answer] = []

@@ -86,8 +86,12 @@ class Playing:
         """Ends the game if a side has won; called between steps, never inside one (the Game does it)."""
         raise NotImplementedError
 
+    def begin_variant(self, name: str) -> None:
+        """Begins the variant ``name`` from now (an event card starts it; the Game does it)."""
+        raise NotImplementedError
+
     def variant(self, name: str) -> bool:
-        """Returns whether the table plays the variant ``name`` (engine/variants.py)."""
+        """Returns whether the variant ``name`` plays (engine/variants.py): the table's, or begun by an event card."""
         return name in self.variants
 
     def ask(self, call_id: str, kind: Kind, *, live: bool = True, actors: Sequence[int] = (),

@@ -208,6 +208,16 @@ class Anew(Kept):
     night: int = 0
 
 
+@dataclass(frozen=True)
+class Begun(Kept):
+    """The variants begun during the game (a New Moon event card started them, engine/events.py), beside those the
+    table plays from the start: kept in the state, so that a replay, a resume or an undo begins them at the same
+    moment again. It may change who wins (the Cult's goal)."""
+
+    decides = True
+    names: frozenset[str] = frozenset()
+
+
 class GameOver(Exception):
     """Raised inside the flow the instant a side has won (the Angel needs no further step)."""
 
@@ -314,6 +324,7 @@ class Play(Protocol):
 
     def step_done(self) -> None: ...
     def variant(self, name: str) -> bool: ...
+    def begin_variant(self, name: str) -> None: ...
     def ask(self, call_id: str, kind: Kind, *, live: bool = True, actors: Sequence[int] = (),
             seats: Sequence[int] | None = None, optional: bool = False, picks: int = 0,
             facts: Sequence[Fact] = (), check: Callable[[Answer], object] | None = None,
@@ -333,4 +344,4 @@ class Play(Protocol):
     def neighbours(self, seat: int) -> tuple[int, ...]: ...
 
 
-__all__ = ["Anew", "CallSpec", "Flow", "GameOver", "HOOKS", "Play", "Player", "Role", "nothing"]
+__all__ = ["Anew", "Begun", "CallSpec", "Flow", "GameOver", "HOOKS", "Play", "Player", "Role", "nothing"]

@@ -140,6 +140,13 @@ class Rules:
     # The variants of the Chinese article (engine/variants.py), by name, sorted: a tuple, so that the rules
     # stay hashable and a journal's list reads back the same. Which names exist is engine.variants' business.
     variants: tuple[str, ...] = _rule((), "the Chinese article's variants to play (see docs/rules.md, Variants)")
+    # The New Moon's event cards turned each morning, by name (engine/events.py), in the table's order: the host's
+    # order when `events_order` is `listed`, so never sorted.
+    events: tuple[str, ...] = _rule((), "the New Moon's event cards the narrator turns, one each morning after the "
+                                        "victims (the morning draw; see docs/rules.md, The New Moon's morning draw)")
+    events_order: str = _rule("shuffled", "the morning draw's order: `shuffled` by the game's seed, or `listed`: "
+                                          "the order `events` lists them in (the host's)",
+                              choices=("shuffled", "listed"))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "variants", tuple(sorted(self.variants)))
@@ -198,12 +205,15 @@ class Table:
 
 @dataclass(frozen=True)
 class Deal:
-    """Which card each seat holds (``roles[seat - 1]``), the Thief's two centre cards, and which
-    building token each seat holds (``(seat, token)`` pairs by seat; public)."""
+    """Which card each seat holds (``roles[seat - 1]``), the Thief's two centre cards, which
+    building token each seat holds (``(seat, token)`` pairs by seat; public), and the New Moon's event cards in
+    the order the morning draw turns them (the table's ``Rules.events``, top first; none given: as the table lists
+    them)."""
 
     roles: tuple[str, ...]
     centre: tuple[str, ...] = ()
     buildings: tuple[tuple[int, str], ...] = ()
+    events: tuple[str, ...] = ()
 
     @property
     def seats(self) -> int:
@@ -258,7 +268,8 @@ def deal_cards(table: Table, seed: int) -> Deal:
     """
     cards = list(table.deck)
     random.Random(seed).shuffle(cards)
-    return Deal(tuple(cards[: table.seats]), tuple(cards[table.seats:]), deal_buildings(table, seed))
+    return Deal(tuple(cards[: table.seats]), tuple(cards[table.seats:]), deal_buildings(table, seed),
+                deal_events(table, seed))
 
 
 def deal_buildings(table: Table, seed: int) -> tuple[tuple[int, str], ...]:
@@ -272,3 +283,19 @@ def deal_buildings(table: Table, seed: int) -> tuple[tuple[int, str], ...]:
     rng = random.Random(f"buildings {seed}")  # its own stream: the cards dealt stay as they were
     seats = rng.sample(range(1, table.seats + 1), min(len(table.buildings), table.seats))
     return tuple(sorted(zip(seats, table.buildings)))
+
+
+def deal_events(table: Table, seed: int) -> tuple[str, ...]:
+    """Returns the New Moon's event cards in the order the morning draw turns them: shuffled with ``seed`` (its own
+    stream, so that nothing a game does changes it), or as the table lists them (``events_order: listed``).
+
+    >>> t = Table(6, ("werewolf",) * 6, Rules(events=("black_monday", "sunshine", "seance_1")))
+    >>> deal_events(t, 3) == deal_events(t, 3), sorted(deal_events(t, 3)) == sorted(t.rules.events)
+    (True, True)
+    >>> deal_events(Table(6, ("werewolf",) * 6, Rules(events=("sunshine", "seance_1"), events_order="listed")), 3)
+    ('sunshine', 'seance_1')
+    """
+    cards = list(table.rules.events)
+    if table.rules.events_order == "shuffled":
+        random.Random(f"events {seed}").shuffle(cards)
+    return tuple(cards)

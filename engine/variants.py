@@ -267,11 +267,14 @@ def seduced_fall(game: Play, seat: int) -> Flow:
 
 
 def cult_won(game: Play) -> bool:
-    """The werewolves win when one living villager at most is not seduced (and a werewolf still lives)."""
+    """The werewolves win when one living villager at most is not seduced, a member of their team still lives, and
+    the White Werewolf does not (while he lives the werewolves have not won, docs/rules.md: counted as one of them,
+    he left the werewolves a win with no winner)."""
     living = game.living()
-    wolves = sum(1 for s in living if game.is_werewolf(s))
+    wolves = sum(1 for s in living if game.side(s) is Team.WEREWOLVES)
+    white = any(game.side(s) is Team.WHITE_WEREWOLF for s in living)
     free = sum(1 for s in living if not game.is_werewolf(s) and not game.marked(s, "seduced"))
-    return wolves > 0 and free <= 1
+    return wolves > 0 and not white and free <= 1
 
 
 FACTS = (FactSpec("moonlight.candles", {"seats": Value.SEATS}), FactSpec("moonlight.wolves"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from engine import (
     Advice,
@@ -21,6 +21,7 @@ from engine import (
 from engine.answers import shown
 from engine.order import interval
 from engine import check_extras
+from engine.events import CARDS
 from engine.variants import INCOMPATIBLE, VARIANTS
 from engine.village import TOKENS, check_buildings
 
@@ -182,7 +183,7 @@ class _Reader:
                       seance_cards=tuple(tuple(card) for card in got.pop("seance_cards") or ()), buildings=tokens,
                       real_cards=got["deal"] == "cards")
         for problem in check_extras(table):
-            key = next((k for k in ("town_crier", "seance_cards") if problem.startswith(k)), "actor_cards")
+            key = next((k for k in ("town_crier", "seance_cards", "events") if problem.startswith(k)), "actor_cards")
             found.errors.append(f"{self.at(key) if key in data else self.at('deck')}: {problem}")
         if len(found.errors) > start:
             return None
@@ -198,7 +199,8 @@ class _Reader:
         absent or refused."""
         data = self.data
         own: dict[str, Callable[[], Any]] = {
-            "variants": lambda: _variants(data, self.doc, self.prefix, self.found),
+            "variants": lambda: _names(data, "variants", VARIANTS, self.doc, self.prefix, self.found),
+            "events": lambda: _names(data, "events", CARDS, self.doc, self.prefix, self.found),
             "buildings": lambda: _buildings(data.get("buildings"), self.at("buildings"), seats, self.found)}
         got: dict[str, Any] = {}
         for name, key in DECLARED.items():
@@ -371,29 +373,32 @@ def _buildings(raw: Any, where: str, seats: int | None,
 
 
 
-def _variants(data: dict[str, Any], doc: Document, prefix: tuple[object, ...], found: Findings) -> tuple[str, ...]:
-    """Reads the ``variants`` key: known names, each once, no two that cannot be played together."""
-    raw = data.get("variants", [])
+def _names(data: dict[str, Any], key: str, names: Mapping[str, str], doc: Document, prefix: tuple[object, ...],
+           found: Findings) -> tuple[str, ...]:
+    """Reads a list of names (``variants``, the event cards of ``events``): known names, each once, in the order
+    given, and no two variants that cannot be played together."""
+    raw = data.get(key, [])
     if raw is None:
         return ()
     if isinstance(raw, str):
-        raw = [raw]  # a single variant may be given without brackets
+        raw = [raw]  # a single name may be given without brackets
     if not isinstance(raw, list):
-        found.errors.append(f"{doc.where(*prefix, 'variants')}: variants: expected {KEYS['variants']}; got {shown(raw)}")
+        found.errors.append(f"{doc.where(*prefix, key)}: {key}: expected {KEYS[key]}; got {shown(raw)}")
         return ()
+    what = "variant" if key == "variants" else "event card"
     chosen: list[str] = []
     for i, name in enumerate(raw):
-        if not isinstance(name, str) or name not in VARIANTS:
-            found.errors.append(f"{doc.where(*prefix, 'variants', i)}: variants: unknown variant {shown(name)}"
-                                f"{suggest(name, list(VARIANTS))}; variants: {', '.join(VARIANTS)}")
+        if not isinstance(name, str) or name not in names:
+            found.errors.append(f"{doc.where(*prefix, key, i)}: {key}: unknown {what} {shown(name)}"
+                                f"{suggest(name, list(names))}; {key}: {', '.join(names)}")
         elif name in chosen:
-            found.errors.append(f"{doc.where(*prefix, 'variants', i)}: variants: {name} is named twice")
+            found.errors.append(f"{doc.where(*prefix, key, i)}: {key}: {name} is named twice")
         else:
             chosen.append(name)
-    for pair, why in INCOMPATIBLE.items():
+    for pair, why in INCOMPATIBLE.items() if key == "variants" else ():
         if pair <= set(chosen):
             first, second = sorted(pair)
-            found.errors.append(f"{doc.where(*prefix, 'variants')}: variants: {first} and {second} cannot be "
+            found.errors.append(f"{doc.where(*prefix, key)}: {key}: {first} and {second} cannot be "
                                 f"played together: {why}")
     return tuple(chosen)
 

@@ -12,7 +12,7 @@ from typing import Any, Callable, Sequence, TextIO
 
 from engine import Answer, Call, Deal, Game, Phase, Rules, Step, Table, deal_cards, votes
 from engine.answers import shown
-from engine.table import deal_buildings
+from engine.table import deal_buildings, deal_events
 
 from .asking import KeypadAnswers
 from .table import TableIO, open_table
@@ -437,6 +437,9 @@ def play(config: TableConfig, table: TableIO, *, seed: int | None = None, start:
         join_phones(session, begun)
         deal = begun.deal if begun.progress is None else deal_at_table(session, begun, seed, buildings)
         assert deal is not None, "a game going on from its journal gives its deal, or the deal's progress"
+        # The morning draw's pile, from the seed (its own stream): the journal keeps the seed, not the pile, and a
+        # game going on turns the same cards.
+        deal = deal if deal.events else dataclasses.replace(deal, events=deal_events(config.table, seed))
         game = play_calls(session, deal, begun)
     except KeyboardInterrupt as stop:
         table.screen.close()

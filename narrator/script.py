@@ -100,8 +100,8 @@ def _deal(doc: Document, found: Findings) -> tuple[dict[int, str], list[str]] | 
     ok = True
     for key, role in raw.items():
         where = doc.where("deal", key)
-        if key == "buildings":
-            continue  # read by _buildings
+        if key in ("buildings", "events"):
+            continue  # read by _buildings, and by read_script (the morning draw's pile)
         if key == "centre":
             if not isinstance(role, list) or len(role) != 2 or not all(isinstance(r, str) for r in role):
                 found.errors.append(f"{where}: centre: expected the Thief's two centre cards, [a, b]")
@@ -201,6 +201,19 @@ def _expect(doc: Document, found: Findings) -> tuple[str | None, tuple[int, ...]
     return winner, seats, reason
 
 
+def _pile(doc: Document, found: Findings, raw_deal: object, cards: tuple[str, ...]) -> tuple[str, ...]:
+    """Reads ``deal: events``, the morning draw's pile, top first: the table's event cards in another order. A script
+    has no seed: without it the cards are turned in the order the table lists them."""
+    if not isinstance(raw_deal, dict) or "events" not in raw_deal:
+        return ()
+    raw = raw_deal["events"]
+    if not isinstance(raw, list) or not all(isinstance(card, str) for card in raw) or sorted(raw) != sorted(cards):
+        found.errors.append(f"{doc.where('deal', 'events')}: deal: events: expected the table's event cards "
+                            f"({', '.join(cards) or 'none'}) in the order the morning draw turns them; got {shown(raw)}")
+        return ()
+    return tuple(raw)
+
+
 def read_script(doc: Document) -> tuple[Script | None, Findings]:
     """Checks a practice script document; returns it (or None) with every problem found."""
     found = Findings()
@@ -257,9 +270,10 @@ def read_script(doc: Document) -> tuple[Script | None, Findings]:
                                 f"at this table of {len(roles)}")
     found.errors += [f"{doc.where('deal', 'buildings')}: buildings: {e}"
                      for e in check_buildings(len(roles), [t for _, t in given])]
+    pile = _pile(doc, found, raw_deal, table.rules.events)
     if found.errors:
         return None, found
-    script = Script(doc.path, config, Deal(roles, tuple(centre), given), tuple(answers), winner, eliminated,
+    script = Script(doc.path, config, Deal(roles, tuple(centre), given, pile), tuple(answers), winner, eliminated,
                     reason)
     return script, found
 

@@ -15,6 +15,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 from engine import MAX_SEATS, MIN_SEATS, PRESETS, ROLES, TABLE_KEYS, Phase
 from engine.table import HouseRule, house_rules
+from engine.events import CARDS
 from engine.variants import VARIANTS
 from engine.village import TOKENS
 
@@ -287,8 +288,9 @@ _MORE_KEYS = (
     # The characters' own keys (the Actor's cards), their help declared by each: lists of ids, which the
     # character's own check (engine.check_extras) reads further.
     *(Key(name, text, ListOf(Text())) for name, text in TABLE_KEYS.items()),
-    Key("seance_cards", "the questions of the Gypsy's 5 séance cards, in the table's language: a list of 5 lists of "
-                        "texts (default: none; the narrator then names the card and the question by number)",
+    Key("seance_cards", "the questions of the 5 séance cards (the Gypsy's, or the morning draw's), in the table's "
+                        "language: a list of 5 lists of texts (default: none; the narrator then names the card and "
+                        "the question by number)",
         ListOf(ListOf(Text()))),
     Key("buildings", "the Village's building tokens: a list of ids (" + ", ".join(TOKENS) + ") dealt at random, "
                      "one a seat at most, and announced aloud; or {seat: token} to give them yourself (default: none)",
@@ -326,8 +328,9 @@ _MORE_KEYS = (
 )
 """The keys after the house rules: what the table adds to its deck, then how the narrator speaks and hears."""
 
-_LIST_RULES = {"variants": VARIANTS}
-"""The house rules that are lists, with the names they take (read by config._variants: some cannot go together)."""
+_LIST_RULES = {"variants": VARIANTS, "events": CARDS}
+"""The house rules that are lists, with the names they take (read by config._names: some variants cannot go
+together; the event cards keep the order given, the host's)."""
 
 
 def _shown_value(value: object) -> str:
@@ -361,7 +364,8 @@ def rule_help(rule: HouseRule) -> str:
 
 def rule_key(rule: HouseRule) -> Key:
     """Returns a house rule's key, as engine.Rules declares it: true or false, one of its choices, a whole number
-    within its bounds; or a list of names (the variants: a single name, or null for none, are taken too)."""
+    within its bounds; or a list of names (the variants, the event cards: a single name, or null for none, are taken
+    too)."""
     if rule.name in _LIST_RULES:
         names = OneOf(tuple(_LIST_RULES[rule.name]))
         return Key(rule.name, rule_help(rule), Either((ListOf(names, unique=True), names)), rule.default,

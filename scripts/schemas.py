@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from engine import ROLES, Kind  # noqa: E402
 from engine.calls import call_kinds, declared_calls  # noqa: E402
+from engine.events import CARDS  # noqa: E402
 from engine.roles import actor, gypsy  # noqa: E402
 from engine.roles.wolf_hound import SIDES  # noqa: E402
 from engine.table import house_rules  # noqa: E402
@@ -129,10 +130,12 @@ def script_schema() -> dict[str, Any]:
                                                     "from the script's folder"},
         "deal": {"type": "object", "description": "seat number: character (its id or its name), one entry a seat (1 to N, none "
                                                   "missing); centre: the Thief's two centre cards; buildings: "
-                                                  "{seat: token} for the Village's tokens",
+                                                  "{seat: token} for the Village's tokens; events: the table's "
+                                                  "event cards in the order the morning draw turns them",
                  "properties": {"centre": {"type": "array", "items": {"enum": roles}, "minItems": 2, "maxItems": 2},
                                 "buildings": {"type": "object", "additionalProperties": False,
-                                              "patternProperties": {SEAT_KEY: {"enum": list(TOKENS)}}}},
+                                              "patternProperties": {SEAT_KEY: {"enum": list(TOKENS)}}},
+                                "events": {"type": "array", "items": {"enum": list(CARDS)}, "uniqueItems": True}},
                  "patternProperties": {SEAT_KEY: {"enum": roles}}, "additionalProperties": False},
         "answers": null_or({"type": "array", "items": {"$ref": "#/$defs/answer"},
                              "description": "the table's answers, in the order the narrator asks: each "

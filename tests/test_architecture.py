@@ -20,7 +20,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine.role",),
     ("engine.playing",),
     ("engine.answers", "engine.deaths", "engine.votes", "engine.victory", "engine.sheriff", "engine.crier",
-     "engine.village", "engine.variants"),
+     "engine.village", "engine.variants", "engine.events"),
     ("engine.roles.*",),
     ("engine.roles", "engine.calls"),
     ("engine.game",),

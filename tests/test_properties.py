@@ -26,6 +26,7 @@ from engine import (
     deal_cards,
     night_calls,
 )
+from engine.events import CARDS as EVENT_CARDS, SEANCES
 from engine.roles.actor import LENDABLE
 from engine.roles.cupid import Lovers
 from engine.state import snapshot
@@ -92,6 +93,9 @@ def tables(draw: st.DrawFn, call_dead: bool | None = None) -> Table:
                  + ["werewolf"] * wolves + ["villager"] * (free - wolves))
     assert check_deck(seats, deck)[0] == []
     sheriff = draw(st.booleans())
+    # The morning draw, half the time: some event cards (not the séance cards the Gypsy holds), in some order.
+    playable = [card for card in EVENT_CARDS if "gypsy" not in deck or card not in SEANCES]
+    events = tuple(draw(st.permutations(playable))[: draw(st.integers(0, len(playable)))]) if draw(st.booleans()) else ()
     rules = Rules(sheriff=sheriff, town_crier=sheriff and draw(st.booleans()),
                   call_dead=draw(st.booleans()) if call_dead is None else call_dead,
                   reveal_roles=draw(st.booleans()), sisters_wake=draw(st.booleans()),
@@ -106,7 +110,8 @@ def tables(draw: st.DrawFn, call_dead: bool | None = None) -> Table:
                   variants=draw(st.sampled_from(VARIANTS)), elder_lives=draw(st.integers(1, 3)),
                   elder_revenge=draw(st.booleans()), idiot_dies_with_elder=draw(st.booleans()),
                   infected_bear_tamer_growls=draw(st.booleans()), wolf_hound_random=draw(st.booleans()),
-                  piper_charms=draw(st.integers(1, 3)), piper_keeps_power_if_infected=draw(st.booleans()))
+                  piper_charms=draw(st.integers(1, 3)), piper_keeps_power_if_infected=draw(st.booleans()),
+                  events=events, events_order=draw(st.sampled_from(("shuffled", "listed"))))
     groups: tuple[tuple[int, ...], ...] = ()
     if "prejudiced_manipulator" in deck:  # the host's two public groups, any split of the seats
         order = draw(st.permutations(range(1, seats + 1)))
@@ -330,7 +335,11 @@ def test_winners_are_consistent_with_the_outcome(table: Table, seed: int) -> Non
             assert all(game.side(s) is Team.VILLAGE for s in living)
         elif winner == "werewolves":
             assert winners and all(game.side(s) is Team.WEREWOLVES for s in winners)
-            assert all(game.side(s) is Team.WEREWOLVES for s in living)
+            free = [s for s in living if game.side(s) is not Team.WEREWOLVES]
+            if game.variant("cult"):  # Sunshine began the Cult: one villager at most is left unseduced
+                assert len([s for s in free if not game.marked(s, "seduced")]) <= 1
+            else:
+                assert not free
         elif winner == "nobody":
             # Nobody left alive, or the stalemate: two players left, two rounds in a row with nobody eliminated.
             assert winners == () and len(living) == (2 if game.outcome.reason == "stalemate" else 0)

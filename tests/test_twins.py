@@ -13,6 +13,7 @@ from typing import Any, Mapping
 import pytest
 
 from engine import Answer, Deal, Rules, Table
+from engine.table import deal_events
 from engine.order import PROFILES
 from helpers import STARTER_TABLE, play_keys
 from keystrokes import Recorder, plan_keys
@@ -298,7 +299,42 @@ def test_each_character_twins_differ_in_its_call_only(call: str) -> None:
     assert made == ([[(True, 2)], [(True, 3)]] if call == "werewolves" else [[(False, 0)], [(True, holders)]]), made
 
 
-PAIRS: dict[str, tuple[Twin, Twin]] = {**NAMED, **KEYPAD_ONLY, **{f"{call}_alive_or_eliminated": character_twins(call)
+DRAW_SEED = 7
+"""The seed of the morning draw's pile in both twins of a pair (the cards' deal is each twin's own)."""
+
+
+def drawing(twin: Twin, *cards: str, order: str = "shuffled") -> Twin:
+    """Returns ``twin`` at a table whose narrator turns the event ``cards`` each morning (the morning draw), its
+    pile shuffled by DRAW_SEED (or in the ``order`` listed): the same in both twins, whatever their cards."""
+    table = twin.config.table
+    table = replace(table, rules=replace(table.rules, events=cards, events_order=order))
+    return replace(twin, config=replace(twin.config, table=table),
+                   deal=replace(twin.cards(), events=deal_events(table, DRAW_SEED)))
+
+
+DRAW_CARDS = ("seance_1", "sunshine", "black_monday", "seance_4")
+
+DRAWN: dict[str, tuple[Twin, Twin]] = {
+    # The card's reader is the last of the dawn's victims told, in seat order: the devoured and the poisoned in
+    # swapped seats (3 and 7) are read for by seat 7 alike, and the séance's medium and spirit are the same.
+    "draw_reader_whichever_death_was_the_poison": tuple(  # type: ignore[assignment]
+        drawing(named(SEER_AT_3, werewolves_1=v, witch_1={"heal": False, "poison": p}), *DRAW_CARDS)
+        for v, p in ((3, 7), (7, 3))),
+    # A living or dead Seer (seat 3 voted out on the opening day held her card or a villager's): the same cards turned
+    # from the same pile, read by the same players, for two nights.
+    "draw_seer_living_or_dead": tuple(  # type: ignore[assignment]
+        drawing(named(seed, 2, **SEAT_3_VOTED_OUT), "seance_2", "sunshine", "black_monday", order="listed")
+        for seed in (SEER_AT_3, SEER_AT_7)),
+    # A Witch with and without potions, Sunshine turned on the first morning: the Cult from night 2 sounds alike.
+    "draw_witch_with_or_without_potions": (
+        drawing(named(SEER_AT_3, 2, werewolves_1=7, witch_1={"heal": True, "poison": 3}), "sunshine", "seance_3",
+                order="listed"),
+        drawing(named(SEER_AT_3, 2, werewolves_1=3), "sunshine", "seance_3", order="listed")),
+}
+"""The morning draw's twins: every line it says is public, and neither the card, its reader nor the séance may
+depend on a secret."""
+
+PAIRS: dict[str, tuple[Twin, Twin]] = {**NAMED, **KEYPAD_ONLY, **DRAWN, **{f"{call}_alive_or_eliminated": character_twins(call)
                                                   for call in CHARACTERS}}
 
 _played: dict[tuple[str, str], tuple[Played, Played]] = {}
@@ -310,6 +346,15 @@ def played(pair: str, language: str = "en") -> tuple[Played, Played]:
         one, other = PAIRS[pair]
         _played[pair, language] = (play_twin(one, language), play_twin(other, language))
     return _played[pair, language]
+
+
+def test_the_draws_twins_turn_cards_and_name_readers() -> None:
+    """The morning draw's pairs are what they claim: a card turned each morning of their course, read by a player."""
+    for pair in DRAWN.values():
+        for twin in pair:
+            game = plan(twin).game
+            turned = [f for c in game.calls if c.id == "event" for f in c.facts if f.key == "event.drawn"]
+            assert turned and all("reader" in f.values for f in turned), turned
 
 
 @pytest.mark.parametrize("pair", sorted(PAIRS))
@@ -422,9 +467,10 @@ def test_twin_games_steer_the_night_ambience_alike(pair: str) -> None:
 
 
 @pytest.mark.parametrize("language", ["fr", "zh"])
-@pytest.mark.parametrize("pair", sorted(NAMED))
+@pytest.mark.parametrize("pair", sorted({**NAMED, **DRAWN}))
 def test_the_named_twins_sound_alike_in_every_language(pair: str, language: str) -> None:
-    """The named pairs in French and Chinese too (their refusals and read-backs have their own words)."""
+    """The named pairs and the morning draw's in French and Chinese too (their refusals, read-backs and cards have
+    their own words)."""
     one, other = played(pair, language)
     difference = voice_difference(one, other)
     assert not difference, difference

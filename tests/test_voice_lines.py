@@ -56,7 +56,7 @@ def sample(voice: Voice, name: str) -> Sequence[object]:
         return list(range(1, 37))
     if name == "cause":
         return list(voice.causes)
-    if name in ("asker", "spirit"):  # the séance's seats, said as seats by the narrator
+    if name in ("asker", "spirit", "reader", "medium", "recent"):  # the séances' and the draw's seats, said as seats
         return [voice.seat(s, NAMES) for s in SEATS]
     if name == "answer":  # what a read-back repeats: the answers' own lines, filled
         return [voice.text(key, {"seat": 2, "seats": [2, 5], "number": 2, "card": 2, "question": 3}, NAMES)
@@ -64,6 +64,8 @@ def sample(voice: Voice, name: str) -> Sequence[object]:
                                                                                   "answer.confirmed", "answer.undone")]
     if name == "text":
         return ["Is the Seer still alive?"]
+    if name == "questions":  # a séance card's questions, as the morning draw says them
+        return ["Is the Seer still alive? Was I killed by a werewolf?"]
     return ["x"]
 
 

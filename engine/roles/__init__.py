@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Callable, Mapping, NamedTuple, Sequence
 
+from .. import events
 from ..contract import CallTraits, FactSpec
 from ..role import CallSpec, Play, Role
 from ..table import MAX_SEATS, MIN_SEATS, Table
@@ -148,8 +149,8 @@ def revealed(game: Play) -> tuple[Fact, ...]:
 
 def check_extras(table: Table) -> list[str]:
     """Returns the problems of what a table adds to its deck for its characters (the Actor's cards, the séance
-    cards) and its offices (the Crier)."""
-    errors = [error for check in TABLE_CHECKS for error in check(table, ROLES)]
+    cards), its offices (the Crier) and its morning draw (the event cards)."""
+    errors = [error for check in TABLE_CHECKS for error in check(table, ROLES)] + events.check_table(table)
     if table.rules.town_crier and not table.rules.sheriff:
         errors.append("town_crier needs sheriff: the Sheriff names the Town Crier")
     return errors

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from .. import answers
+from .. import answers, events
 from ..answers import as_int, shown
 from ..contract import FactSpec, Value
 from ..role import CallSpec, Flow, Play, Role, nothing
@@ -79,16 +79,19 @@ def _seance(game: Play, card: int, question: int, asker: int) -> Flow:
 
 def check_table(table: Table, roles: Mapping[str, Role]) -> list[str]:
     """Returns the problems of the séance cards at ``table``."""
-    return check_cards(table.deck, table.seance_cards)
+    drawn = any(card in events.SEANCES for card in table.rules.events)
+    return check_cards(table.deck, table.seance_cards, drawn)
 
 
-def check_cards(deck: Sequence[str], cards: Sequence[Sequence[str]]) -> list[str]:
-    """Returns the problems of the séance cards' texts: five cards, each a list of questions, for a Gypsy."""
+def check_cards(deck: Sequence[str], cards: Sequence[Sequence[str]], drawn: bool = False) -> list[str]:
+    """Returns the problems of the séance cards' texts: five cards, each a list of questions, for a Gypsy or for
+    the morning draw (``drawn``: it turns séance cards)."""
     if not cards:
         return []
     errors = []
-    if "gypsy" not in deck:
-        errors.append("seance_cards: there is no Gypsy (gypsy) in the deck to use them")
+    if "gypsy" not in deck and not drawn:
+        errors.append("seance_cards: there is no Gypsy (gypsy) in the deck, nor a séance card in events, to use "
+                      "them")
     if len(cards) != CARDS:
         errors.append(f"seance_cards: {CARDS} cards are needed, each a list of questions; got {len(cards)}")
     for n, questions in enumerate(cards, start=1):

@@ -16,6 +16,7 @@ from typing import Iterable, Iterator, Sequence
 
 from engine import ROLES, Table
 from engine.calls import declared_calls
+from engine.events import STARTS
 
 from ..voices import Voice, declared_lines, placeholders, said_aloud
 
@@ -163,8 +164,8 @@ def never_said(key: str) -> bool:
 
 def absent(table: Table | None) -> frozenset[str]:
     """Returns the parts of the game a ``table`` never plays, by the owner names of the engine's declaration: the
-    characters not in its deck (nor among the Actor's cards), the Village without buildings, the variants and the
-    Town Crier when its rules have none. Their lines are not worth rendering ahead. No table: none is absent.
+    characters not in its deck (nor among the Actor's cards), the Village without buildings, the variants, the
+    morning draw and the Town Crier when its rules have none. Their lines are not worth rendering ahead. No table: none is absent.
 
     >>> sorted(absent(Table(5, ("werewolf", "seer", "villager", "villager", "villager"))))[:3]
     ['actor', 'angel', 'bear_tamer']
@@ -175,8 +176,10 @@ def absent(table: Table | None) -> frozenset[str]:
     gone = {role for role in ROLES if role not in present}
     if not table.buildings:
         gone.add("village")
-    if not table.rules.variants:
-        gone.add("variants")
+    if not table.rules.variants and not any(card in STARTS for card in table.rules.events):
+        gone.add("variants")  # none played, none an event card may start
+    if not table.rules.events:
+        gone.add("events")
     if not table.rules.town_crier:
         gone.add("town_crier")
     return frozenset(gone)
