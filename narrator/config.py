@@ -369,6 +369,10 @@ def _buildings(raw: Any, where: str, seats: int | None,
                             f"buildings: {', '.join(TOKENS)}")
     if not unknown:
         found.errors += [f"{where}: buildings: {e}" for e in check_buildings(seats or MAX_SEATS, tokens)]
+    if not unknown and tokens and seats is not None and len(tokens) < seats:
+        # The Village gives every player a token (a Vagabond's among them): a seat without one is the table's
+        # choice, not the box's, so the host is told what it means before the game.
+        found.warn(f"{where}: buildings", "buildings_short", count=seats - len(tokens), players=seats)
     return tokens, given
 
 

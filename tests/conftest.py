@@ -31,7 +31,7 @@ os.environ["WEREWOLF_NARRATOR_TYPE_AHEAD"] = "1"
 
 LANES_BY_MODULE = {
     "terminal": {"test_terminal", "test_twins_terminal", "test_game_night_terminal", "test_screen_terminal",
-                 "test_kill_trials", "test_pacing_terminal"},
+                 "test_kill_trials", "test_pacing_terminal", "test_draw_terminal"},
     "audio": {"test_sound_card", "test_piper", "test_kokoro", "test_listen_vosk"},
     "bench": {"test_bench_scripts"},
     "browser": {"test_phones_browser"},

@@ -453,6 +453,26 @@ def test_buildings_config_key_deals_a_list_or_takes_the_hosts_seats() -> None:
     assert any("t.yaml:2" in e and "unknown building 'bakery'" in e and "baker" in e for e in found.errors)
 
 
+def test_every_player_gets_a_building_token_or_check_warns() -> None:
+    """BGA: "ゲーム開始時に職業トークンが各プレイヤーにランダムに1枚配られます" — every player gets a token (Vagabonds
+    among them). A table that gives fewer is warned, in its language, of what a seat without one is; a token for every
+    seat is not."""
+    deck = "deck: [werewolf, villager, villager, villager, villager, werewolf]\n"
+    for language, buildings, words in (
+            ("en", "[baker, farmer]", "6 players but 4 of them will get no building token"),
+            ("fr", "{2: noble}", "6 joueurs, mais 5 d’entre eux n’auront pas de jeton de bâtiment"),
+            ("zh", "[baker, farmer, farmer, vagabond, vagabond]", "6名玩家中有一人拿不到角色标记")):
+        found = Findings()
+        doc = parse(f"language: {language}\n{deck}buildings: {buildings}\n", "t.yaml")
+        assert read_table(doc.data, doc, (), found) is not None and not found.errors
+        (warned,) = [w for w in found.warnings if w.advice.key == "buildings_short"]
+        assert warned.where == "t.yaml:3: buildings" and words in warned.text(load_voice(language))
+    found = Findings()
+    doc = parse(f"{deck}buildings: [baker, farmer, farmer, vagabond, vagabond, vagabond]\n", "t.yaml")
+    assert read_table(doc.data, doc, (), found) is not None and not found.errors
+    assert not [w for w in found.warnings if w.advice.key == "buildings_short"]
+
+
 def test_practice_script_deals_buildings_by_seat() -> None:
     """`deal: buildings: {seat: token}` in a practice script; the table's buildings follow from it."""
     text = ("table: {sheriff: false}\n"
