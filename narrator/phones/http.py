@@ -47,8 +47,11 @@ def route(method: str, path: str) -> Route | None:
     """Returns what a request names, the one reading of its path that every check and the seat's binding use; None
     for anything that is not exactly a page, a socket or an asset fetched with GET or HEAD.
 
-    >>> route("GET", "/ws/abc"), route("GET", "/ws/abc?/def"), route("POST", "/p/abc")
-    (Route(where='ws', name='abc'), None, None)
+    >>> seat = "A" * 32
+    >>> route("GET", f"/ws/{seat}"), route("GET", f"/ws/{seat}?/{seat}"), route("POST", f"/p/{seat}")
+    (Route(where='ws', name='AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'), None, None)
+    >>> route("GET", "/ws/abc")  # too short to be a token
+
     """
     if method not in METHODS:
         return None
