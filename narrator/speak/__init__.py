@@ -107,17 +107,19 @@ def open_ambience(device: str | int | None = None, warn: Callable[[str], None] =
 
 
 def prepare_table(speaker: Speaker, language: str, seats: int, names: Sequence[str | None] = (),
-                  roles: Sequence[str] = (), source: str = "", table: Table | None = None) -> int:
+                  roles: Sequence[str] = (), source: str = "", table: Table | None = None, deal: str | None = None,
+                  phones: bool | None = None) -> int:
     """Has ``speaker`` render ahead, in the background, every line this table may hear; returns how many.
 
-    Speakers that cannot render ahead (the console) are left alone. The fixed lines go first: the
-    calls of the first night are ready within a second or two of the start. ``source`` is the table config's
-    file: a line not ready when it is due tells the host the command that renders them all from it. With the
-    ``table``, the lines of what it never plays are left out.
+    Speakers that cannot render ahead (the console) are left alone. The deal's lines go first, the
+    first night's calls next, then the first day's (see lines_ahead). ``source`` is the table config's file: a
+    line not ready when it is due tells the host the command that renders them all from it. With the ``table``,
+    the lines of what it never plays are left out; with ``deal`` and ``phones``, those of the ways to deal it
+    does not use.
     """
     if not speaker.renders_ahead:
         return 0
-    lines = list(lines_ahead(load_voice(language), seats, names, roles, table))
+    lines = list(lines_ahead(load_voice(language), seats, names, roles, table, deal, phones))
     if isinstance(speaker, RenderedSpeaker):
         from ..hint import render_hint
 

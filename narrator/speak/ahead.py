@@ -14,7 +14,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
 
-from engine import ROLES, Table
+from engine import ROLES, Deal, Game, Phase, Table
 from engine.calls import declared_calls
 
 from ..voices import Voice, declared_lines, placeholders, said_aloud
@@ -81,8 +81,12 @@ def table_lines(voice: Voice, seats: int, names: Sequence[str | None] = (),
     return [line.text for line in table_entries(voice, seats, names, roles)]
 
 
-# The lines said first in every game, seconds after it starts: the deal's, seat by seat.
-OPENING = ("deal.",)
+# The families of the lines said first in every game, seconds after it starts: the deal's, seat by seat (with real cards, the identification), and the notices (close
+# your eyes) said on the way to the first night.
+OPENING = ("deal", "identify", "notice")
+# The lines of each way to deal (table config's `deal`, and the phones' codes scanned at the deal): a table renders
+# those of its own only.
+DEAL_MODES = {"app": ("deal.app_",), "cards": ("deal.cards_", "identify."), "phones": ("deal.phones_",)}
 
 
 # Characters whose lines any table may hear: the pack is called even at a table without a werewolf card (the Black
@@ -182,25 +186,65 @@ def absent(table: Table | None) -> frozenset[str]:
     return frozenset(gone)
 
 
+def dealt_otherwise(key: str, deal: str | None, phones: bool | None) -> bool:
+    """Returns whether ``key`` belongs to a way to deal that the table does not use (``deal``: "app" or "cards",
+    ``phones``: whether the table plays with the players' phones: their codes scanned at the deal, the lines worded
+    for them); None: unknown, every way may be.
+
+    >>> dealt_otherwise("deal.cards_intro", "app", False), dealt_otherwise("identify.wake", "cards", False)
+    (True, False)
+    """
+    if phones is False and key.endswith("_phones"):  # a line's wording for a table with phones (Voice.worded)
+        return True
+    used = {mode for mode, on in (("app", deal == "app"), ("cards", deal == "cards"), ("phones", phones)) if on}
+    unknown = {mode for mode, on in (("app", deal is None), ("cards", deal is None), ("phones", phones is None)) if on}
+    return any(key.startswith(DEAL_MODES[mode]) for mode in DEAL_MODES.keys() - used - unknown)
+
+
+def first_calls(table: Table | None) -> list[str]:
+    """Returns the ids of the calls a game at ``table`` makes first, in order: the day before the first night (its
+    first call, the Sheriff's election), the first night's calls, then the first day's. Public: the call order is
+    the deck's (see calls_ahead). Without a table, the frame every game has.
+
+    >>> first_calls(Table(6, ("werewolf", "seer", "witch", "villager", "villager", "villager")))
+    ['sheriff_election', 'nightfall', 'seer', 'werewolves', 'witch', 'dawn', 'debate', 'vote']
+    """
+    frame = ["nightfall", *DAY_CALLS]
+    if table is None:
+        return frame
+    try:  # the deck dealt in its own order: the call order does not depend on who holds which card
+        game = Game(table, Deal(tuple(table.deck[:table.seats]), tuple(table.deck[table.seats:]),
+                                tuple(zip(range(1, table.seats + 1), table.buildings))))
+    except (ValueError, KeyError):
+        return frame
+    before = [game.call.id] if game.call is not None and game.call.phase is Phase.DAY else []
+    return list(dict.fromkeys([*before, "nightfall", *game.night_order(1), *DAY_CALLS]))
+
+
 def lines_ahead(voice: Voice, seats: int, names: Sequence[str | None] = (), roles: Iterable[str] = (),
-                table: Table | None = None) -> Iterator[str]:
-    """Returns every line to render ahead, those most likely said soon first: the deal's (its call to each seat in
-    turn), then the fixed lines (the calls), then the lines about one seat or one character. Lines only ever shown
-    are left out (`never_said`), and with the ``table``, the lines of the characters and parts of the game it
-    never plays (see `absent`): a slow voice renders them in minutes, and one said all the same is rendered then."""
+                table: Table | None = None, deal: str | None = None, phones: bool | None = None) -> Iterator[str]:
+    """Returns every line to render ahead in the order a game needs them: the deal's (its call to each seat in
+    turn), then the calls of the first night, then those of the first day (`first_calls`), then the rest: the
+    other fixed lines (calls), then the lines about one seat or one character.
+
+    Only lines that can be said are in: not those only ever shown (`never_said`), not those of a way to deal the
+    table does not use (``deal``, ``phones``: see `dealt_otherwise`), and with the ``table``, not the lines of the
+    characters and parts of the game it never plays (see `absent`)."""
     skipped = absent(table)
 
     def played(key: str) -> bool:
         found = owners(key) if skipped else frozenset()
-        return not found or not found <= skipped
+        return (not found or not found <= skipped) and not dealt_otherwise(key, deal, phones)
 
-    entries = [line for line in table_entries(voice, seats, names, roles) if played(line.key)]
-    opening = [voice.spoken(voice.text(key, {})) for key in said_keys(voice)
-               if key.startswith(OPENING) and not placeholders(voice.lines[key])]
-    opening += [line.text for line in entries if line.key.startswith(OPENING)]
-    fixed = [voice.spoken(voice.text(key, {})) for key in said_keys(voice)
+    fixed = [AheadLine(key, frozenset(), voice.spoken(voice.text(key, {}))) for key in said_keys(voice)
              if not placeholders(voice.lines[key]) and played(key)]
-    yield from dict.fromkeys([*opening, *fixed, *(line.text for line in entries)])
+    entries = [line for line in table_entries(voice, seats, names, roles) if played(line.key)]
+    every = [*fixed, *entries]
+    order = [*OPENING, *first_calls(table)]
+    rank = {family: place for place, family in enumerate(order)}
+    # sorted() keeps the voice file's order (and the seats' order) within a call, the fixed lines before the others.
+    ranked = sorted(every, key=lambda line: rank.get(line.key.split(".")[0], len(order)))
+    yield from dict.fromkeys(line.text for line in ranked)
 
 
 # How many calls ahead, the running one first, have their lines rendered before the rest: a call's lines
