@@ -12,7 +12,7 @@ import re
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import pytest
 from test_piper import fake_voice, folders, joe  # noqa: F401  (fixtures)
@@ -28,7 +28,8 @@ from narrator.hint import command, typed_path
 from narrator.play import STARTER
 from narrator.speak import PiperSpeaker, VoiceCache, prepare_table
 from narrator.script import load_script
-from narrator.speak.ahead import (CAUSE_OWNERS, REFUSAL_OWNERS, Priorities, calls_ahead, fixed_lines, lines_ahead,
+from narrator.speak.ahead import (CAUSE_OWNERS, REFUSAL_OWNERS, Priorities, calls_ahead, composed_lines, fixed_lines,
+                                  lines_ahead,
                                   never_said, said_keys, table_lines)
 from narrator.speak.audio import Sound
 from narrator.speak.pyttsx3_backend import SpeechUnavailable
@@ -251,7 +252,7 @@ def test_the_deal_s_lines_are_rendered_first_seat_by_seat_then_the_fixed_lines()
     assert [lines.index(turn) for turn in turns] == sorted(lines.index(turn) for turn in turns)
     read_back = voice.spoken(voice.text("answer.heard", {"answer": voice.seat(1)}))
     assert lines.index(voice.spoken(voice.text("nightfall.call", {}))) < lines.index(read_back)
-    every = set(fixed_lines(voice)) | set(table_lines(voice, 8, (), ("werewolf", "seer")))
+    every = set(fixed_lines(voice)) | set(table_lines(voice, 8, (), ("werewolf", "seer"))) | set(composed_lines(voice, 8))
     assert len(lines) == len(set(lines)) == len(every)
 
 
@@ -493,7 +494,7 @@ def first_game_lines(path: str) -> tuple[list[str], dict[str, str]]:
     lines = list(lines_ahead(voice, table.seats, config.names, table.deck, table, config.deal, config.phones))
     keys = {voice.spoken(voice.text(key, {})): key for key in said_keys(voice) if "{" not in voice.lines[key]}
     keys |= {line.text: line.key for line in table_entries(voice, table.seats, config.names, table.deck)}
-    return lines, {line: keys[line] for line in lines}
+    return lines, {line: keys.get(line, "composed") for line in lines}  # composed: the pieces of a list of seats
 
 
 @pytest.mark.parametrize("path", ["starter-fr.yaml", "starter-zh.yaml", "starter-en.yaml"])
@@ -628,4 +629,63 @@ def test_a_line_kokoro_cannot_render_is_said_by_espeak_ng_and_the_host_told_once
             "voice": "Kokoro ff_siwis", "why": "Kokoro found nothing to say in 'Zz'", "fallback": "espeak-ng"})]
     finally:
         speaker.close()
+        engine.stop()
+
+
+def rendered_kokoro(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str, names: Sequence[str] | None = None
+                    ) -> tuple[Any, HeldEngine, Any]:
+    """A KokoroSpeaker (a fake engine) that has rendered ahead every line `play` prepares for the table ``path``
+    (with ``names`` instead of its own), and the table's config."""
+    from dataclasses import replace
+
+    from narrator.config import load_config
+
+    config, _ = load_config(str(EXAMPLES / path))
+    if names is not None:
+        config = replace(config, names=tuple(names))
+    engine = HeldEngine()
+    speaker, _ = kokoro_with(engine, tmp_path, monkeypatch, [], [])
+    table = config.table
+    prepare_table(speaker, config.language, table.seats, config.names, table.deck, config.source, table,
+                  config.deal, config.phones)
+    assert speaker.wait_ahead(120)
+    return speaker, engine, config
+
+
+def test_a_line_naming_several_seats_is_composed_of_pieces_rendered_ahead(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: after `voices render`, a French tally waited 26 s for Kokoro, a tie-break 34 s, the winners 12–20
+    s. Any tie, runoff, tally or list of winners of the table is now made of pieces rendered ahead: none waits."""
+    speaker, engine, config = rendered_kokoro(tmp_path, monkeypatch, "starter-fr.yaml")
+    voice = load_voice("fr")
+    chance = random.Random(35)
+    try:
+        for _ in range(40):
+            seats = chance.sample(range(1, 9), chance.randint(2, 5))
+            for key in ("vote.tie", "end.winners", "sheriff_tiebreak.call", "revote.call", "sheriff_runoff.call"):
+                line = voice.spoken(voice.text(key, {"seats": seats}, config.names))
+                assert speaker.todo([line]) == [], line
+            votes = voice.tally([(seat, chance.randint(1, 8)) for seat in seats], config.names)
+            result = voice.text("tally.out", {"seat": seats[0]}, config.names, fragment=True)
+            tally = voice.spoken(voice.text("tally.read", {"votes": votes, "result": result}, config.names))
+            assert speaker.todo([tally]) == [], tally
+        tie = voice.spoken(voice.text("vote.tie", {"seats": [2, 5]}, config.names))
+        assert len(speaker.pieces(tie)) >= 4  # composed, not one piece rendered whole
+    finally:
+        speaker.close()
+        engine.stop()
+
+
+def test_a_second_table_of_the_same_language_renders_only_what_its_names_change(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first, engine, _ = rendered_kokoro(tmp_path, monkeypatch, "starter-fr.yaml")
+    first.close()
+    engine.stop()
+    names = ["Zoé", "Yves", "Xavier", "Wanda", "Victor", "Ursule", "Théo", "Sarah"]
+    second, engine, _ = rendered_kokoro(tmp_path, monkeypatch, "starter-fr.yaml", names)  # the same cache folder
+    try:
+        assert engine.order and all(any(name in piece for name in names) for piece in engine.order), engine.order
+        assert len(engine.order) <= 3 * len(names), engine.order
+    finally:
+        second.close()
         engine.stop()

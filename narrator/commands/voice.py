@@ -80,7 +80,7 @@ def _render_voices(args: argparse.Namespace) -> int:
     """Renders every line of a language (and of a table, with --config) into the voice cache."""
     from ..config import load_config
     from ..script import load_script
-    from ..speak import lines_ahead, rendering_speaker
+    from ..speak import RenderedSpeaker, lines_ahead, rendering_speaker, seat_words
     from ..voices import load_voice
     from ..yamlfile import YamlError, load
 
@@ -122,6 +122,7 @@ def _render_voices(args: argparse.Namespace) -> int:
         raise UserError(f"cannot write rendered lines to the voice cache {cache.folder} ({problem}): nothing was "
                         "rendered; make that folder writable, or set XDG_CACHE_HOME to one that is")
     texts = list(lines_ahead(voice, seats, names, roles, table, deal, phones))
+    words = seat_words(voice, seats, names)
     builtin = ""
     if not args.config:
         from ..play import STARTER
@@ -131,6 +132,9 @@ def _render_voices(args: argparse.Namespace) -> int:
             texts = list(dict.fromkeys([*texts, *lines_ahead(voice, starter.seats, STARTER.names, starter.deck,
                                                              starter, STARTER.deal, STARTER.phones)]))
             builtin = f", the built-in table's {starter.seats}"
+            words += seat_words(voice, starter.seats, STARTER.names)
+    if isinstance(speaker, RenderedSpeaker):
+        speaker.seat_words = words  # a line naming several seats is rendered as the pieces it is said with
     todo = speaker.todo(texts)  # a slow engine's lines are their clauses: each rendered once, for every line
     reused = len(texts) - sum(1 for text in texts if not speaker.cached(text))
     start = time.monotonic()

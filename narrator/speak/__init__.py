@@ -11,7 +11,7 @@ from typing import Callable, Iterable, Protocol, Sequence
 from engine import Table
 
 from ..voices import languages, load_voice
-from .ahead import fixed_lines, lines_ahead, table_lines
+from .ahead import fixed_lines, lines_ahead, seat_words, table_lines
 from .ambience import NightAmbience, SoundDeviceOutput
 from .audio import NO_OUTPUT, Sound, output_problem
 from .cache import VoiceCache, default_folder
@@ -33,7 +33,7 @@ from .wavdir import WavDirSpeaker
 
 __all__ = ["AUTO_ORDER", "BACKENDS", "DEFAULT_AUTO_ORDER", "PROBLEMS", "ConsoleSpeaker", "KokoroSpeaker", "PiperSpeaker", "Pyttsx3Speaker", "RenderedSpeaker", "Speaker", "SpeechUnavailable", "VoiceCache", "VoiceInfo",
            "WavDirSpeaker", "auto_backend", "default_folder", "describe_voices", "fixed_lines", "lines_ahead", "make_speaker",
-           "open_ambience", "prepare_table", "print_to_stderr", "rendering_speaker", "table_lines", "why_not"]
+           "open_ambience", "prepare_table", "print_to_stderr", "rendering_speaker", "seat_words", "table_lines", "why_not"]
 
 class Speaker(Protocol):
     """Says the narrator's lines."""
@@ -119,8 +119,10 @@ def prepare_table(speaker: Speaker, language: str, seats: int, names: Sequence[s
     """
     if not speaker.renders_ahead:
         return 0
-    lines = list(lines_ahead(load_voice(language), seats, names, roles, table, deal, phones))
+    voice = load_voice(language)
+    lines = list(lines_ahead(voice, seats, names, roles, table, deal, phones))
     if isinstance(speaker, RenderedSpeaker):
+        speaker.seat_words = seat_words(voice, seats, names)
         from ..hint import render_hint
 
         speaker.render_command = render_hint(language, source)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from engine import ROLES, Deal, Game, Phase, Table
 from engine.calls import declared_calls
@@ -244,7 +244,45 @@ def lines_ahead(voice: Voice, seats: int, names: Sequence[str | None] = (), role
     rank = {family: place for place, family in enumerate(order)}
     # sorted() keeps the voice file's order (and the seats' order) within a call, the fixed lines before the others.
     ranked = sorted(every, key=lambda line: rank.get(line.key.split(".")[0], len(order)))
-    yield from dict.fromkeys(line.text for line in ranked)
+    first = [line.text for line in ranked if line.key.split(".")[0] in rank]
+    # The lines naming several seats come at the first day's vote (a tie, a tally) or at any dawn (the winners).
+    yield from dict.fromkeys([*first, *composed_lines(voice, seats, names, played), *(line.text for line in ranked)])
+
+
+def seat_words(voice: Voice, seats: int, names: Sequence[str | None] = ()) -> tuple[str, ...]:
+    """Returns how a table of ``seats`` says each of its seats, as the speech engine gets it
+    (RenderedSpeaker.seat_words)."""
+    return tuple(voice.spoken(voice.seat(seat, names)) for seat in range(1, seats + 1))
+
+
+def composed_lines(voice: Voice, seats: int, names: Sequence[str | None] = (),
+                   played: Callable[[str], bool] = lambda key: True, living: Iterable[int] | None = None) -> list[str]:
+    """Returns lines naming several seats, made so that together they hold every piece of every such line the
+    table may hear (a tie, the winners, a tally: see kokoro_backend.composed): each seat first, in the middle and
+    last of a list, with each of its marks; each seat's votes, first or after another's, for every count.
+    Rendered ahead, their pieces compose any such line when it is said. ``played``: whether a line's key may be
+    heard at the table; ``living``: the seats still in the game (None: all), the only ones a list may name."""
+    ring = sorted(living) if living is not None else list(range(1, seats + 1))
+    seats = len(ring)
+    found = []
+    lists = [[seat, ring[(at + 1) % seats]] for at, seat in enumerate(ring)]
+    lists += [[ring[(at + 1) % seats], seat, ring[(at + 2) % seats]] for at, seat in enumerate(ring)]
+    for key in said_keys(voice):
+        if placeholders(voice.lines[key]) == {"seats"} and played(key) and seats > 2:
+            found += [voice.spoken(voice.text(key, {"seats": listed}, names)) for listed in lists]
+    if "tally.read" in voice.lines and seats > 1:
+        results = [voice.text("tally.nobody", {}, names, fragment=True),
+                   *(voice.text(key, {"seat": seat}, names, fragment=True) for key in ("tally.out", "tally.elected")
+                     for seat in ring),
+                   *(voice.text("answer.tie", {"seats": listed}, names, fragment=True) for listed in lists)]
+        tallies = [voice.tally([(seat, count), (ring[(at + 1) % seats], count)], names) for at, seat in enumerate(ring)
+                   for count in range(1, len(ring) + 1)]
+        for place, result in enumerate(results):
+            found.append(voice.spoken(voice.text("tally.read", {"votes": tallies[place % len(tallies)],
+                                                                "result": result}, names)))
+        found += [voice.spoken(voice.text("tally.read", {"votes": votes, "result": results[0]}, names))
+                  for votes in tallies]
+    return list(dict.fromkeys(found))
 
 
 # How many calls ahead, the running one first, have their lines rendered before the rest: a call's lines
@@ -280,6 +318,11 @@ class Priorities:
                  if not placeholders(voice.lines[key])]
         self.by_call: dict[str, list[AheadLine]] = {}
         self.about_seats: list[AheadLine] = []
+        roles = list(roles)
+        deck = set(roles)
+        self._voice, self._seats, self._names = voice, seats, names
+        self._played: Callable[[str], bool] = lambda key: not owners(key) or bool(owners(key) & deck)
+        self._composed: dict[frozenset[int], list[str]] = {}  # by the living seats
         for line in fixed + table_entries(voice, seats, names, roles):
             self.by_call.setdefault(line.key.split(".")[0], []).append(line)
             if line.seats:
@@ -287,8 +330,8 @@ class Priorities:
 
     def soonest(self, calls: Sequence[str], living: Iterable[int], seats_too: bool = True) -> list[str]:
         """Returns the lines of ``calls``, in their order, that name only ``living`` seats; then, with
-        ``seats_too``, the game's end (any dawn or vote may bring it; every side's line, a dozen) and the other
-        lines that name only living seats.
+        ``seats_too``, the game's end (any dawn or vote may bring it; every side's line, a dozen), the pieces of the
+        lines naming several seats (a tie, a tally, the winners), and the other lines that name only living seats.
 
         The end goes before the seats: otherwise the hundreds of seat lines queued at each night and day kept it
         behind them all game long, and a first game's winner was announced by espeak-ng."""
@@ -296,5 +339,8 @@ class Priorities:
         found = [line.text for call in calls for line in self.by_call.get(call, ()) if line.seats <= alive]
         if seats_too:
             found += [line.text for line in self.by_call.get("end", ()) if line.seats <= alive]
+            if alive not in self._composed:
+                self._composed[alive] = composed_lines(self._voice, self._seats, self._names, self._played, alive)
+            found += self._composed[alive]
             found += [line.text for line in self.about_seats if line.seats <= alive]
         return list(dict.fromkeys(found))

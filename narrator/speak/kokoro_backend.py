@@ -95,6 +95,30 @@ def clauses(text: str) -> list[tuple[str, float]]:
     return found
 
 
+def composed(text: str, seats: re.Pattern[str] | None = None) -> list[tuple[str, float]]:
+    """Splits a line into its clauses (`clauses`); a line naming several seats (a tie, a tally, the winners) also
+    just before each seat it names (``seats`` matches how the table says a seat), so that its pieces are ones any
+    such line shares, rendered ahead: it is composed when said, never rendered then. A cut inside a clause has
+    no pause.
+
+    >>> seats = re.compile("seat two|seat five")
+    >>> composed("A tie between seat two and seat five.", seats)
+    [('A tie between', 0.0), ('seat two and', 0.0), ('seat five.', 0.0)]
+    >>> composed("Seat two, three votes; seat five, one vote.", seats)[:2]
+    [('Seat two,', 0.15), ('three votes;', 0.15)]
+    """
+    starts = [match.start() for match in seats.finditer(text)] if seats is not None else []
+    if len(starts) < 2:
+        return clauses(text)
+    cuts = [0, *(start for start in starts if start > 0), len(text)]
+    found = [clause for a, b in zip(cuts, cuts[1:]) for clause, _ in clauses(text[a:b])]
+    pauses = []
+    for clause in found[:-1]:
+        mark = clause.rstrip("»\"'”’」』)]） ")[-1:]
+        pauses.append(LONG_PAUSE if mark in LONG_MARKS else SHORT_PAUSE if mark in ",;:、，；：" else 0.0)
+    return list(zip(found, [*pauses, 0.0]))
+
+
 def _find(package: str) -> Path | None:
     """Returns the folder of an installed package without importing it, or None."""
     try:
@@ -431,6 +455,7 @@ class KokoroSpeaker(NeuralSpeaker):
         self.waits: list[tuple[str, float]] = []
         """The lines that waited for their render when due, with the seconds each waited (scripts/bench_first_game.py)."""
         self._failed_told = False
+        self._seat_pattern: tuple[tuple[str, ...], re.Pattern[str] | None] | None = None
         self._attach(_engine(), language, rate, device, out, warn, sink, fallback)
 
     def _not_ready(self, text: str, fallback: RenderedSpeaker) -> None:
@@ -479,10 +504,18 @@ class KokoroSpeaker(NeuralSpeaker):
             renderer.run_now(render)
 
     def pieces(self, text: str) -> list[str]:
-        return [clause for clause, _ in clauses(text)] or [text]
+        return [clause for clause, _ in composed(text, self._seats())] or [text]
 
     def joined(self, text: str, sounds: Sequence[Sound]) -> Sound:
-        return join(sounds, [pause for _, pause in clauses(text)])
+        return join(sounds, [pause for _, pause in composed(text, self._seats())])
+
+    def _seats(self) -> re.Pattern[str] | None:
+        """Returns what matches a seat as the table says it (`seat_words`, the longest first), or None."""
+        if self._seat_pattern is None or self._seat_pattern[0] != self.seat_words:
+            words = sorted(self.seat_words, key=len, reverse=True)
+            pattern = re.compile("|".join(re.escape(word) for word in words), re.IGNORECASE) if words else None
+            self._seat_pattern = (self.seat_words, pattern)
+        return self._seat_pattern[1]
 
     def render_all(self, pieces: Iterable[str], advance: Callable[[], None], workers: int = 1) -> tuple[int, int]:
         """Renders ``pieces`` into the cache with ``workers`` engines side by side (one a core: each loads its own

@@ -164,6 +164,9 @@ class RenderedSpeaker:
     never a dear one to keep one of them (cache.CHEAP)."""
     pieces_word = "lines"
     """What the speaker renders a line as, for messages: "lines", or a slow engine's "clauses"."""
+    seat_words: tuple[str, ...] = ()
+    """How the table says each of its seats (prepare_table sets it): a slow engine renders a line naming several as
+    pieces cut at each seat, rendered ahead, rather than whole when it is said (KokoroSpeaker.pieces)."""
     render_lines: frozenset[str] | None = None
     """The lines `render_command` renders (None: any); a line outside them (one listing several seats) is
     rendered when said, and not being ready is no reason to run it."""
