@@ -98,3 +98,14 @@ def test_bench_yaml_prints_the_cost_of_reading_and_of_refusing(tmp_path: Path) -
     assert re.search(r"a 2 MB list, default cap +\d+\.\d ms  refused: larger than 1,000,000 bytes", out), out
     assert re.search(r"a billion laughs .* refused: more than 100000 values", out), out
     assert re.search(r"peak memory \d+ MB", out), out
+
+
+def test_bench_first_game_prints_the_first_line_the_longest_silence_and_the_renders(tmp_path: Path) -> None:
+    # The game's first three lines only (the deal's introduction and two turns), from a fresh cache, by Kokoro.
+    out = run_script("bench_first_game.py", "--config", "examples/starter-fr.yaml", "--lines", "3",
+                     "--deal-seconds", "0", "--gap", "0", home=tmp_path)
+    assert re.search(r"^machine: \d+ cores, load \d+\.\d", out, re.M), out
+    assert re.search(r"starter-fr.yaml \(seed 1\): 3 lines said, the first heard \d+\.\d s after the start; "
+                     r"espeak-ng said 0$", out, re.M), out
+    assert re.search(r"longest silence before a line: \d+\.\d s \(deal\.app_\w+\)", out), out
+    assert re.search(r"the table's lines: \d+ as \d+ clauses, \d+ rendered by the end; \d+ CPU-s", out), out
