@@ -10,6 +10,8 @@ answer typed, a pause). Prints, for each table: the time from the start to the f
 silence before it is heard (its wait for a render: the longest, with its key, and how many waited over a second,
 at night and by day), how many espeak-ng said, the clauses the table's lines need and how many were rendered by the
 game's end, and the child's CPU-seconds (the renders, mostly). --lines says only a game's first lines (quicker).
+With --render, each table's whole render by `voices render LANG --config TABLE` too, from a fresh cache: its clauses,
+wall time and CPU-seconds (what a host who wants everything ready before the guests arrive waits).
 
     python scripts/bench_first_game.py [--config examples/starter-fr.yaml ...] [--seed 1] [--lines 40]
     taskset -c 0 python scripts/bench_first_game.py      # one core, the Raspberry Pi's proxy
@@ -51,7 +53,7 @@ def game_lines(config_path: str, seed: int) -> list[tuple[str, str]]:
     config, _ = load_config(config_path)
     played = play(config.table, seed)
     replay = Game(config.table, played.deal)
-    answers = []
+    answers: list[ScriptAnswer] = []
     for value in played.journal:
         call = replay.call
         assert call is not None
@@ -61,8 +63,11 @@ def game_lines(config_path: str, seed: int) -> list[tuple[str, str]]:
     _, lines = dry_run(Script(config_path, config, played.deal, tuple(answers)))
     voice = load_voice(config.language)
     # A dry run is given its deal: the deal's lines are said as `play` says them (play.py, table_narrator.py).
+    deal: list[tuple[str, dict[str, object]]]
     if config.deal == "app":
-        deal = [("deal.app_intro", {})] + [("deal.app_turn", {"seat": seat}) for seat in range(1, config.table.seats + 1)]
+        turns: list[tuple[str, dict[str, object]]] = [("deal.app_turn", {"seat": seat})
+                                                      for seat in range(1, config.table.seats + 1)]
+        deal = [("deal.app_intro", {}), *turns]
     else:
         deal = [("deal.cards_intro_centre" if played.deal.centre else "deal.cards_intro", {}), ("deal.cards_ready", {})]
     said = [(key, voice.text(key, values, config.names)) for key, values in deal]
@@ -114,6 +119,23 @@ def child(config_path: str, lines: list[tuple[str, str]], deal_seconds: float, g
         "cpu": usage.ru_utime + usage.ru_stime, "wall": time.monotonic() - start}))
 
 
+def render_all(config_path: str, env: dict[str, str]) -> str:
+    """Runs `voices render` of the table from an empty voice cache; returns its figures as a phrase."""
+    from narrator.config import load_config
+
+    language = load_config(config_path)[0].language
+    start = time.monotonic()
+    child = subprocess.Popen([sys.executable, "-m", "narrator", "voices", "render", language, "--config", config_path],
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+    out = child.stdout.read() if child.stdout else ""
+    _, status, usage = os.wait4(child.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{config_path}: voices render failed:\n{out}")
+    told = next((line for line in reversed(out.splitlines()) if "rendered" in line), "").strip()
+    return (f"{(time.monotonic() - start) / 60:.1f} min wall, {usage.ru_utime + usage.ru_stime:.0f} CPU-s, "
+            f"peak {usage.ru_maxrss / 1024:.0f} MB ({told})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--config", nargs="+", default=STARTERS, help="the table configs (default: the starters)")
@@ -122,6 +144,7 @@ def main() -> None:
     parser.add_argument("--deal-seconds", type=float, default=8.0,
                         help="seconds a player takes to see their card at the deal (default 8)")
     parser.add_argument("--gap", type=float, default=2.0, help="seconds after any other line (default 2)")
+    parser.add_argument("--render", action="store_true", help="also time `voices render` of each table")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -152,7 +175,9 @@ def main() -> None:
             if done.returncode != 0:
                 raise SystemExit(f"{config_path}: the game failed:\n{done.stderr}")
             result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-            shutil.rmtree(cache, ignore_errors=True)
+            shutil.rmtree(cache / "werewolf-narrator" / "voices", ignore_errors=True)
+            if args.render:
+                render = render_all(config_path, env)
         print(f"{config_path} (seed {args.seed}): {result['lines']} lines said, the first heard "
               f"{result['first']:.1f} s after the start; espeak-ng said {result['espeak']}")
         print(f"    longest silence before a line: {result['longest']:.1f} s ({result['longest_key']}); "
@@ -161,6 +186,8 @@ def main() -> None:
         print(f"    the table's lines: {result['wanted']} as {result['clauses']} clauses, {result['rendered']} "
               f"rendered by the end; {result['cpu']:.0f} CPU-s ({result['cpu'] / max(1, result['rendered']):.2f} "
               f"a clause), {result['wall'] / 60:.1f} min of game")
+        if args.render:
+            print(f"    voices render from a fresh cache: {render}")
 
 
 if __name__ == "__main__":

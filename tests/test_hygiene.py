@@ -234,7 +234,8 @@ def test_every_line_is_within_2_db_of_the_evenings_median_whichever_voice_said_i
             return spoken_like(self.gain_db, self.rate, 0.4 + 0.03 * len(text))
 
     played: list[Sound] = []
-    lines = ["Le village s'endort.", "Le joueur quatre a été éliminé. Sa carte : la Sorcière.", "Égalité, encore."]
+    lines = ["Le village s'endort.", "Le joueur quatre a été éliminé. Sa carte : la Sorcière.",
+             "Égalité, encore."]
     engines = []
     for gain in (-34.0, -4.0):
         engine = Gained(gain, 24_000)

@@ -81,8 +81,8 @@ def table_lines(voice: Voice, seats: int, names: Sequence[str | None] = (),
     return [line.text for line in table_entries(voice, seats, names, roles)]
 
 
-# The families of the lines said first in every game, seconds after it starts: the deal's, seat by seat (with real cards, the identification), and the notices (close
-# your eyes) said on the way to the first night.
+# The families of the lines said first in every game, seconds after it starts: the deal's, seat by seat (with real
+# cards, the identification), and the notices (close your eyes) said on the way to the first night.
 OPENING = ("deal", "identify", "notice")
 # The lines of each way to deal (table config's `deal`, and the phones' codes scanned at the deal): a table renders
 # those of its own only.

@@ -453,7 +453,7 @@ class KokoroSpeaker(NeuralSpeaker):
         self.voice_id = chosen
         self.voice_name = f"Kokoro {chosen}"
         self.waits: list[tuple[str, float]] = []
-        """The lines that waited for their render when due, with the seconds each waited (scripts/bench_first_game.py)."""
+        """The lines that waited for their render when due, with the seconds each waited (bench_first_game.py)."""
         self._failed_told = False
         self._seat_pattern: tuple[tuple[str, ...], re.Pattern[str] | None] | None = None
         self._attach(_engine(), language, rate, device, out, warn, sink, fallback)
