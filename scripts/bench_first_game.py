@@ -116,6 +116,7 @@ def child(config_path: str, lines: list[tuple[str, str]], deal_seconds: float, g
         "longest": longest[0], "longest_key": longest[1], "at_night": sum(1 for s, _, n in silences if n and s > 1),
         "by_day": sum(1 for s, _, n in silences if not n and s > 1), "night_longest": max(
             (s for s, _, n in silences if n), default=0.0), "waits": len(speaker.waits),
+        "worst": [f"{key} {silence:.1f} s" for silence, key, _ in sorted(silences, reverse=True)[:4]],
         "cpu": usage.ru_utime + usage.ru_stime, "wall": time.monotonic() - start}))
 
 
@@ -183,6 +184,7 @@ def main() -> None:
         print(f"    longest silence before a line: {result['longest']:.1f} s ({result['longest_key']}); "
               f"over 1 s: {result['at_night']} at night (longest {result['night_longest']:.1f} s), "
               f"{result['by_day']} by day; {result['waits']} lines waited for their render")
+        print(f"    the longest: {', '.join(result['worst'])}")
         print(f"    the table's lines: {result['wanted']} as {result['clauses']} clauses, {result['rendered']} "
               f"rendered by the end; {result['cpu']:.0f} CPU-s ({result['cpu'] / max(1, result['rendered']):.2f} "
               f"a clause), {result['wall'] / 60:.1f} min of game")

@@ -135,6 +135,7 @@ def _render_voices(args: argparse.Namespace) -> int:
             words += seat_words(voice, starter.seats, STARTER.names)
     if isinstance(speaker, RenderedSpeaker):
         speaker.seat_words = words  # a line naming several seats is rendered as the pieces it is said with
+        speaker.list_joins = (voice.separator.strip(), voice.last_separator.strip())
     todo = speaker.todo(texts)  # a slow engine's lines are their clauses: each rendered once, for every line
     reused = len(texts) - sum(1 for text in texts if not speaker.cached(text))
     start = time.monotonic()

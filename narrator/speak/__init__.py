@@ -123,6 +123,7 @@ def prepare_table(speaker: Speaker, language: str, seats: int, names: Sequence[s
     lines = list(lines_ahead(voice, seats, names, roles, table, deal, phones))
     if isinstance(speaker, RenderedSpeaker):
         speaker.seat_words = seat_words(voice, seats, names)
+        speaker.list_joins = (voice.separator.strip(), voice.last_separator.strip())
         from ..hint import render_hint
 
         speaker.render_command = render_hint(language, source)

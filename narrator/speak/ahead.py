@@ -81,9 +81,9 @@ def table_lines(voice: Voice, seats: int, names: Sequence[str | None] = (),
     return [line.text for line in table_entries(voice, seats, names, roles)]
 
 
-# The families of the lines said first in every game, seconds after it starts: the deal's, seat by seat (with real
-# cards, the identification), and the notices (close your eyes) said on the way to the first night.
-OPENING = ("deal", "identify", "notice")
+# The families (or keys) of the lines said first in every game, seconds after it starts: the deal's, seat by seat
+# (with real cards, the identification), and the notices said on the way to the first night (close your eyes).
+OPENING = ("deal", "identify", "notice.close_eyes", "notice.open_eyes")
 # The lines of each way to deal (table config's `deal`, and the phones' codes scanned at the deal): a table renders
 # those of its own only.
 DEAL_MODES = {"app": ("deal.app_",), "cards": ("deal.cards_", "identify."), "phones": ("deal.phones_",)}
@@ -243,8 +243,8 @@ def lines_ahead(voice: Voice, seats: int, names: Sequence[str | None] = (), role
     order = [*OPENING, *first_calls(table)]
     rank = {family: place for place, family in enumerate(order)}
     # sorted() keeps the voice file's order (and the seats' order) within a call, the fixed lines before the others.
-    ranked = sorted(every, key=lambda line: rank.get(line.key.split(".")[0], len(order)))
-    first = [line.text for line in ranked if line.key.split(".")[0] in rank]
+    ranked = sorted(every, key=lambda line: rank.get(line.key, rank.get(line.key.split(".")[0], len(order))))
+    first = [line.text for line in ranked if line.key in rank or line.key.split(".")[0] in rank]
     # The lines naming several seats come at the first day's vote (a tie, a tally) or at any dawn (the winners).
     yield from dict.fromkeys([*first, *composed_lines(voice, seats, names, played), *(line.text for line in ranked)])
 

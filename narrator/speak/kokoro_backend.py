@@ -61,6 +61,7 @@ SHORT_PAUSE, LONG_PAUSE = 0.15, 0.35
 # A clause: up to its marks, and the closing quotes or brackets after them ("« Joueur sept ? »").
 CLAUSE = re.compile(r".+?(?:[.!?;:,…。！？；：，、]+(?:\s*[»\"'”’」』)\]）])*|$)", re.S)
 LONG_MARKS = frozenset(".!?…。！？")
+JOIN_MARKS = (*LONG_MARKS, *",;:、，；：（(")  # the marks a seat named in a list may be followed by, a pause after most
 # espeak-ng drops punctuation from its phonemes; Kokoro reads intonation from it, so the clause's mark is added
 # back, as the ASCII mark the vocabulary knows.
 MARKS = {"。": ".", "！": "!", "？": "?", "；": ";", "：": ":", "，": ",", "、": ",", "…": "…"}
@@ -95,27 +96,35 @@ def clauses(text: str) -> list[tuple[str, float]]:
     return found
 
 
-def composed(text: str, seats: re.Pattern[str] | None = None) -> list[tuple[str, float]]:
+def composed(text: str, seats: re.Pattern[str] | None = None, joins: Sequence[str] = ()) -> list[tuple[str, float]]:
     """Splits a line into its clauses (`clauses`); a line naming several seats (a tie, a tally, the winners) also
-    just before each seat it names (``seats`` matches how the table says a seat), so that its pieces are ones any
-    such line shares, rendered ahead: it is composed when said, never rendered then. A cut inside a clause has
-    no pause.
+    just before each seat it names (``seats`` matches how the table says a seat), and just after it unless a mark or
+    one of the list's ``joins`` ("and") follows (「二号平票」), so that its pieces are ones any such line shares,
+    rendered ahead: it is composed when said, never rendered then. A cut inside a clause has no pause.
 
     >>> seats = re.compile("seat two|seat five")
-    >>> composed("A tie between seat two and seat five.", seats)
+    >>> composed("A tie between seat two and seat five.", seats, ("and",))
     [('A tie between', 0.0), ('seat two and', 0.0), ('seat five.', 0.0)]
     >>> composed("Seat two, three votes; seat five, one vote.", seats)[:2]
     [('Seat two,', 0.15), ('three votes;', 0.15)]
+    >>> [piece for piece, _ in composed("二号和五号平票。", re.compile("二号|五号"), ("和",))]
+    ['二号和', '五号', '平票。']
     """
-    starts = [match.start() for match in seats.finditer(text)] if seats is not None else []
-    if len(starts) < 2:
+    found_seats = list(seats.finditer(text)) if seats is not None else []
+    if len(found_seats) < 2:
         return clauses(text)
-    cuts = [0, *(start for start in starts if start > 0), len(text)]
+    cuts = {0, len(text)}
+    for match in found_seats:
+        cuts.add(match.start())
+        after = text[match.end():].lstrip()
+        if after and not after.startswith((*JOIN_MARKS, *(join for join in joins if join))):
+            cuts.add(match.end())
+    cuts = sorted(cuts)
     found = [clause for a, b in zip(cuts, cuts[1:]) for clause, _ in clauses(text[a:b])]
     pauses = []
     for clause in found[:-1]:
         mark = clause.rstrip("»\"'”’」』)]） ")[-1:]
-        pauses.append(LONG_PAUSE if mark in LONG_MARKS else SHORT_PAUSE if mark in ",;:、，；：" else 0.0)
+        pauses.append(LONG_PAUSE if mark in LONG_MARKS else SHORT_PAUSE if mark in JOIN_MARKS else 0.0)
     return list(zip(found, [*pauses, 0.0]))
 
 
@@ -504,10 +513,10 @@ class KokoroSpeaker(NeuralSpeaker):
             renderer.run_now(render)
 
     def pieces(self, text: str) -> list[str]:
-        return [clause for clause, _ in composed(text, self._seats())] or [text]
+        return [clause for clause, _ in composed(text, self._seats(), self.list_joins)] or [text]
 
     def joined(self, text: str, sounds: Sequence[Sound]) -> Sound:
-        return join(sounds, [pause for _, pause in composed(text, self._seats())])
+        return join(sounds, [pause for _, pause in composed(text, self._seats(), self.list_joins)])
 
     def _seats(self) -> re.Pattern[str] | None:
         """Returns what matches a seat as the table says it (`seat_words`, the longest first), or None."""

@@ -167,6 +167,8 @@ class RenderedSpeaker:
     seat_words: tuple[str, ...] = ()
     """How the table says each of its seats (prepare_table sets it): a slow engine renders a line naming several as
     pieces cut at each seat, rendered ahead, rather than whole when it is said (KokoroSpeaker.pieces)."""
+    list_joins: tuple[str, ...] = ()
+    """The words that join a list of seats in the table's language ("," and "and"; prepare_table sets them)."""
     render_lines: frozenset[str] | None = None
     """The lines `render_command` renders (None: any); a line outside them (one listing several seats) is
     rendered when said, and not being ready is no reason to run it."""
