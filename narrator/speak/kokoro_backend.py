@@ -119,8 +119,8 @@ def composed(text: str, seats: re.Pattern[str] | None = None, joins: Sequence[st
         after = text[match.end():].lstrip()
         if after and not after.startswith((*JOIN_MARKS, *(join for join in joins if join))):
             cuts.add(match.end())
-    cuts = sorted(cuts)
-    found = [clause for a, b in zip(cuts, cuts[1:]) for clause, _ in clauses(text[a:b])]
+    places = sorted(cuts)
+    found = [clause for a, b in zip(places, places[1:]) for clause, _ in clauses(text[a:b])]
     pauses = []
     for clause in found[:-1]:
         mark = clause.rstrip("»\"'”’」』)]） ")[-1:]
