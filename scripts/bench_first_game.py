@@ -42,7 +42,7 @@ STARTERS = ["examples/starter-fr.yaml", "examples/starter-zh.yaml"]
 def game_lines(config_path: str, seed: int) -> list[tuple[str, str]]:
     """Returns the (key, text as the speech engine gets it) of the lines a game at the table says aloud, played by
     the engine's random players."""
-    from engine.game import Game
+    from engine import Game
     from engine.strategy import play
     from narrator.config import load_config
     from narrator.narration import VOICE
