@@ -158,7 +158,7 @@ def open_table(config: TableConfig, *, plain: bool, model: str | None, warn: Cal
             raise
     # While the deal goes on, every line of this table is rendered ahead: no call waits for its voice.
     prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck,
-                  config.source, config.table)
+                  config.source, config.table, config.deal, config.phones)
     screen: Screen = PlainScreen()
     if full_screen:
         rich = RichScreen(load_voice(config.language).text("screen.title"))

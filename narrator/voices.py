@@ -112,6 +112,15 @@ class Voice:
             return "".join(items)
         return self.separator.join(items[:-1]) + self.last_separator + items[-1]
 
+    def tally(self, totals: Sequence[tuple[int, int]], names: Sequence[str | None] = ()) -> str:
+        """Returns each seat's votes of a count as said, in the order given ("seat three, four votes; seat five,
+        two votes"); each appended to those before, the separator the language's own. Empty: no votes."""
+        said = ""
+        for seat, n in totals:
+            said = self.text("tally.more" if said else "tally.votes", {"votes": said, "seat": seat, "count": n},
+                             names, fragment=True)
+        return said
+
     def spoken(self, text: str) -> str:
         """Returns ``text`` as the speech synthesiser should get it (words it mispronounces replaced)."""
         for written, said in self.speech:

@@ -12,6 +12,7 @@ import re
 import sys
 import threading
 from pathlib import Path
+from typing import Any, Sequence
 
 import pytest
 from test_piper import fake_voice, folders, joe  # noqa: F401  (fixtures)
@@ -27,7 +28,8 @@ from narrator.hint import command, typed_path
 from narrator.play import STARTER
 from narrator.speak import PiperSpeaker, VoiceCache, prepare_table
 from narrator.script import load_script
-from narrator.speak.ahead import (CAUSE_OWNERS, REFUSAL_OWNERS, Priorities, calls_ahead, fixed_lines, lines_ahead,
+from narrator.speak.ahead import (CAUSE_OWNERS, REFUSAL_OWNERS, Priorities, calls_ahead, composed_lines, fixed_lines,
+                                  lines_ahead,
                                   never_said, said_keys, table_lines)
 from narrator.speak.audio import Sound
 from narrator.speak.pyttsx3_backend import SpeechUnavailable
@@ -251,6 +253,7 @@ def test_the_deal_s_lines_are_rendered_first_seat_by_seat_then_the_fixed_lines()
     read_back = voice.spoken(voice.text("answer.heard", {"answer": voice.seat(1)}))
     assert lines.index(voice.spoken(voice.text("nightfall.call", {}))) < lines.index(read_back)
     every = set(fixed_lines(voice)) | set(table_lines(voice, 8, (), ("werewolf", "seer")))
+    every |= set(composed_lines(voice, 8))
     assert len(lines) == len(set(lines)) == len(every)
 
 
@@ -477,3 +480,213 @@ def test_a_line_the_narrator_only_ever_shows_is_not_rendered_ahead() -> None:
     for language in ("en", "fr", "zh"):
         said = set(said_keys(load_voice(language)))
         assert [key for key in shown if key in said] == [], language
+
+
+# -- no render step: a table's lines in the order its first game needs them, and a line not ready waits -------------
+
+def first_game_lines(path: str) -> tuple[list[str], dict[str, str]]:
+    """Returns the lines `play` renders ahead for the table config ``path``, and for each its voice key."""
+    from narrator.config import load_config
+    from narrator.speak.ahead import table_entries
+
+    config, _ = load_config(str(EXAMPLES / path))
+    voice = load_voice(config.language)
+    table = config.table
+    lines = list(lines_ahead(voice, table.seats, config.names, table.deck, table, config.deal, config.phones))
+    keys = {voice.spoken(voice.text(key, {})): key for key in said_keys(voice) if "{" not in voice.lines[key]}
+    keys |= {line.text: line.key for line in table_entries(voice, table.seats, config.names, table.deck)}
+    return lines, {line: keys.get(line, "composed") for line in lines}  # composed: the pieces of a list of seats
+
+
+@pytest.mark.parametrize("path", ["starter-fr.yaml", "starter-zh.yaml", "starter-en.yaml"])
+def test_the_deals_lines_come_first_then_the_first_nights_calls_then_the_first_days(path: str) -> None:
+    """Issue 35: `play` renders in the background while the deal goes on (a minute or more at any table), in the
+    order the game needs its lines: the deal's, seat by seat, then the first night's calls in their order, then
+    the first day's, then the rest."""
+    lines, keys = first_game_lines(path)
+    at: dict[str, int] = {}
+    for place, line in enumerate(lines):
+        at.setdefault(keys[line], place)
+    deal = [place for place, line in enumerate(lines) if keys[line].startswith("deal.")]
+    night = [at[key] for key in ("nightfall.call", "seer.wake", "werewolves.wake", "werewolves.sleep", "witch.wake")]
+    assert deal == list(range(len(deal))) and len(deal) > 8  # the intro and every seat's turn, first
+    assert max(deal) < night[0] and night == sorted(night)  # the night in its call order
+    assert night[-1] < at["dawn.call"] < at["dawn.victim"] < at["debate.call"] < at["vote.call"]
+    assert at["vote.call"] < at["end.village"] and at["vote.call"] < at["death.hunter"]
+
+
+def test_a_table_renders_only_the_lines_of_its_own_way_to_deal() -> None:
+    """`deal: app` renders no card dealer's line (`deal.cards_*`, the identification), `deal: cards` no program
+    deal's; without the players' phones, no phone code's turn nor a line worded for the phones."""
+    voice = load_voice("fr")
+    app = set(lines_ahead(voice, 8, (), STARTER.table.deck, STARTER.table, "app", False))
+    cards = set(lines_ahead(voice, 8, (), STARTER.table.deck, STARTER.table, "cards", False))
+    phones = set(lines_ahead(voice, 8, (), STARTER.table.deck, STARTER.table, "app", True))
+    every = set(lines_ahead(voice, 8, (), STARTER.table.deck, STARTER.table))
+
+    def said(key: str, **values: object) -> str:
+        return voice.spoken(voice.text(key, dict(values)))
+
+    assert said("deal.app_intro") in app - cards and said("deal.cards_intro") in cards - app
+    assert said("identify.mismatch") in cards - app and said("deal.app_turn", seat=3) in app - cards
+    assert said("deal.phones_intro") in phones - app and said("lovers.wake_phones") in phones - app
+    assert app | cards | phones == every and len(app) < len(every)  # nothing else left out
+
+
+def kokoro_with(engine: HeldEngine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, played: list[Sound],
+                warnings: list[str]) -> tuple[Any, NotingSpeaker]:
+    """A KokoroSpeaker whose engine is ``engine`` (no model), and a fallback that notes what it is asked to say."""
+    from narrator.speak import kokoro_backend as kokoro
+
+    monkeypatch.setattr(kokoro, "kokoro_problem", lambda language, voice=None: None)
+    monkeypatch.setattr(kokoro, "_engine", lambda: engine)
+    speaker = kokoro.KokoroSpeaker("fr", cache=VoiceCache(tmp_path / "lines"), warn=warnings.append,
+                                   sink=played.append)
+    fallback = NotingSpeaker()
+    if speaker.fallback is not None:
+        speaker.fallback.close()
+    speaker.fallback = fallback
+    return speaker, fallback
+
+
+def test_a_line_not_ready_waits_for_kokoro_and_its_clauses_are_rendered_next(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: a first French game said 24 of its first 70 lines in espeak-ng. A line not rendered when it is due
+    now waits for its render, which goes before every line queued ahead; nothing goes to espeak-ng."""
+    engine = HeldEngine()
+    played: list[Sound] = []
+    warnings: list[str] = []
+    speaker, fallback = kokoro_with(engine, tmp_path, monkeypatch, played, warnings)
+    try:
+        release = engine.hold()  # the clause under way
+        speaker.prepare(["Ahead one.", "Ahead two."])
+        saying = threading.Thread(target=speaker.say, args=("Seat two, wake up.",))
+        saying.start()
+        while engine._jobs.qsize() < 2:  # the line's render is queued beside the lines ahead
+            threading.Event().wait(0.01)
+        release.set()
+        saying.join(60)
+        assert speaker.wait_ahead(60)
+        assert engine.order == ["Seat two,", "wake up.", "Ahead one.", "Ahead two."]
+        assert fallback.said == [] and len(played) == 1 and warnings == []
+        assert [text for text, _ in speaker.waits] == ["Seat two, wake up."] and speaker.not_ready == 0
+        speaker.say("Seat two, wake up.")  # ready now: no wait
+        assert len(speaker.waits) == 1 and len(played) == 2
+    finally:
+        speaker.close()
+        engine.stop()
+
+
+def test_a_line_due_while_kokoro_loads_waits_for_the_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    start = threading.Event()
+    engine = HeldEngine(start)
+    played: list[Sound] = []
+    speaker, fallback = kokoro_with(engine, tmp_path, monkeypatch, played, [])
+    try:
+        saying = threading.Thread(target=speaker.say, args=("Le village s'endort.",))
+        saying.start()
+        saying.join(0.2)
+        assert saying.is_alive() and not played  # waiting, not said by espeak-ng
+        start.set()
+        saying.join(60)
+        assert len(played) == 1 and fallback.said == []
+    finally:
+        speaker.close()
+        engine.stop()
+
+
+def test_a_kokoro_that_cannot_load_leaves_every_line_to_espeak_ng_and_says_why(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = HeldEngine(failure=SpeechUnavailable("Kokoro's model does not load (a damaged file)"))
+    warnings: list[str] = []
+    speaker, fallback = kokoro_with(engine, tmp_path, monkeypatch, [], warnings)
+    try:
+        for line in ("Le village s'endort.", "La Voyante se réveille."):
+            speaker.say(line)
+        assert fallback.said == ["Le village s'endort.", "La Voyante se réveille."]
+        assert len(warnings) == 1 and "does not load (a damaged file)" in warnings[0]
+    finally:
+        speaker.close()
+        engine.stop()
+
+
+def test_a_line_kokoro_cannot_render_is_said_by_espeak_ng_and_the_host_told_once_which(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    class Refusing(HeldEngine):
+        def _render(self, text: str, voice: str, rate: int) -> Sound:
+            if "Zz" in text:
+                raise RuntimeError("Kokoro found nothing to say in 'Zz'")
+            return super()._render(text, voice, rate)
+
+    engine = Refusing()
+    warnings: list[str] = []
+    played: list[Sound] = []
+    speaker, fallback = kokoro_with(engine, tmp_path, monkeypatch, played, warnings)
+    try:
+        for line in ("Zz.", "Le village s'endort.", "Zz !"):
+            speaker.say(line)
+        assert fallback.said == ["Zz.", "Zz !"] and len(played) == 1
+        assert warnings == [load_voice("fr").text("screen.voice_failed", {
+            "voice": "Kokoro ff_siwis", "why": "Kokoro found nothing to say in 'Zz'", "fallback": "espeak-ng"})]
+    finally:
+        speaker.close()
+        engine.stop()
+
+
+def rendered_kokoro(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str, names: Sequence[str] | None = None
+                    ) -> tuple[Any, HeldEngine, Any]:
+    """A KokoroSpeaker (a fake engine) that has rendered ahead every line `play` prepares for the table ``path``
+    (with ``names`` instead of its own), and the table's config."""
+    from dataclasses import replace
+
+    from narrator.config import load_config
+
+    config, _ = load_config(str(EXAMPLES / path))
+    if names is not None:
+        config = replace(config, names=tuple(names))
+    engine = HeldEngine()
+    speaker, _ = kokoro_with(engine, tmp_path, monkeypatch, [], [])
+    table = config.table
+    prepare_table(speaker, config.language, table.seats, config.names, table.deck, config.source, table,
+                  config.deal, config.phones)
+    assert speaker.wait_ahead(120)
+    return speaker, engine, config
+
+
+def test_a_line_naming_several_seats_is_composed_of_pieces_rendered_ahead(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: after `voices render`, a French tally waited 26 s for Kokoro, a tie-break 34 s, the winners 12–20
+    s. Any tie, runoff, tally or list of winners of the table is now made of pieces rendered ahead: none waits."""
+    speaker, engine, config = rendered_kokoro(tmp_path, monkeypatch, "starter-fr.yaml")
+    voice = load_voice("fr")
+    chance = random.Random(35)
+    try:
+        for _ in range(40):
+            seats = chance.sample(range(1, 9), chance.randint(2, 5))
+            for key in ("vote.tie", "end.winners", "sheriff_tiebreak.call", "revote.call", "sheriff_runoff.call"):
+                line = voice.spoken(voice.text(key, {"seats": seats}, config.names))
+                assert speaker.todo([line]) == [], line
+            votes = voice.tally([(seat, chance.randint(1, 8)) for seat in seats], config.names)
+            result = voice.text("tally.out", {"seat": seats[0]}, config.names, fragment=True)
+            tally = voice.spoken(voice.text("tally.read", {"votes": votes, "result": result}, config.names))
+            assert speaker.todo([tally]) == [], tally
+        tie = voice.spoken(voice.text("vote.tie", {"seats": [2, 5]}, config.names))
+        assert len(speaker.pieces(tie)) >= 4  # composed, not one piece rendered whole
+    finally:
+        speaker.close()
+        engine.stop()
+
+
+def test_a_second_table_of_the_same_language_renders_only_what_its_names_change(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first, engine, _ = rendered_kokoro(tmp_path, monkeypatch, "starter-fr.yaml")
+    first.close()
+    engine.stop()
+    names = ["Zoé", "Yves", "Xavier", "Wanda", "Victor", "Ursule", "Théo", "Sarah"]
+    second, engine, _ = rendered_kokoro(tmp_path, monkeypatch, "starter-fr.yaml", names)  # the same cache folder
+    try:
+        assert engine.order and all(any(name in piece for name in names) for piece in engine.order), engine.order
+        assert len(engine.order) <= 3 * len(names), engine.order
+    finally:
+        second.close()
+        engine.stop()

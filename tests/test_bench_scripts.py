@@ -109,3 +109,14 @@ def test_bench_phones_flood_prints_the_honest_phones_gaps_the_memory_and_the_dro
                      re.M), out
     assert re.search(r"^vanished phone: worst gap \d+\.\d\d s .* over 4 s$", out, re.M), out
     assert re.search(r"^vanished phone: dropped (\d+\.\d s after it stopped reading|not in 4 s)$", out, re.M), out
+
+
+def test_bench_first_game_prints_the_first_line_the_longest_silence_and_the_renders(tmp_path: Path) -> None:
+    # The game's first three lines only (the deal's introduction and two turns), from a fresh cache, by Kokoro.
+    out = run_script("bench_first_game.py", "--config", "examples/starter-fr.yaml", "--lines", "3",
+                     "--deal-seconds", "0", "--gap", "0", home=tmp_path)
+    assert re.search(r"^machine: \d+ cores, load \d+\.\d", out, re.M), out
+    assert re.search(r"starter-fr.yaml \(seed 1\): 3 lines said, the first heard \d+\.\d s after the start; "
+                     r"espeak-ng said 0$", out, re.M), out
+    assert re.search(r"longest silence before a line: \d+\.\d s \(deal\.app_\w+\)", out), out
+    assert re.search(r"the table's lines: \d+ as \d+ clauses, \d+ rendered by the end; \d+ CPU-s", out), out

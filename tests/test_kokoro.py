@@ -227,18 +227,28 @@ def test_speaker_kokoro_with_a_voice_it_does_not_have_says_which_it_has(folders:
     assert kokoro.choose_kokoro_voice("zh", "xiao") == "zf_xiaoxiao"
 
 
-def test_a_line_not_rendered_yet_is_said_by_espeak_ng_and_the_host_told_once(folders: Path) -> None:
+def test_a_first_french_game_from_a_fresh_cache_says_no_line_in_espeak_ng(folders: Path) -> None:
+    """Issue 35: no render step. `play` at the starter table, a fresh cache folder: the first lines of the game (the
+    deal, the first night's call) are Kokoro's, each waiting for its render if it is not ready; none is said by
+    espeak-ng, and the host is told nothing."""
+    from narrator.config import load_config
+    from narrator.speak import prepare_table
+
+    config, _ = load_config(str(EXAMPLES / "starter-fr.yaml"))
+    voice = load_voice("fr")
     told: list[str] = []
     said: list[Sound] = []
     speaker = KokoroSpeaker("fr", cache=VoiceCache(folders / "lines"), warn=told.append, sink=said.append)
     try:
-        speaker.render_lines = frozenset({"Le village se réveille.", "La Voyante se réveille."})
-        speaker.say("Le village se réveille.")
-        speaker.say("La Voyante se réveille.")
-        assert all(sound.rate != kokoro.SAMPLE_RATE for sound in said)  # espeak-ng's, at its own rate
-        assert len(told) == 1 and "Kokoro" not in told[0] and "voices render fr" in told[0]
-        speaker.wait_ahead(120)
-        assert speaker.cached("Le village se réveille.")
+        table = config.table
+        assert prepare_table(speaker, "fr", table.seats, config.names, table.deck, config.source, table,
+                             config.deal, config.phones) > 100
+        first = [voice.text("deal.app_intro", {}), voice.text("deal.app_turn", {"seat": 1}, config.names),
+                 voice.text("notice.close_eyes", {}), voice.text("nightfall.call", {})]
+        for line in first:
+            speaker.say(voice.spoken(line))
+        assert [sound.rate for sound in said] == [kokoro.SAMPLE_RATE] * len(first) and not told
+        assert speaker.fallback is not None and speaker.not_ready == 0
     finally:
         speaker.close()
 

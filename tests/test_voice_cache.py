@@ -27,7 +27,7 @@ from narrator.speak import (
 )
 from narrator.speak.audio import Sound
 from narrator.speak.cache import line_key
-from narrator.speak.rendered import EngineThread
+from narrator.speak.rendered import EngineThread, RenderedSpeaker
 from narrator.voices import load_voice, placeholders
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -513,7 +513,8 @@ def test_voices_render_without_a_config_renders_the_built_in_tables_lines_too(
     monkeypatch.setattr(EngineThread, "render", lambda engine, text, voice, rate: rendered.append(text) or tick)
     assert main(["voices", "render", "en"]) == 0
     voice = load_voice("en")
-    starter = set(lines_ahead(voice, STARTER.table.seats, STARTER.names, STARTER.table.deck, STARTER.table))
+    starter = set(lines_ahead(voice, STARTER.table.seats, STARTER.names, STARTER.table.deck, STARTER.table,
+                              STARTER.deal, STARTER.phones))
     generic = set(lines_ahead(voice, 18))
     assert starter - generic and set(rendered) == starter | generic and len(rendered) == len(set(rendered))
     assert f"{len(rendered)} lines (18 seats, the built-in table's 8)" in capsys.readouterr().out
@@ -550,3 +551,51 @@ def test_the_cache_bound_is_read_in_megabytes_from_the_environment(monkeypatch: 
     warnings: list[str] = []
     monkeypatch.setenv(DISK_MB_ENV, "-5")
     assert disk_bound(warnings.append) == DISK_MB << 20 and DISK_MB_ENV in warnings[0]
+
+
+def test_cheap_lines_never_evict_a_kokoro_render(tmp_path: Path) -> None:
+    """Issue 35: a few English games filled the cache with 248 MB of espeak-ng lines (15 ms each to render again),
+    which evicted Kokoro clauses that take minutes to render again. The cheap lines keep to their own share."""
+    from narrator.speak.cache import CHEAP, CHEAP_SHARE
+
+    sound = Sound(b"\1\0" * 5000, 22050, 1, 2)
+    line = len(b"\1\0" * 5000) + 44
+    cache = VoiceCache(tmp_path, disk_bytes=16 * line, memory_lines=0)
+    dear = [f"k{n}" for n in range(14)]
+    for key in dear:
+        cache.put(key, sound, remember=False)
+    for n in range(40):  # a game of espeak-ng lines, written after the Kokoro clauses: the most recently used
+        cache.put(f"{CHEAP}{n}", sound, remember=False)
+    assert all(cache.has(key) for key in dear)
+    cheap = list(tmp_path.glob(f"{CHEAP}*.wav"))
+    assert cheap and sum(path.stat().st_size for path in cheap) <= 16 * line // CHEAP_SHARE
+    assert cache.has(f"{CHEAP}39") and not cache.has(f"{CHEAP}0")  # among them, the least recently used go
+
+
+def test_past_the_whole_bound_the_cheap_lines_go_before_the_dear_ones(tmp_path: Path) -> None:
+    from narrator.speak.cache import CHEAP
+
+    sound = Sound(b"\1\0" * 5000, 22050, 1, 2)
+    line = len(b"\1\0" * 5000) + 44
+    cache = VoiceCache(tmp_path, disk_bytes=16 * line, memory_lines=0)
+    cache.put(f"{CHEAP}old", sound, remember=False)
+    cache.put(f"{CHEAP}new", sound, remember=False)
+    for n in range(15):  # the last goes over the bound: the two cheap lines go, though used after the first dear
+        cache.put(f"k{n}", sound, remember=False)
+        os.utime(cache.path(f"k{n}"), ns=(n * 10**9, n * 10**9))
+    assert not list(tmp_path.glob(f"{CHEAP}*.wav"))
+    assert sum(1 for n in range(15) if cache.has(f"k{n}")) == 14  # and one dear line, the least recently used
+    assert not cache.has("k0")
+
+
+def test_espeak_ngs_lines_are_kept_as_cheap_and_kokoros_as_dear(tmp_path: Path) -> None:
+    from narrator.speak.cache import CHEAP
+    from narrator.speak.kokoro_backend import KokoroSpeaker
+    from narrator.speak.pyttsx3_backend import Pyttsx3Speaker
+
+    assert Pyttsx3Speaker.cheap and not KokoroSpeaker.cheap and not RenderedSpeaker.cheap
+    speaker = RenderedSpeaker(cache=VoiceCache(tmp_path))
+    speaker.cheap = True
+    assert speaker.key("It is night.").startswith(CHEAP)
+    speaker.cheap = False
+    assert not speaker.key("It is night.").startswith(CHEAP)

@@ -65,7 +65,7 @@ def cmd_dry_run(args: argparse.Namespace, replay: Sequence[Entry] = (), replay_f
         else:
             speakers.append(speaker)
             prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck,
-                          config.source, config.table)
+                          config.source, config.table, config.deal, config.phones)
 
     said = []
 

@@ -80,7 +80,7 @@ def _render_voices(args: argparse.Namespace) -> int:
     """Renders every line of a language (and of a table, with --config) into the voice cache."""
     from ..config import load_config
     from ..script import load_script
-    from ..speak import lines_ahead, rendering_speaker
+    from ..speak import RenderedSpeaker, lines_ahead, rendering_speaker, seat_words
     from ..voices import load_voice
     from ..yamlfile import YamlError, load
 
@@ -92,6 +92,8 @@ def _render_voices(args: argparse.Namespace) -> int:
     names: tuple[str | None, ...] = ()
     roles: tuple[str, ...] = ()
     table = None
+    deal: str | None = None
+    phones: bool | None = None
     if args.config:
         try:
             is_script = _is_script(load(args.config).data)
@@ -108,6 +110,7 @@ def _render_voices(args: argparse.Namespace) -> int:
             raise UserError(f"{args.config}: the table speaks {config.language!r}, not {language!r}: "
                             f"voices render {config.language} --config {args.config}")
         seats, names, roles, table = config.table.seats, config.names, config.table.deck, config.table
+        deal, phones = config.deal, config.phones
         voice_id, rate = config.voice, config.rate
         backend = "auto" if config.speaker == "console" else config.speaker
     speaker = rendering_speaker(backend, language, voice_id, rate, warn=_warn)
@@ -118,7 +121,8 @@ def _render_voices(args: argparse.Namespace) -> int:
         speaker.close()
         raise UserError(f"cannot write rendered lines to the voice cache {cache.folder} ({problem}): nothing was "
                         "rendered; make that folder writable, or set XDG_CACHE_HOME to one that is")
-    texts = list(lines_ahead(voice, seats, names, roles, table))
+    texts = list(lines_ahead(voice, seats, names, roles, table, deal, phones))
+    words = seat_words(voice, seats, names)
     builtin = ""
     if not args.config:
         from ..play import STARTER
@@ -126,8 +130,12 @@ def _render_voices(args: argparse.Namespace) -> int:
         if STARTER.language == language:  # `play` alone: its lines naming a character too, so none falls back
             starter = STARTER.table
             texts = list(dict.fromkeys([*texts, *lines_ahead(voice, starter.seats, STARTER.names, starter.deck,
-                                                             starter)]))
+                                                             starter, STARTER.deal, STARTER.phones)]))
             builtin = f", the built-in table's {starter.seats}"
+            words += seat_words(voice, starter.seats, STARTER.names)
+    if isinstance(speaker, RenderedSpeaker):
+        speaker.seat_words = words  # a line naming several seats is rendered as the pieces it is said with
+        speaker.list_joins = (voice.separator.strip(), voice.last_separator.strip())
     todo = speaker.todo(texts)  # a slow engine's lines are their clauses: each rendered once, for every line
     reused = len(texts) - sum(1 for text in texts if not speaker.cached(text))
     start = time.monotonic()

@@ -148,11 +148,8 @@ def tally(pad: Pad, game: Game, ballots: dict[int, int | None], result_key: str 
     voice, names = pad.voice, pad.names
     totals = votes.totals(game, ballots)
     counted = votes.count(game, ballots)
-    said = ""
-    for seat, n in sorted(totals.items(), key=lambda item: (-item[1], item[0])):
-        if n > 0:  # each seat's votes appended to those before: the separator is the language's own
-            said = voice.text("tally.more" if said else "tally.votes", {"votes": said, "seat": seat, "count": n},
-                              names, fragment=True)
+    said = voice.tally([(seat, n) for seat, n in sorted(totals.items(), key=lambda item: (-item[1], item[0]))
+                        if n > 0], names)
     if counted.tied:
         result = pad.text("answer.tie", seats=pad.seat_words(counted.tied))
     elif counted.seat is not None:

@@ -11,7 +11,7 @@ from typing import Callable, Iterable, Protocol, Sequence
 from engine import Table
 
 from ..voices import languages, load_voice
-from .ahead import fixed_lines, lines_ahead, table_lines
+from .ahead import fixed_lines, lines_ahead, seat_words, table_lines
 from .ambience import NightAmbience, SoundDeviceOutput
 from .audio import NO_OUTPUT, Sound, output_problem
 from .cache import VoiceCache, default_folder
@@ -33,7 +33,7 @@ from .wavdir import WavDirSpeaker
 
 __all__ = ["AUTO_ORDER", "BACKENDS", "DEFAULT_AUTO_ORDER", "PROBLEMS", "ConsoleSpeaker", "KokoroSpeaker", "PiperSpeaker", "Pyttsx3Speaker", "RenderedSpeaker", "Speaker", "SpeechUnavailable", "VoiceCache", "VoiceInfo",
            "WavDirSpeaker", "auto_backend", "default_folder", "describe_voices", "fixed_lines", "lines_ahead", "make_speaker",
-           "open_ambience", "prepare_table", "print_to_stderr", "rendering_speaker", "table_lines", "why_not"]
+           "open_ambience", "prepare_table", "print_to_stderr", "rendering_speaker", "seat_words", "table_lines", "why_not"]
 
 class Speaker(Protocol):
     """Says the narrator's lines."""
@@ -107,18 +107,23 @@ def open_ambience(device: str | int | None = None, warn: Callable[[str], None] =
 
 
 def prepare_table(speaker: Speaker, language: str, seats: int, names: Sequence[str | None] = (),
-                  roles: Sequence[str] = (), source: str = "", table: Table | None = None) -> int:
+                  roles: Sequence[str] = (), source: str = "", table: Table | None = None, deal: str | None = None,
+                  phones: bool | None = None) -> int:
     """Has ``speaker`` render ahead, in the background, every line this table may hear; returns how many.
 
-    Speakers that cannot render ahead (the console) are left alone. The fixed lines go first: the
-    calls of the first night are ready within a second or two of the start. ``source`` is the table config's
-    file: a line not ready when it is due tells the host the command that renders them all from it. With the
-    ``table``, the lines of what it never plays are left out.
+    Speakers that cannot render ahead (the console) are left alone. The deal's lines go first, the
+    first night's calls next, then the first day's (see lines_ahead). ``source`` is the table config's file: a
+    line not ready when it is due tells the host the command that renders them all from it. With the ``table``,
+    the lines of what it never plays are left out; with ``deal`` and ``phones``, those of the ways to deal it
+    does not use.
     """
     if not speaker.renders_ahead:
         return 0
-    lines = list(lines_ahead(load_voice(language), seats, names, roles, table))
+    voice = load_voice(language)
+    lines = list(lines_ahead(voice, seats, names, roles, table, deal, phones))
     if isinstance(speaker, RenderedSpeaker):
+        speaker.seat_words = seat_words(voice, seats, names)
+        speaker.list_joins = (voice.separator.strip(), voice.last_separator.strip())
         from ..hint import render_hint
 
         speaker.render_command = render_hint(language, source)

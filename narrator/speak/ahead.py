@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
-from engine import ROLES, Table
+from engine import ROLES, Deal, Game, Phase, Table
 from engine.calls import declared_calls
 from engine.events import STARTS
 
@@ -82,8 +82,12 @@ def table_lines(voice: Voice, seats: int, names: Sequence[str | None] = (),
     return [line.text for line in table_entries(voice, seats, names, roles)]
 
 
-# The lines said first in every game, seconds after it starts: the deal's, seat by seat.
-OPENING = ("deal.",)
+# The families (or keys) of the lines said first in every game, seconds after it starts: the deal's, seat by seat
+# (with real cards, the identification), and the notices said on the way to the first night (close your eyes).
+OPENING = ("deal", "identify", "notice.close_eyes", "notice.open_eyes")
+# The lines of each way to deal (table config's `deal`, and the phones' codes scanned at the deal): a table renders
+# those of its own only.
+DEAL_MODES = {"app": ("deal.app_",), "cards": ("deal.cards_", "identify."), "phones": ("deal.phones_",)}
 
 
 # Characters whose lines any table may hear: the pack is called even at a table without a werewolf card (the Black
@@ -185,25 +189,103 @@ def absent(table: Table | None) -> frozenset[str]:
     return frozenset(gone)
 
 
+def dealt_otherwise(key: str, deal: str | None, phones: bool | None) -> bool:
+    """Returns whether ``key`` belongs to a way to deal that the table does not use (``deal``: "app" or "cards",
+    ``phones``: whether the table plays with the players' phones: their codes scanned at the deal, the lines worded
+    for them); None: unknown, every way may be.
+
+    >>> dealt_otherwise("deal.cards_intro", "app", False), dealt_otherwise("identify.wake", "cards", False)
+    (True, False)
+    """
+    if phones is False and key.endswith("_phones"):  # a line's wording for a table with phones (Voice.worded)
+        return True
+    used = {mode for mode, on in (("app", deal == "app"), ("cards", deal == "cards"), ("phones", phones)) if on}
+    unknown = {mode for mode, on in (("app", deal is None), ("cards", deal is None), ("phones", phones is None)) if on}
+    return any(key.startswith(DEAL_MODES[mode]) for mode in DEAL_MODES.keys() - used - unknown)
+
+
+def first_calls(table: Table | None) -> list[str]:
+    """Returns the ids of the calls a game at ``table`` makes first, in order: the day before the first night (its
+    first call, the Sheriff's election), the first night's calls, then the first day's. Public: the call order is
+    the deck's (see calls_ahead). Without a table, the frame every game has.
+
+    >>> first_calls(Table(6, ("werewolf", "seer", "witch", "villager", "villager", "villager")))
+    ['sheriff_election', 'nightfall', 'seer', 'werewolves', 'witch', 'dawn', 'debate', 'vote']
+    """
+    frame = ["nightfall", *DAY_CALLS]
+    if table is None:
+        return frame
+    try:  # the deck dealt in its own order: the call order does not depend on who holds which card
+        game = Game(table, Deal(tuple(table.deck[:table.seats]), tuple(table.deck[table.seats:]),
+                                tuple(zip(range(1, table.seats + 1), table.buildings))))
+    except (ValueError, KeyError):
+        return frame
+    before = [game.call.id] if game.call is not None and game.call.phase is Phase.DAY else []
+    return list(dict.fromkeys([*before, "nightfall", *game.night_order(1), *DAY_CALLS]))
+
+
 def lines_ahead(voice: Voice, seats: int, names: Sequence[str | None] = (), roles: Iterable[str] = (),
-                table: Table | None = None) -> Iterator[str]:
-    """Returns every line to render ahead, those most likely said soon first: the deal's (its call to each seat in
-    turn), then the fixed lines (the calls), then the lines about one seat or one character. Lines only ever shown
-    are left out (`never_said`), and with the ``table``, the lines of the characters and parts of the game it
-    never plays (see `absent`): a slow voice renders them in minutes, and one said all the same is rendered then."""
+                table: Table | None = None, deal: str | None = None, phones: bool | None = None) -> Iterator[str]:
+    """Returns every line to render ahead in the order a game needs them: the deal's (its call to each seat in
+    turn), then the calls of the first night, then those of the first day (`first_calls`), then the rest: the
+    other fixed lines (calls), then the lines about one seat or one character.
+
+    Only lines that can be said are in: not those only ever shown (`never_said`), not those of a way to deal the
+    table does not use (``deal``, ``phones``: see `dealt_otherwise`), and with the ``table``, not the lines of the
+    characters and parts of the game it never plays (see `absent`)."""
     skipped = absent(table)
 
     def played(key: str) -> bool:
         found = owners(key) if skipped else frozenset()
-        return not found or not found <= skipped
+        return (not found or not found <= skipped) and not dealt_otherwise(key, deal, phones)
 
-    entries = [line for line in table_entries(voice, seats, names, roles) if played(line.key)]
-    opening = [voice.spoken(voice.text(key, {})) for key in said_keys(voice)
-               if key.startswith(OPENING) and not placeholders(voice.lines[key])]
-    opening += [line.text for line in entries if line.key.startswith(OPENING)]
-    fixed = [voice.spoken(voice.text(key, {})) for key in said_keys(voice)
+    fixed = [AheadLine(key, frozenset(), voice.spoken(voice.text(key, {}))) for key in said_keys(voice)
              if not placeholders(voice.lines[key]) and played(key)]
-    yield from dict.fromkeys([*opening, *fixed, *(line.text for line in entries)])
+    entries = [line for line in table_entries(voice, seats, names, roles) if played(line.key)]
+    every = [*fixed, *entries]
+    order = [*OPENING, *first_calls(table)]
+    rank = {family: place for place, family in enumerate(order)}
+    # sorted() keeps the voice file's order (and the seats' order) within a call, the fixed lines before the others.
+    ranked = sorted(every, key=lambda line: rank.get(line.key, rank.get(line.key.split(".")[0], len(order))))
+    first = [line.text for line in ranked if line.key in rank or line.key.split(".")[0] in rank]
+    # The lines naming several seats come at the first day's vote (a tie, a tally) or at any dawn (the winners).
+    yield from dict.fromkeys([*first, *composed_lines(voice, seats, names, played), *(line.text for line in ranked)])
+
+
+def seat_words(voice: Voice, seats: int, names: Sequence[str | None] = ()) -> tuple[str, ...]:
+    """Returns how a table of ``seats`` says each of its seats, as the speech engine gets it
+    (RenderedSpeaker.seat_words)."""
+    return tuple(voice.spoken(voice.seat(seat, names)) for seat in range(1, seats + 1))
+
+
+def composed_lines(voice: Voice, seats: int, names: Sequence[str | None] = (),
+                   played: Callable[[str], bool] = lambda key: True, living: Iterable[int] | None = None) -> list[str]:
+    """Returns lines naming several seats, made so that together they hold every piece of every such line the
+    table may hear (a tie, the winners, a tally: see kokoro_backend.composed): each seat first, in the middle and
+    last of a list, with each of its marks; each seat's votes, first or after another's, for every count.
+    Rendered ahead, their pieces compose any such line when it is said. ``played``: whether a line's key may be
+    heard at the table; ``living``: the seats still in the game (None: all), the only ones a list may name."""
+    ring = sorted(living) if living is not None else list(range(1, seats + 1))
+    seats = len(ring)
+    found = []
+    lists = [[seat, ring[(at + 1) % seats]] for at, seat in enumerate(ring)]
+    lists += [[ring[(at + 1) % seats], seat, ring[(at + 2) % seats]] for at, seat in enumerate(ring)]
+    for key in said_keys(voice):
+        if placeholders(voice.lines[key]) == {"seats"} and played(key) and seats > 2:
+            found += [voice.spoken(voice.text(key, {"seats": listed}, names)) for listed in lists]
+    if "tally.read" in voice.lines and seats > 1:
+        results = [voice.text("tally.nobody", {}, names, fragment=True),
+                   *(voice.text(key, {"seat": seat}, names, fragment=True) for key in ("tally.out", "tally.elected")
+                     for seat in ring),
+                   *(voice.text("answer.tie", {"seats": listed}, names, fragment=True) for listed in lists)]
+        tallies = [voice.tally([(seat, count), (ring[(at + 1) % seats], count)], names) for at, seat in enumerate(ring)
+                   for count in range(1, len(ring) + 1)]
+        for place, result in enumerate(results):
+            found.append(voice.spoken(voice.text("tally.read", {"votes": tallies[place % len(tallies)],
+                                                                "result": result}, names)))
+        found += [voice.spoken(voice.text("tally.read", {"votes": votes, "result": results[0]}, names))
+                  for votes in tallies]
+    return list(dict.fromkeys(found))
 
 
 # How many calls ahead, the running one first, have their lines rendered before the rest: a call's lines
@@ -239,6 +321,11 @@ class Priorities:
                  if not placeholders(voice.lines[key])]
         self.by_call: dict[str, list[AheadLine]] = {}
         self.about_seats: list[AheadLine] = []
+        roles = list(roles)
+        deck = set(roles)
+        self._voice, self._seats, self._names = voice, seats, names
+        self._played: Callable[[str], bool] = lambda key: not owners(key) or bool(owners(key) & deck)
+        self._composed: dict[frozenset[int], list[str]] = {}  # by the living seats
         for line in fixed + table_entries(voice, seats, names, roles):
             self.by_call.setdefault(line.key.split(".")[0], []).append(line)
             if line.seats:
@@ -246,8 +333,8 @@ class Priorities:
 
     def soonest(self, calls: Sequence[str], living: Iterable[int], seats_too: bool = True) -> list[str]:
         """Returns the lines of ``calls``, in their order, that name only ``living`` seats; then, with
-        ``seats_too``, the game's end (any dawn or vote may bring it; every side's line, a dozen) and the other
-        lines that name only living seats.
+        ``seats_too``, the game's end (any dawn or vote may bring it; every side's line, a dozen), the pieces of the
+        lines naming several seats (a tie, a tally, the winners), and the other lines that name only living seats.
 
         The end goes before the seats: otherwise the hundreds of seat lines queued at each night and day kept it
         behind them all game long, and a first game's winner was announced by espeak-ng."""
@@ -255,5 +342,8 @@ class Priorities:
         found = [line.text for call in calls for line in self.by_call.get(call, ()) if line.seats <= alive]
         if seats_too:
             found += [line.text for line in self.by_call.get("end", ()) if line.seats <= alive]
+            if alive not in self._composed:
+                self._composed[alive] = composed_lines(self._voice, self._seats, self._names, self._played, alive)
+            found += self._composed[alive]
             found += [line.text for line in self.about_seats if line.seats <= alive]
         return list(dict.fromkeys(found))

@@ -6,7 +6,11 @@ so a stale file is simply never read again. Files are written whole under a temp
 so a crash never leaves half a line under a real name.
 The files take at most ``WEREWOLF_NARRATOR_VOICE_CACHE_MB`` megabytes (DISK_MB by default): once a line written
 goes over, the lines least recently used (read, or found there by rendering ahead) are deleted, down to nine tenths
-of it; a line deleted is rendered again when it is next needed.
+of it; a line deleted is rendered again when it is next needed. What a line costs to render again decides first:
+cheap lines (espeak-ng's, ~15 ms each: their keys begin with CHEAP) have a bound of their own, CHEAP_SHARE of the
+whole, and a cheap line written never deletes a dear one (Kokoro's, seconds a clause: issue 35 found 248 MB of
+espeak-ng lines evicting Kokoro clauses that take minutes to render again); past the whole bound, the cheap lines
+go before the dear.
 Anything wrong with the cache (a full disk, an unreadable or damaged file) costs one warning and the
 line is rendered live: the game never stops for its cache. A file is used only if it is a regular
 file holding a whole PCM WAV such as the speakers write; anything else is deleted and rendered anew.
@@ -49,6 +53,10 @@ LARGEST = 64 << 20  # bytes: more than five minutes of 48 kHz stereo; a line las
 DISK_MB = 512
 """The cache's bound on the disk by default: about 3,500 lines, a table's in two voices and a few more tables' names
 (8 games left 1.4 GB with no bound)."""
+CHEAP = "cheap-"
+"""How the key of a line cheap to render again begins (RenderedSpeaker.key, for a speaker whose ``cheap`` is set)."""
+CHEAP_SHARE = 8
+"""The cheap lines' bound is the cache's divided by this: 64 MB of 512, the espeak-ng lines of several tables."""
 DISK_MB_ENV = "WEREWOLF_NARRATOR_VOICE_CACHE_MB"
 """The variable that sets the bound, in megabytes (a positive number)."""
 
@@ -102,7 +110,7 @@ class VoiceCache:
                  memory_bytes: int = MEMORY_BYTES) -> None:
         self.folder = Path(folder) if folder is not None else default_folder()
         self.disk_bytes = disk_bound(warn) if disk_bytes is None else disk_bytes
-        self._on_disk: int | None = None  # the lines' bytes, counted at the first line written
+        self._on_disk: dict[bool, int] | None = None  # the lines' bytes, cheap or not, counted at the first written
         self._disk_lock = threading.Lock()
         self._warn = warn
         self._warned = False
@@ -204,40 +212,46 @@ class VoiceCache:
             self._problem(f"cannot write rendered lines to {self.folder} ({_reason(exc)})")
             return
         with contextlib.suppress(OSError):  # a line that cannot be counted or dropped is kept: the game goes on
-            self._grew(path.stat().st_size)
+            self._grew(path.stat().st_size, key.startswith(CHEAP))
 
-    def _grew(self, size: int) -> None:
-        """A line of ``size`` bytes was written: past the bound, the least recently used lines go."""
+    def _grew(self, size: int, cheap: bool) -> None:
+        """A line of ``size`` bytes was written: past a bound, the least recently used lines go; a cheap line only
+        ever makes cheap lines go."""
         with self._disk_lock:
             if self._on_disk is None:
-                self._on_disk = sum(size for _, size, _ in self._lines())
+                self._on_disk = {False: 0, True: 0}
+                for _, size_on_disk, _, cheap_on_disk in self._lines():
+                    self._on_disk[cheap_on_disk] += size_on_disk
             else:
-                self._on_disk += size
-            if self._on_disk > self.disk_bytes:
-                self._on_disk = self._drop(self.disk_bytes * 9 // 10)
+                self._on_disk[cheap] += size
+            cheap_bound = self.disk_bytes // CHEAP_SHARE
+            if self._on_disk[True] > cheap_bound:
+                self._drop(cheap_bound * 9 // 10, (True,), (True,))
+            if sum(self._on_disk.values()) > self.disk_bytes:
+                self._drop(self.disk_bytes * 9 // 10, (True, False), (True,) if cheap else (True, False))
 
-    def _lines(self) -> list[tuple[int, int, str]]:
-        """Returns the lines on the disk: (last used, size, path), the least recently used first."""
+    def _lines(self) -> list[tuple[int, int, str, bool]]:
+        """Returns the lines on the disk: (last used, size, path, cheap), the least recently used first."""
         found = []
         with os.scandir(self.folder) as entries:
             for entry in entries:
                 if entry.name.endswith(".wav") and not entry.name.startswith("."):
                     with contextlib.suppress(OSError):
                         info = entry.stat(follow_symlinks=False)
-                        found.append((info.st_mtime_ns, info.st_size, entry.path))
+                        found.append((info.st_mtime_ns, info.st_size, entry.path, entry.name.startswith(CHEAP)))
         return sorted(found)
 
-    def _drop(self, target: int) -> int:
-        """Deletes the least recently used lines until they take ``target`` bytes at most; returns what is left."""
-        lines = self._lines()
-        left = sum(size for _, size, _ in lines)
-        for _, size, path in lines:
-            if left <= target:
-                break
-            with contextlib.suppress(OSError):
-                os.unlink(path)
-                left -= size
-        return left
+    def _drop(self, target: int, measured: tuple[bool, ...], kinds: tuple[bool, ...]) -> None:
+        """Deletes lines of ``kinds`` (cheap or not), in that order, each the least recently used first, until the
+        lines of the ``measured`` kinds take ``target`` bytes at most (or none of ``kinds`` is left)."""
+        assert self._on_disk is not None
+        for cheap in kinds:
+            for _, size, path, _ in (line for line in self._lines() if line[3] == cheap):
+                if sum(self._on_disk[kind] for kind in measured) <= target:
+                    return
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+                    self._on_disk[cheap] -= size
 
     def _remember(self, key: str, sound: Sound) -> None:
         """Keeps ``sound`` in memory too, the least recently used lines dropped past MEMORY_LINES or MEMORY_BYTES

@@ -25,6 +25,7 @@ import re
 import shutil
 import subprocess
 import threading
+import time
 from collections import deque
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence, TextIO
@@ -60,6 +61,7 @@ SHORT_PAUSE, LONG_PAUSE = 0.15, 0.35
 # A clause: up to its marks, and the closing quotes or brackets after them ("« Joueur sept ? »").
 CLAUSE = re.compile(r".+?(?:[.!?;:,…。！？；：，、]+(?:\s*[»\"'”’」』)\]）])*|$)", re.S)
 LONG_MARKS = frozenset(".!?…。！？")
+JOIN_MARKS = (*LONG_MARKS, *",;:、，；：（(")  # the marks a seat named in a list may be followed by, a pause after most
 # espeak-ng drops punctuation from its phonemes; Kokoro reads intonation from it, so the clause's mark is added
 # back, as the ASCII mark the vocabulary knows.
 MARKS = {"。": ".", "！": "!", "？": "?", "；": ";", "：": ":", "，": ",", "、": ",", "…": "…"}
@@ -92,6 +94,38 @@ def clauses(text: str) -> list[tuple[str, float]]:
     if found:
         found[-1] = (found[-1][0], 0.0)
     return found
+
+
+def composed(text: str, seats: re.Pattern[str] | None = None, joins: Sequence[str] = ()) -> list[tuple[str, float]]:
+    """Splits a line into its clauses (`clauses`); a line naming several seats (a tie, a tally, the winners) also
+    just before each seat it names (``seats`` matches how the table says a seat), and just after it unless a mark or
+    one of the list's ``joins`` ("and") follows (「二号平票」), so that its pieces are ones any such line shares,
+    rendered ahead: it is composed when said, never rendered then. A cut inside a clause has no pause.
+
+    >>> seats = re.compile("seat two|seat five")
+    >>> composed("A tie between seat two and seat five.", seats, ("and",))
+    [('A tie between', 0.0), ('seat two and', 0.0), ('seat five.', 0.0)]
+    >>> composed("Seat two, three votes; seat five, one vote.", seats)[:2]
+    [('Seat two,', 0.15), ('three votes;', 0.15)]
+    >>> [piece for piece, _ in composed("二号和五号平票。", re.compile("二号|五号"), ("和",))]
+    ['二号和', '五号', '平票。']
+    """
+    found_seats = list(seats.finditer(text)) if seats is not None else []
+    if len(found_seats) < 2:
+        return clauses(text)
+    cuts = {0, len(text)}
+    for match in found_seats:
+        cuts.add(match.start())
+        after = text[match.end():].lstrip()
+        if after and not after.startswith((*JOIN_MARKS, *(join for join in joins if join))):
+            cuts.add(match.end())
+    places = sorted(cuts)
+    found = [clause for a, b in zip(places, places[1:]) for clause, _ in clauses(text[a:b])]
+    pauses = []
+    for clause in found[:-1]:
+        mark = clause.rstrip("»\"'”’」』)]） ")[-1:]
+        pauses.append(LONG_PAUSE if mark in LONG_MARKS else SHORT_PAUSE if mark in JOIN_MARKS else 0.0)
+    return list(zip(found, [*pauses, 0.0]))
 
 
 def _find(package: str) -> Path | None:
@@ -259,7 +293,7 @@ class Phonemes:
 class _KokoroEngine(EngineThread):
     """The thread that owns one loaded Kokoro model, with its phonemizers and voices (one model, every language).
 
-    The model loads in the thread (1–3 s): the first lines come from the cache, or from the fallback, meanwhile.
+    The model loads in the thread (1–3 s): the first lines come from the cache meanwhile, or wait for it.
     A model that cannot load makes every render fail with why.
     """
 
@@ -403,17 +437,12 @@ def _engine() -> _KokoroEngine:
         return _shared[0]
 
 
-LOAD_WAIT = 20.0
-"""Seconds a line no render ahead could hold waits for the model still loading (about two here, seven or so on a
-Raspberry Pi, estimated) before espeak-ng says it instead."""
-
-
 class KokoroSpeaker(NeuralSpeaker):
     """Says lines with a Kokoro voice; a line is its clauses, rendered, cached and rendered ahead one by one.
 
-    The model loads in the background. With ``fallback`` (and a cache), a line whose clauses are not all rendered
-    when it is due is said by espeak-ng at once. Raises SpeechUnavailable, saying what to install, when Kokoro
-    cannot speak ``language`` here.
+    The model loads in the background. A line whose clauses are not all rendered when it is due waits for them
+    (`_not_ready`); with ``fallback`` (and a cache), espeak-ng says the lines of a Kokoro that failed. Raises
+    SpeechUnavailable, saying what to install, when Kokoro cannot speak ``language`` here.
     """
 
     name = "kokoro"
@@ -432,34 +461,70 @@ class KokoroSpeaker(NeuralSpeaker):
         self.language = language
         self.voice_id = chosen
         self.voice_name = f"Kokoro {chosen}"
+        self.waits: list[tuple[str, float]] = []
+        """The lines that waited for their render when due, with the seconds each waited (bench_first_game.py)."""
+        self._failed_told = False
+        self._seat_pattern: tuple[tuple[str, ...], re.Pattern[str] | None] | None = None
         self._attach(_engine(), language, rate, device, out, warn, sink, fallback)
 
     def _not_ready(self, text: str, fallback: RenderedSpeaker) -> None:
-        """A line no render ahead could hold (one listing several seats: a tie) is rendered now and waited for, in
-        Kokoro's voice: a second or two here, rather than one line in espeak-ng's in the middle of the day; due
-        while the model still loads (the first seconds of a game), it waits for the model too. Any other line not
-        ready yet is said by the fallback (see RenderedSpeaker)."""
+        """A line not rendered yet when it is due waits for its render, in Kokoro's voice, rather than being said by
+        espeak-ng: its clauses are rendered next, before every line queued ahead (after the clause under way), and
+        while the model loads (the first seconds of a game) they wait for it too. The wait is noted (`waits`).
+
+        Fair play: whether a line waits, and how long, depends on what was rendered before it, in an order made of
+        public knowledge only (prepare_table's, TableNarrator.render_ahead's), and on the lines said before it;
+        at night only fixed calls are said, rendered ahead first. So two games that differ in a secret wait alike.
+
+        Only a Kokoro that failed leaves lines to the fallback: one that could not load (said once when it failed,
+        see NeuralSpeaker._loaded), or a line it cannot render (said once, naming both voices)."""
         started = self._renderer.started if self._renderer is not None else None
-        if started is not None and not started.done() and self.render_lines is not None \
-                and text not in self.render_lines:
-            try:
-                started.result(timeout=LOAD_WAIT)
-            except Exception:
-                pass  # not loaded in time, or cannot load: said by the fallback
-        loaded = started is not None and started.done() and not started.cancelled() and started.exception() is None
-        if loaded and self.render_lines is not None and text not in self.render_lines:
-            try:
-                self._play(self.sound(text))
-                return
-            except Exception:
-                pass  # said by the fallback, as any line Kokoro cannot say
-        super()._not_ready(text, fallback)
+        if started is None or (started.done() and (started.cancelled() or started.exception() is not None)):
+            fallback.say(text)
+            return
+        began = time.monotonic()
+        try:
+            self._render_now(text)
+            sound = self.sound(text)
+        except Exception as exc:
+            if not self._failed_told:
+                self._failed_told = True
+                self._warn(self._told("screen.voice_failed", "{voice} could not say a line ({why}): {fallback} says "
+                                      "the lines it cannot", voice=self.voice_name,
+                                      why=exc or type(exc).__name__, fallback=fallback.engine_label or fallback.name))
+            fallback.say(text)
+            return
+        self.waits.append((text, time.monotonic() - began))
+        self._play(sound)
+
+    def _render_now(self, text: str) -> None:
+        """Renders the clauses of ``text`` not in the cache yet, as one task of the engine's: all of them before any
+        line queued ahead (one task a clause would let the lines ahead in between)."""
+        renderer, cache = self._renderer, self.cache
+        if renderer is None or cache is None:
+            return
+        missing = [piece for piece in dict.fromkeys(self.pieces(text)) if not cache.has(self.key(piece))]
+
+        def render() -> None:
+            for piece in missing:
+                cache.put(self.key(piece), renderer.render_here(piece, self.voice_id, self.rate))
+
+        if missing:
+            renderer.run_now(render)
 
     def pieces(self, text: str) -> list[str]:
-        return [clause for clause, _ in clauses(text)] or [text]
+        return [clause for clause, _ in composed(text, self._seats(), self.list_joins)] or [text]
 
     def joined(self, text: str, sounds: Sequence[Sound]) -> Sound:
-        return join(sounds, [pause for _, pause in clauses(text)])
+        return join(sounds, [pause for _, pause in composed(text, self._seats(), self.list_joins)])
+
+    def _seats(self) -> re.Pattern[str] | None:
+        """Returns what matches a seat as the table says it (`seat_words`, the longest first), or None."""
+        if self._seat_pattern is None or self._seat_pattern[0] != self.seat_words:
+            words = sorted(self.seat_words, key=len, reverse=True)
+            pattern = re.compile("|".join(re.escape(word) for word in words), re.IGNORECASE) if words else None
+            self._seat_pattern = (self.seat_words, pattern)
+        return self._seat_pattern[1]
 
     def render_all(self, pieces: Iterable[str], advance: Callable[[], None], workers: int = 1) -> tuple[int, int]:
         """Renders ``pieces`` into the cache with ``workers`` engines side by side (one a core: each loads its own

@@ -279,6 +279,7 @@ class Pyttsx3Speaker(RenderedSpeaker):
     name = "pyttsx3"
     # pyttsx3 drives espeak-ng on Linux, the system's own voices on macOS (NSSpeechSynthesizer) and Windows (SAPI5).
     engine_label = "espeak-ng" if sys.platform.startswith("linux") else "pyttsx3"
+    cheap = True  # ~15 ms a line: the voice cache never keeps one of these at the cost of a neural voice's
 
     def __init__(self, language: str, voice: str | None = None, rate: int | None = None,
                  device: str | int | None = None, *, out: TextIO | None = None,

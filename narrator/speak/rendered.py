@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence, TextIO, TypeVar
 
 from .audio import Sound, play, tone
-from .cache import VoiceCache, line_key
+from .cache import CHEAP, VoiceCache, line_key
 from .console import print_to_stderr
 from .hygiene import DEFAULT_RATE, clean
 
@@ -120,6 +120,10 @@ class EngineThread:
             self._late = future
             raise RuntimeError(f"the speech engine has not answered for {self.render_timeout:.0f} s") from None
 
+    def run_now(self, task: Callable[[], T]) -> T:
+        """Runs ``task`` in the engine's thread before any line queued ahead, and returns its result."""
+        return self._run(task)
+
     def render(self, text: str, voice: str, rate: int | None) -> Sound:
         """Returns ``text`` said by ``voice`` at ``rate`` words a minute (None: DEFAULT_RATE)."""
         return self._run(lambda: finished(self._render(text, voice, rate or DEFAULT_RATE)))
@@ -155,8 +159,16 @@ class RenderedSpeaker:
     render_command = ""
     """The command that renders the table's lines ahead (prepare_table sets it), told to the host when a line is
     not ready; none: ``voices render LANG``."""
+    cheap = False
+    """Whether a line costs next to nothing to render again (espeak-ng's): the voice cache deletes those first, and
+    never a dear one to keep one of them (cache.CHEAP)."""
     pieces_word = "lines"
     """What the speaker renders a line as, for messages: "lines", or a slow engine's "clauses"."""
+    seat_words: tuple[str, ...] = ()
+    """How the table says each of its seats (prepare_table sets it): a slow engine renders a line naming several as
+    pieces cut at each seat, rendered ahead, rather than whole when it is said (KokoroSpeaker.pieces)."""
+    list_joins: tuple[str, ...] = ()
+    """The words that join a list of seats in the table's language ("," and "and"; prepare_table sets them)."""
     render_lines: frozenset[str] | None = None
     """The lines `render_command` renders (None: any); a line outside them (one listing several seats) is
     rendered when said, and not being ready is no reason to run it."""
@@ -186,9 +198,10 @@ class RenderedSpeaker:
         self._settled.set()
 
     def key(self, text: str) -> str:
-        """Returns the cache key of ``text`` said by this speaker's voice at its rate."""
+        """Returns the cache key of ``text`` said by this speaker's voice at its rate (marked CHEAP if it is)."""
         engine = self._renderer.engine_version if self._renderer else ""
-        return line_key(self.name, engine, self.voice_id, self.rate or DEFAULT_RATE, text)
+        return (CHEAP if self.cheap else "") + line_key(self.name, engine, self.voice_id, self.rate or DEFAULT_RATE,
+                                                        text)
 
     def pieces(self, text: str) -> list[str]:
         """Returns what ``text`` is rendered and kept as: the line itself, or (a slow engine's) its clauses."""
