@@ -351,10 +351,14 @@ class FakeTable:
             self.output.pull(KEY_BLOCKS, "key")
             return super().read(timeout)
 
-    # the voice log: the key of the line about to be said
+    # the voice log: the key of the line just heard, written before the next chunk is pulled (the chunks are
+    # labelled once the line is known)
     def write(self, text: str) -> int:
         for row in text.splitlines():
             self.said.append(json.loads(row)["key"])
+            label = f"line {len(self.said) - 1} {self.said[-1]}"
+            self.output.chunks = [(label if name == "line ?" else name, chunk) for name, chunk in self.output.chunks]
+            self.output.label = label
         return len(text)
 
     def flush(self) -> None:
@@ -362,7 +366,7 @@ class FakeTable:
 
     # the speaker
     def say(self, text: str) -> None:
-        self.output.label = f"line {len(self.said) - 1} {self.said[-1]}"
+        self.output.label = "line ?"
         self.ambience.play(constant(VOICE, LINE))
 
     def prepare(self, texts: Iterable[str]) -> int:

@@ -32,7 +32,7 @@ from typing import Any, Callable, Iterable, Sequence, TextIO
 
 from ..folders import cache_home
 from ..hint import command
-from .audio import Sound
+from .audio import Heard, Sound
 from .cache import VoiceCache
 from .console import print_to_stderr
 from .hygiene import DEFAULT_RATE, LEAD_IN, TAIL
@@ -443,7 +443,7 @@ class KokoroSpeaker(NeuralSpeaker):
         self.voice_name = f"Kokoro {chosen}"
         self._attach(_engine(), language, rate, device, out, warn, sink, fallback)
 
-    def _not_ready(self, text: str, fallback: RenderedSpeaker) -> None:
+    def _not_ready(self, text: str, fallback: RenderedSpeaker) -> Heard | None:
         """A line no render ahead could hold (one listing several seats: a tie) is rendered now and waited for, in
         Kokoro's voice: a second or two here, rather than one line in espeak-ng's in the middle of the day; due
         while the model still loads (the first seconds of a game), it waits for the model too. Any other line not
@@ -458,11 +458,10 @@ class KokoroSpeaker(NeuralSpeaker):
         loaded = started is not None and started.done() and not started.cancelled() and started.exception() is None
         if loaded and self.render_lines is not None and text not in self.render_lines:
             try:
-                self._play(self.sound(text))
-                return
+                return self._play(self.sound(text))
             except Exception:
                 pass  # said by the fallback, as any line Kokoro cannot say
-        super()._not_ready(text, fallback)
+        return super()._not_ready(text, fallback)
 
     def pieces(self, text: str) -> list[str]:
         return [clause for clause, _ in clauses(text)] or [text]
