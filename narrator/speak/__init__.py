@@ -76,11 +76,16 @@ def make_speaker(backend: str, language: str, voice: str | None = None, rate: in
         return ConsoleSpeaker()
     problems = []
     speaker = None
-    try:
-        speaker = rendering_speaker(backend, language, voice, rate, device, warn=warn, sink=sink)
-    except SpeechUnavailable as exc:
-        problems.append(str(exc))
     missing = output_problem(device)
+    chosen = auto_backend(language, voice) if backend == "auto" else backend
+    if missing and chosen in PROBLEMS:  # a neural voice is not loaded (seconds, 400 MB) only to print the lines
+        problem = PROBLEMS[chosen](language, voice)
+        problems.extend([problem] if problem else [])
+    else:
+        try:
+            speaker = rendering_speaker(chosen, language, voice, rate, device, warn=warn, sink=sink)
+        except SpeechUnavailable as exc:
+            problems.append(str(exc))
     if missing:
         problems.append(load_voice(language).text("sound.no_output", {}) if missing == NO_OUTPUT else missing)
     if speaker is not None:
