@@ -39,7 +39,7 @@ TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
 
 
 def number_words(number: int) -> str:
-    """Returns ``number`` (0 to 999,999) as English words.
+    """Returns ``number`` (0 to 999,999,999) as English words, as the voice file writes them (no "and").
 
     >>> number_words(7), number_words(20), number_words(42), number_words(1305)
     ('seven', 'twenty', 'forty-two', 'one thousand three hundred five')
@@ -48,11 +48,13 @@ def number_words(number: int) -> str:
         return ONES[number]
     if number < 100:
         return TENS[number // 10] + (f"-{ONES[number % 10]}" if number % 10 else "")
-    if number < 1000:
-        return f"{ONES[number // 100]} hundred" + (f" {number_words(number % 100)}" if number % 100 else "")
-    if number < 1_000_000:
-        return f"{number_words(number // 1000)} thousand" + (f" {number_words(number % 1000)}" if number % 1000 else "")
-    return " ".join(ONES[int(digit)] for digit in str(number))  # a long number, digit by digit
+    for size, name in ((1_000_000, "million"), (1000, "thousand"), (100, "hundred")):
+        if number >= size:
+            head, rest = divmod(number, size)
+            if head >= 1000:
+                break
+            return f"{number_words(head)} {name}" + (f" {number_words(rest)}" if rest else "")
+    return " ".join(ONES[int(digit)] for digit in str(number))  # a longer number, digit by digit
 
 
 def misaki_data() -> Path | None:
