@@ -259,7 +259,7 @@ def test_wav_dir_holds_one_numbered_file_per_line_and_their_list(tmp_path: Path)
     folder.mkdir()
     (folder / "0009.wav").write_bytes(b"left by a longer run")
     lines = ["It is night, the whole village falls asleep.", "", "Seer, wake up.\nPoint at a player."]
-    speaker = WavDirSpeaker(folder, "en")
+    speaker = WavDirSpeaker(folder, "en", backend="pyttsx3")
     for line in lines:
         speaker.say(line)
     speaker.close()
