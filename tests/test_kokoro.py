@@ -292,9 +292,9 @@ def test_a_line_not_rendered_yet_is_said_by_espeak_ng_and_the_host_told_once(fol
     speaker = KokoroSpeaker("fr", cache=VoiceCache(folders / "lines"), warn=told.append, sink=said.append)
     try:
         speaker.render_lines = frozenset({"Le village se réveille.", "La Voyante se réveille."})
-        speaker.say("Le village se réveille.")
-        speaker.say("La Voyante se réveille.")
+        heard = [speaker.say("Le village se réveille."), speaker.say("La Voyante se réveille.")]
         assert all(sound.rate != kokoro.SAMPLE_RATE for sound in said)  # espeak-ng's, at its own rate
+        assert [h.voice if h else None for h in heard] == ["espeak-ng:roa/fr"] * 2  # the voice log names it
         assert len(told) == 1 and "Kokoro" not in told[0] and "voices render fr" in told[0]
         speaker.wait_ahead(120)
         assert speaker.cached("Le village se réveille.")
@@ -313,8 +313,9 @@ def test_a_line_naming_several_seats_due_while_the_model_loads_waits_for_it_and_
     try:
         speaker.render_lines = frozenset({"Le village se réveille."})
         assert speaker._renderer is not None and not speaker._renderer.started.done()  # still loading
-        speaker.say("Égalité entre le joueur deux et le joueur cinq.")
+        heard = speaker.say("Égalité entre le joueur deux et le joueur cinq.")
         assert [sound.rate for sound in said] == [kokoro.SAMPLE_RATE] and not told
+        assert heard is not None and heard.voice == "kokoro:ff_siwis"
     finally:
         speaker.close()
         kokoro._shared[0].stop()  # this test's own model: not kept for the rest of the suite
