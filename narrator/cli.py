@@ -66,9 +66,10 @@ def _check_keys() -> str:
             + "\nCharacters (deck): " + ", ".join(sorted(ROLES)))
 
 
-VOICE_LOG_HELP = ("append every line said aloud to FILE as it is said, one JSON line {\"key\": ..., \"text\": ..., "
-                  "\"at\": ...} each, at the time it began in seconds since the epoch (a resumed game: from where it "
-                  "goes on)")
+VOICE_LOG_HELP = ("append every line said aloud to FILE as it is heard, one JSON line {\"key\": ..., \"text\": ..., "
+                  "\"at\": ..., \"heard\": ..., \"voice\": ...} each: when it was asked for and when it began to "
+                  "play, in seconds since the epoch, and the voice that said it, e.g. kokoro:af_heart (a resumed game: "
+                  "from where it goes on)")
 
 
 def build_parser() -> argparse.ArgumentParser:

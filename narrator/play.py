@@ -417,8 +417,8 @@ def play(config: TableConfig, table: TableIO, *, seed: int | None = None, start:
 
     ``start`` is a new game (where its journal goes: `begin_journal`) or a journaled one going on (`Resumed`).
     ``timing`` times the calls made with eyes closed. Every line said aloud (not the silent replay) is appended to
-    ``voice_log`` as a JSON line ``{"key": ..., "text": ..., "at": ...}``, ``at`` the time it began (epoch
-    seconds). The recap goes to ``out`` (`show_recap`). The devices are closed at the end, the ``table.ambience`` with
+    ``voice_log`` as a JSON line ``{"key", "text", "at", "heard", "voice"}``: when it was asked for and began to
+    play (epoch seconds), and the voice that said it. The recap goes to ``out`` (`show_recap`). The devices are closed at the end, the ``table.ambience`` with
     the speaker; Ctrl-C stops the game, its journal kept (GameStopped says how to go on).
     """
     seed = random.SystemRandom().randrange(2**63) if seed is None else seed  # the OS's randomness, 63 bits

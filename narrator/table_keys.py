@@ -296,8 +296,8 @@ _MORE_KEYS = (
                      "one a seat at most, and announced aloud; or {seat: token} to give them yourself (default: none)",
         Either((ListOf(OneOf(TOKENS)), BySeat(OneOf(TOKENS)))), nullable=True, own=True),
     Key("speaker", "auto, kokoro, piper, pyttsx3 or console: how lines are said (default auto: the best voice "
-                   "installed for the language, see `werewolf-narrator voices` — Kokoro for French and Chinese, a "
-                   "Piper voice for English; else espeak-ng through pyttsx3; else the console)",
+                   "installed for the language, see `werewolf-narrator voices` — Kokoro, else a Piper voice; else "
+                   "espeak-ng through pyttsx3; else the console)",
         OneOf(SPEAKERS), "auto"),
     Key("voice", "a speech voice id or part of its name (a Kokoro, Piper or espeak-ng voice), to override the one "
                  "chosen for the language", Text(), nullable=True),

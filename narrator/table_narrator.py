@@ -19,7 +19,7 @@ from .listen import Listener
 from .narration import CLOSE_EYES, OPEN_EYES, SCREEN, VOICE, Line, Narrator, eyes_closed, refusal, wakes
 from .pacing import Pacing
 from .screen import Screen
-from .speak import Speaker
+from .speak import Heard, Speaker
 from .speak.ahead import Priorities, calls_ahead
 from .table import Ambience, QuietAmbience
 from .voices import Voice
@@ -33,7 +33,8 @@ NOT_REPEATED = ("notice.", "answer.", "refusal.", "debate.warning", "debate.over
 class TableSettings:
     """What a table narrator is given once, from the table's config and devices: the house ``rules`` (for the lines
     that depend on them); the table's ``seats`` (for the seating circle; None: as many as the names); the
-    ``voice_log`` every line said aloud is written to, as JSON lines with the time each began (play --voice-log);
+    ``voice_log`` every line said aloud is written to, as JSON lines with the voice that said it and when it was
+    asked for and heard (play --voice-log);
     the night's ``ambience`` (narrator.speak.ambience.NightAmbience, with ambience: true; None: none); the keypad's
     ``pacing``, which
     the narrator shares (None: its own); the ``listener`` muted while the narrator speaks, so that it never hears
@@ -344,24 +345,31 @@ class TableNarrator(Narrator):
             self._say(line)
 
     def _say(self, line: Line) -> None:
-        if self.voice_log is not None:  # written as it is said, so that a host (or a test) follows the voice
-            # With the time it began (epoch seconds): a game's pacing can be checked from its log afterwards.
-            said = {"key": line.key, "text": line.text, "at": time.time()}
-            self.voice_log.write(json.dumps(said, ensure_ascii=False) + "\n")
-            self.voice_log.flush()
-        text = line.text
+        asked = time.time()
         self.ambience.duck()
         try:
             if self.listener is None:
-                self.speaker.say(self.voice.spoken(text))
-                return
-            self.listener.mute()
-            try:
-                self.speaker.say(self.voice.spoken(text))
-            finally:
-                self.listener.unmute(0.4)
+                heard = self.speaker.say(self.voice.spoken(line.text))
+            else:
+                self.listener.mute()
+                try:
+                    heard = self.speaker.say(self.voice.spoken(line.text))
+                finally:
+                    self.listener.unmute(0.4)
+            self._logged(line, asked, heard)
         finally:
             self.ambience.unduck()
+
+    def _logged(self, line: Line, asked: float, heard: Heard | None) -> None:
+        """Writes a line said to the voice log, as soon as it is heard, so that a host (or a test) follows the voice:
+        ``at`` when it was asked for and ``heard`` when it began to play (epoch seconds: a game's pacing and its
+        waits for a render are read from the log afterwards), and the ``voice`` that said it (a fallback's, named)."""
+        if self.voice_log is None:
+            return
+        said = {"key": line.key, "text": line.text, "at": asked, "heard": heard.at if heard else asked,
+                "voice": heard.voice if heard else self.speaker.name}
+        self.voice_log.write(json.dumps(said, ensure_ascii=False) + "\n")
+        self.voice_log.flush()
 
 
 def deal_on_screen(narrator: TableNarrator, answers: KeypadAnswers, deal: Deal, seen: Callable[[int], None],

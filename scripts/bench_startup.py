@@ -70,7 +70,7 @@ def child_first_sound(backend: str, script_path: str, model: str | None = None) 
     import threading
 
     sys.path.insert(0, str(ROOT))
-    from narrator.narration import VOICE
+    from narrator.narration import VOICE, Line
     from narrator.practice import dry_run
     from narrator.script import load_script
     from narrator.speak import prepare_table, rendering_speaker
@@ -94,7 +94,11 @@ def child_first_sound(backend: str, script_path: str, model: str | None = None) 
     engine: Any = speaker._renderer
     try:
         prepare_table(speaker, config.language, config.table.seats, config.names, config.table.deck)
-        dry_run(script, emit=lambda line: speaker.say(spoken(line.text)) if line.channel == VOICE else None)
+        def emit(line: Line) -> None:
+            if line.channel == VOICE:
+                speaker.say(spoken(line.text))
+
+        dry_run(script, emit=emit)
         engine.started.result(120)
         engine.render("Everyone, open your eyes.", speaker.voice_id, speaker.rate)
         if loader is not None:

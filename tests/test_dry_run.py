@@ -35,8 +35,10 @@ def test_audio_dir_writes_every_spoken_line_as_a_wav_in_order(tmp_path: Path) ->
     """dry-run --audio-dir: one WAV per voice line, in order, with the list of lines beside them."""
     report = tmp_path / "report.json"
     audio = tmp_path / "audio"
-    result = run_cli("dry-run", str(GAMES / "first_game.yaml"), "--silent", "--report", str(report),
-                     "--audio-dir", str(audio))
+    script = tmp_path / "first_game.yaml"  # espeak-ng's files, 15 ms each (Kokoro's English: tests/test_kokoro.py)
+    script.write_text((GAMES / "first_game.yaml").read_text(encoding="utf-8")
+                      .replace("table:\n", "table:\n  speaker: pyttsx3\n", 1), encoding="utf-8")
+    result = run_cli("dry-run", str(script), "--silent", "--report", str(report), "--audio-dir", str(audio))
     assert result.returncode == 0, result.stderr
     said = [line["text"] for line in json.loads(report.read_text())["lines"] if line["channel"] == "voice"]
     wavs = sorted(audio.glob("*.wav"))

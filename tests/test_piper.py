@@ -102,19 +102,25 @@ def test_a_piper_line_said_twice_is_rendered_once(joe: Path, tmp_path: Path) -> 
     assert len(list((tmp_path / "lines").glob("*.wav"))) == 1
 
 
-def test_voices_add_installs_the_voice_and_voices_lists_it(joe: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_voices_add_installs_the_voice_and_voices_lists_it(joe: Path, capsys: pytest.CaptureFixture[str],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     assert (joe / "en" / "en_US-joe-medium.onnx").stat().st_size == JOE.stat().st_size
     assert (joe / "en" / "en_US-joe-medium.onnx.json").is_file()
     assert voices_folder() == joe
     capsys.readouterr()
     assert main(["voices"]) == 0
     listed = capsys.readouterr().out.splitlines()
-    assert next(line for line in listed if line.startswith("en: ")).startswith("en: Piper en_US-joe-medium")
+    english = next(line for line in listed if line.startswith("en: "))
+    assert english.startswith("en: Kokoro af_heart")  # understood best; installed with the tests: test_kokoro.py
     french = next(line for line in listed if line.startswith("fr: "))
-    assert french.startswith("fr: Kokoro ff_siwis")  # installed with the tests: tests/test_kokoro.py
+    assert french.startswith("fr: Kokoro ff_siwis")
+    monkeypatch.setitem(PROBLEMS, "kokoro", lambda language, voice: "not installed")  # a --small setup
+    assert main(["voices"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert next(line for line in listed if line.startswith("en: ")).startswith("en: Piper en_US-joe-medium")
 
 
-def test_auto_takes_piper_where_a_voice_is_installed_and_espeak_ng_elsewhere(
+def test_auto_takes_kokoro_then_piper_where_a_voice_is_installed_then_espeak_ng(
         joe: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(__import__("sys").modules, "sounddevice", fake_sounddevice())
     warnings: list[str] = []
@@ -123,11 +129,14 @@ def test_auto_takes_piper_where_a_voice_is_installed_and_espeak_ng_elsewhere(
         speaker = make_speaker("auto", language, warn=warnings.append)
         chosen[language] = speaker.name
         speaker.close()
-    assert chosen == {"en": "piper", "fr": "kokoro", "zh": "kokoro"}  # Kokoro's French and Chinese, installed
+    assert chosen == {"en": "kokoro", "fr": "kokoro", "zh": "kokoro"}  # Kokoro, installed with the tests
     assert warnings == []
     by_language = {e["language"]: e["backend"] for e in describe_voices()}
-    assert (by_language["en"], by_language["fr"], by_language["zh"]) == ("piper", "kokoro", "kokoro")
+    assert (by_language["en"], by_language["fr"], by_language["zh"]) == ("kokoro", "kokoro", "kokoro")
     monkeypatch.setitem(PROBLEMS, "kokoro", lambda language, voice: "not installed")  # a --small setup
+    speaker = make_speaker("auto", "en", warn=warnings.append)
+    speaker.close()
+    assert speaker.name == "piper" and warnings == []
     speaker = make_speaker("auto", "fr", warn=warnings.append)
     speaker.close()
     assert speaker.name == "pyttsx3" and warnings == []

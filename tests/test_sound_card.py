@@ -26,10 +26,12 @@ from narrator.speak import Pyttsx3Speaker
 from narrator.speak.audio import Sound, tone
 from narrator.voices import load_voice
 
-# The shortest practice game: one night, one vote; at the fastest rate, ten lines in about 18 s of speech.
+# The shortest practice game: one night, one vote; at the fastest rate, ten lines in about 18 s of speech, by espeak-ng
+# (its lines at the card's own rate, compared sample for sample).
 SHORT_GAME = """\
 table:
   language: en
+  speaker: pyttsx3
   deck: [werewolf, villager, villager, villager, villager, villager]
   sheriff: false
   rate: 400

@@ -22,6 +22,9 @@ from narrator.config import TableConfig, load_config
 from narrator.journal import Journal, read_journal
 from narrator.narration import CLOSE_EYES, OPEN_EYES
 from narrator.play import NewGame, Resumed
+from narrator.speak import VoiceCache
+from narrator.speak.audio import Sound
+from narrator.speak.rendered import EngineThread, RenderedSpeaker
 from narrator.table_narrator import TableNarrator
 from narrator.voices import load_voice
 from twins import (
@@ -671,9 +674,10 @@ def logged(log: io.StringIO | str) -> list[dict[str, object]]:
     return [json.loads(line) for line in text.splitlines()]
 
 
-def test_the_voice_log_holds_every_line_said_aloud_as_it_is_said(tmp_path: Path) -> None:
-    """`play --voice-log`: one JSON line {key, text, at} for every line the loudspeaker says, in order, and no other;
-    ``at`` the time it began (epoch seconds, a float), so that a game's pacing can be checked afterwards."""
+def test_the_voice_log_holds_every_line_said_aloud_as_it_is_heard(tmp_path: Path) -> None:
+    """`play --voice-log`: one JSON line {key, text, at, heard, voice} for every line the loudspeaker says, in order,
+    and no other; ``at`` the time it was asked for (epoch seconds, a float), so that a game's pacing can be checked
+    afterwards; a speaker that cannot tell who said it (this Recorder) is named, and heard when asked."""
     import time
 
     config = starter(tmp_path)
@@ -686,9 +690,63 @@ def test_the_voice_log_holds_every_line_said_aloud_as_it_is_said(tmp_path: Path)
     spoken = load_voice("en").spoken
     assert [spoken(e["text"]) for e in entries] == speaker.said
     assert entries[0]["key"] == "deal.app_intro" and entries[-1]["key"].startswith("end.")
-    assert all(set(e) == {"key", "text", "at"} and isinstance(e["at"], float) for e in entries)
+    assert all(set(e) == {"key", "text", "at", "heard", "voice"} and isinstance(e["at"], float) for e in entries)
+    assert all(e["voice"] == "recorder" and e["heard"] == e["at"] for e in entries)
     times = [float(e["at"]) for e in entries]
     assert began <= times[0] and times == sorted(times) and times[-1] <= ended
+
+
+TICK = Sound(b"\x00\x10" * 2400, 24000, 1, 2)  # a tenth of a second of sound
+
+
+class FixedEngine(EngineThread):
+    """An engine that renders every line as a tick, at once."""
+
+    def __init__(self) -> None:
+        super().__init__("fixed")
+
+    def _render(self, text: str, voice: str, rate: int) -> Sound:
+        return TICK
+
+
+class RefusingEngine(EngineThread):
+    """An engine that renders nothing: every line not in the cache is the fallback's."""
+
+    engine_version = "refusing 1"
+
+    def __init__(self) -> None:
+        super().__init__("refusing")
+
+    def _render(self, text: str, voice: str, rate: int) -> Sound:
+        raise RuntimeError("not rendered in time")
+
+
+def test_the_voice_log_names_the_voice_that_said_each_line_and_a_fallback(tmp_path: Path) -> None:
+    """The voice log's ``voice``: the engine and voice that said the line (the first, rendered: Kokoro's af_heart),
+    and the fallback's for each line not rendered when it was due (espeak-ng's); ``heard``, when it began to play,
+    is never before it was asked for (``at``) nor after the next line was."""
+    config = starter(tmp_path)
+    keys, _ = plan_keys(config, 5)
+    played: list[Sound] = []
+    speaker = RenderedSpeaker(warn=lambda message: None, cache=VoiceCache(tmp_path / "lines"), sink=played.append)
+    speaker._renderer, speaker.name, speaker.engine_label, speaker.voice_id = RefusingEngine(), "kokoro", "Kokoro", \
+        "af_heart"
+    fallback = RenderedSpeaker(cache=False, sink=played.append)
+    fallback._renderer, fallback.engine_label, fallback.voice_id = FixedEngine(), "espeak-ng", "gmw/en-us"
+    speaker.fallback = fallback
+    first = load_voice("en").spoken(load_voice("en").text("deal.app_intro", {}))
+    assert speaker.cache is not None
+    for piece in speaker.pieces(first):
+        speaker.cache.put(speaker.key(piece), TICK)
+    log = io.StringIO()
+    play_keys(config, keys, seed=5, start=NewGame(folder=tmp_path), speaker=speaker, voice_log=log)
+    entries = logged(log)
+    assert entries[0]["key"] == "deal.app_intro" and entries[0]["voice"] == "kokoro:af_heart"
+    assert {e["voice"] for e in entries[1:]} == {"espeak-ng:gmw/en-us"}
+    assert len(played) == len(entries)
+    heard = [float(e["heard"]) for e in entries]
+    assert all(float(e["at"]) <= float(e["heard"]) for e in entries)
+    assert all(heard[i] <= float(entries[i + 1]["at"]) for i in range(len(entries) - 1))
 
 
 def test_a_resumed_game_logs_what_it_says_not_its_silent_replay(tmp_path: Path) -> None:

@@ -192,15 +192,22 @@ class Timeline:
         self.keys = 0
         self.ambience: list[tuple[str, int]] = []  # (start, stop, duck or unduck; lines said before it)
         self._live = iter(live)
-        self._logged: list[tuple[str, str]] = []
+        self._said: list[str] = []  # said, not in the voice log yet
         self._spoken = spoken
         self.on_said: Callable[[str], None] = lambda key: None  # after each line said, by its key
 
-    # the voice log (play's voice_log)
+    # the voice log (play's voice_log): each line as soon as it was heard
     def write(self, text: str) -> int:
         for line in text.splitlines():
             entry = json.loads(line)
-            self._logged.append((entry["key"], entry["text"]))
+            assert self._said, f"in the voice log but not said aloud: {entry['text']!r}"
+            said = self._said.pop(0)
+            assert self._spoken(entry["text"]) == said, (entry["text"], said)
+            key = entry["key"]
+            self.moment("said")
+            self.voice.append((key, entry["text"]))
+            self.eyes = eyes_after(key, self.eyes, lambda: next(self._live, True))
+            self.on_said(key)
         return len(text)
 
     def flush(self) -> None:
@@ -208,13 +215,8 @@ class Timeline:
 
     # the speaker
     def say(self, text: str) -> None:
-        assert self._logged, f"said aloud but not in the voice log: {text!r}"
-        key, logged = self._logged.pop(0)
-        assert self._spoken(logged) == text, (logged, text)
-        self.moment("said")
-        self.voice.append((key, logged))
-        self.eyes = eyes_after(key, self.eyes, lambda: next(self._live, True))
-        self.on_said(key)
+        assert not self._said, f"said aloud but not in the voice log: {self._said[0]!r}"
+        self._said.append(text)
 
     def prepare(self, texts: Iterable[str]) -> int:
         self.ahead.append((len(self.voice), list(texts)))

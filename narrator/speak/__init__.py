@@ -13,7 +13,7 @@ from engine import Table
 from ..voices import languages, load_voice
 from .ahead import fixed_lines, lines_ahead, seat_words, table_lines
 from .ambience import NightAmbience, SoundDeviceOutput
-from .audio import NO_OUTPUT, Sound, output_problem
+from .audio import NO_OUTPUT, Heard, Sound, output_problem
 from .cache import VoiceCache, default_folder
 from .console import ConsoleSpeaker, print_to_stderr
 from .kokoro_backend import KokoroSpeaker, choose_kokoro_voice
@@ -31,7 +31,7 @@ from .choice import AUTO_ORDER, BACKENDS, DEFAULT_AUTO_ORDER, PROBLEMS, auto_bac
 from .rendered import RenderedSpeaker
 from .wavdir import WavDirSpeaker
 
-__all__ = ["AUTO_ORDER", "BACKENDS", "DEFAULT_AUTO_ORDER", "PROBLEMS", "ConsoleSpeaker", "KokoroSpeaker", "PiperSpeaker", "Pyttsx3Speaker", "RenderedSpeaker", "Speaker", "SpeechUnavailable", "VoiceCache", "VoiceInfo",
+__all__ = ["AUTO_ORDER", "BACKENDS", "DEFAULT_AUTO_ORDER", "PROBLEMS", "ConsoleSpeaker", "Heard", "KokoroSpeaker", "PiperSpeaker", "Pyttsx3Speaker", "RenderedSpeaker", "Speaker", "SpeechUnavailable", "VoiceCache", "VoiceInfo",
            "WavDirSpeaker", "auto_backend", "default_folder", "describe_voices", "fixed_lines", "lines_ahead", "make_speaker",
            "open_ambience", "prepare_table", "print_to_stderr", "rendering_speaker", "seat_words", "table_lines", "why_not"]
 
@@ -49,8 +49,9 @@ class Speaker(Protocol):
     """What the host was told when a line was due before it was rendered ("": never, or nothing is rendered ahead):
     the game's end tells it again, once the full screen is gone."""
 
-    def say(self, text: str) -> None:
-        """Says one line and returns once it has been heard (the microphone is off meanwhile)."""
+    def say(self, text: str) -> Heard | None:
+        """Says one line and returns once it has been heard (the microphone is off meanwhile), with the voice that
+        said it and when it began (None: a speaker that cannot tell, or an empty line)."""
 
     def prepare(self, texts: Iterable[str]) -> int:
         """Renders ``texts`` ahead, in the background; returns how many were handed over (0 without `renders_ahead`)."""
@@ -75,11 +76,16 @@ def make_speaker(backend: str, language: str, voice: str | None = None, rate: in
         return ConsoleSpeaker()
     problems = []
     speaker = None
-    try:
-        speaker = rendering_speaker(backend, language, voice, rate, device, warn=warn, sink=sink)
-    except SpeechUnavailable as exc:
-        problems.append(str(exc))
     missing = output_problem(device)
+    chosen = auto_backend(language, voice) if backend == "auto" else backend
+    if missing and chosen in PROBLEMS:  # a neural voice is not loaded (seconds, 400 MB) only to print the lines
+        problem = PROBLEMS[chosen](language, voice)
+        problems.extend([problem] if problem else [])
+    else:
+        try:
+            speaker = rendering_speaker(chosen, language, voice, rate, device, warn=warn, sink=sink)
+        except SpeechUnavailable as exc:
+            problems.append(str(exc))
     if missing:
         problems.append(load_voice(language).text("sound.no_output", {}) if missing == NO_OUTPUT else missing)
     if speaker is not None:

@@ -21,6 +21,15 @@ OUTPUT_LATENCY = 0.2
 
 
 @dataclass(frozen=True)
+class Heard:
+    """Who said a line and when it began to play: the voice log's ``voice`` ("kokoro:af_heart", "espeak-ng:gmw/en-us",
+    "console" for a printed line) and ``heard`` (epoch seconds)."""
+
+    voice: str
+    at: float
+
+
+@dataclass(frozen=True)
 class Sound:
     """A rendered line: PCM frames and how to play them."""
 

@@ -15,8 +15,9 @@ from .rendered import RenderedSpeaker
 BACKENDS = ("auto", "kokoro", "piper", "pyttsx3", "console")
 # The neural voices `speaker: auto` tries for a language, best first, by how well an independent judge
 # (Whisper, scripts/bench_voice.py) understands them: Kokoro's French and Chinese are heard with a tenth of
-# espeak-ng's errors; in English Piper's joe is kept (Kokoro's English needs a G2P we do not ship).
-AUTO_ORDER = {"fr": ("kokoro", "piper"), "zh": ("kokoro", "piper"), "en": ("piper",)}
+# espeak-ng's errors, and its English (af_heart) with fewer errors than Piper's joe (docs/voices.md), which a host
+# must fetch.
+AUTO_ORDER = {"fr": ("kokoro", "piper"), "zh": ("kokoro", "piper"), "en": ("kokoro", "piper")}
 DEFAULT_AUTO_ORDER = ("piper",)
 PROBLEMS: dict[str, Callable[[str, str | None], str | None]] = {"kokoro": kokoro_problem, "piper": piper_problem}
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import sys
+import time
 from typing import Iterable, TextIO
+
+from .audio import Heard
 
 
 def print_to_stderr(message: str) -> None:
@@ -16,7 +19,8 @@ class ConsoleSpeaker:
 
     >>> import io
     >>> out = io.StringIO()
-    >>> ConsoleSpeaker(out).say("It is night.")
+    >>> ConsoleSpeaker(out).say("It is night.").voice
+    'console'
     >>> out.getvalue()
     'It is night.\\n'
     """
@@ -28,11 +32,14 @@ class ConsoleSpeaker:
     def __init__(self, stream: TextIO | None = None) -> None:
         self._stream = stream
 
-    def say(self, text: str) -> None:
+    def say(self, text: str) -> Heard | None:
         """Prints ``text`` (an empty line is skipped)."""
-        if text.strip():
-            # Resolved per line, so a stdout redirected after start-up is followed.
-            print(text, file=self._stream or sys.stdout, flush=True)
+        if not text.strip():
+            return None
+        heard = Heard("console", time.time())
+        # Resolved per line, so a stdout redirected after start-up is followed.
+        print(text, file=self._stream or sys.stdout, flush=True)
+        return heard
 
     def prepare(self, texts: Iterable[str]) -> int:
         """Renders nothing: a line is printed as it comes."""

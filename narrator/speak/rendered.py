@@ -12,11 +12,12 @@ import itertools
 import queue
 import sys
 import threading
+import time
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence, TextIO, TypeVar
 
-from .audio import Sound, play, tone
+from .audio import Heard, Sound, play, tone
 from .cache import CHEAP, VoiceCache, line_key
 from .console import print_to_stderr
 from .hygiene import DEFAULT_RATE, clean
@@ -197,6 +198,11 @@ class RenderedSpeaker:
         self._settled = threading.Event()
         self._settled.set()
 
+    @property
+    def voice_label(self) -> str:
+        """The voice as the voice log names it: its engine and its id ("kokoro:af_heart", "espeak-ng:gmw/en-us")."""
+        return f"{(self.engine_label or self.name).lower()}:{self.voice_id}"
+
     def key(self, text: str) -> str:
         """Returns the cache key of ``text`` said by this speaker's voice at its rate (marked CHEAP if it is)."""
         engine = self._renderer.engine_version if self._renderer else ""
@@ -324,23 +330,27 @@ class RenderedSpeaker:
         """Renders ``text`` into the WAV file ``path`` without playing it."""
         self.sound(text).write(Path(path))
 
-    def _play(self, sound: Sound) -> None:
+    def _play(self, sound: Sound) -> Heard:
+        """Plays ``sound`` (or hands it to the sink); returns this voice, and when it began."""
+        heard = Heard(self.voice_label, time.time())
         if self._sink is not None:
             self._sink(sound)
         else:
             play(sound, self.device)
+        return heard
 
-    def say(self, text: str) -> None:
-        """Says ``text`` and returns once it has been heard; prints it if it cannot be said."""
+    def say(self, text: str) -> Heard | None:
+        """Says ``text`` and returns once it has been heard, with the voice that said it (the fallback's, when it
+        did) and when it began; prints it if it cannot be said ("console")."""
         if not text.strip():
-            return
+            return None
         if self.fallback is not None and self.cache is not None and self._renderer is not None \
                 and not self.cached(text):
-            self._not_ready(text, self.fallback)
-            return
+            return self._not_ready(text, self.fallback)
         try:
-            self._play(self.sound(text))
+            return self._play(self.sound(text))
         except Exception as exc:  # the game never stops for speech
+            printed = Heard("console", time.time())
             print(text, file=self._out or sys.stdout, flush=True)
             try:
                 self._play(tone())  # a sign to read the line on the screen
@@ -351,6 +361,7 @@ class RenderedSpeaker:
                 self._warn(self._told("screen.line_printed",
                                       "a line could not be said ({why}): lines that cannot be said are printed instead",
                                       why=exc or type(exc).__name__))
+            return printed
 
     def _told(self, key: str, english: str, **values: object) -> str:
         """A message to the host in the table's language (the voice file's ``key``); in English without one."""
@@ -360,7 +371,7 @@ class RenderedSpeaker:
 
         return load_voice(self.language).text(key, dict(values))
 
-    def _not_ready(self, text: str, fallback: RenderedSpeaker) -> None:
+    def _not_ready(self, text: str, fallback: RenderedSpeaker) -> Heard | None:
         """Says ``text``, not rendered yet, with ``fallback`` at once; renders it in the background for the next
         time (before the lines ahead, as a `prepare` of its own). The host is told once, at the first such line,
         with the command that renders the table's lines before the next game: on a first game, or a busy machine,
@@ -368,12 +379,10 @@ class RenderedSpeaker:
         the fallback then says every line, unannounced."""
         started = self._renderer.started if self._renderer is not None else None
         if started is not None and started.done() and (started.cancelled() or started.exception() is not None):
-            fallback.say(text)
-            return
+            return fallback.say(text)
         self._want(lambda wanted: wanted.append(collections.deque(self.pieces(text))))  # the next rendered
         if self.render_lines is not None and text not in self.render_lines:
-            fallback.say(text)
-            return
+            return fallback.say(text)
         self.not_ready += 1
         if self.not_ready == 1:
             from ..hint import render_hint
@@ -383,7 +392,7 @@ class RenderedSpeaker:
                 "{command}", fallback=fallback.engine_label or fallback.name,
                 command=self.render_command or render_hint(self.language or "en"))
             self._warn(self.not_ready_told)
-        fallback.say(text)
+        return fallback.say(text)
 
     def close(self) -> None:
         """Lets go of the engine, which stays idle for the next speaker; closing again does nothing. The lines still

@@ -7,9 +7,9 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-_UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-          "sixteen seventeen eighteen nineteen").split()
-_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+from narrator.speak.kokoro_en import ONES as _UNITS
+from narrator.speak.kokoro_en import TENS as _TENS
+from narrator.speak.kokoro_en import number_words
 _ORDINALS = {"one": "first", "two": "second", "three": "third", "five": "fifth", "eight": "eighth",
              "nine": "ninth", "twelve": "twelfth"}
 NUMBER_WORDS = frozenset(_UNITS) | frozenset(_TENS[2:])
@@ -21,15 +21,7 @@ def cardinal(n: int) -> str:
     >>> cardinal(7), cardinal(21), cardinal(105), cardinal(2026)
     ('seven', 'twenty one', 'one hundred five', 'two thousand twenty six')
     """
-    if n < 20:
-        return _UNITS[n]
-    if n < 100:
-        return _TENS[n // 10] + ("" if n % 10 == 0 else " " + _UNITS[n % 10])
-    for size, name in ((1_000_000, "million"), (1000, "thousand"), (100, "hundred")):
-        if n >= size:
-            head, rest = divmod(n, size)
-            return f"{cardinal(head)} {name}" + ("" if rest == 0 else " " + cardinal(rest))
-    raise AssertionError(n)
+    return number_words(n).replace("-", " ")
 
 
 def ordinal(n: int) -> str:
