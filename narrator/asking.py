@@ -33,6 +33,10 @@ class Lapsed(Exception):
     """The time of a call made for nobody is over, whatever was typed meanwhile."""
 
 
+class Previewed(Exception):
+    """The keypad's question is on the screen, for a call a device holds (a phone): no key is read for it yet."""
+
+
 
 
 
@@ -133,6 +137,7 @@ class KeypadAnswers:
         self.asking: Call | None = None  # the call last asked: asked again after a refusal, it is not a new one
         self.ballots: dict[int, int | None] = {}  # the running vote's ballots cast on a device (the roll call's)
         self.until: float | None = None  # when the running call made for nobody ends (its keys read till then)
+        self.previewing = False  # the keypad's question shown for a call a device holds, no key read (`_preview`)
         self.host_menu = HostMenu(self, menu)
 
     # -- the Answers protocol ---------------------------------------------
@@ -183,6 +188,8 @@ class KeypadAnswers:
             if call.kind in (Kind.VOTE, Kind.ELECTION):  # the keypad stays live while the device answers: its keys
                 self.screen.prompt(self.text("prompt.vote" if call.kind is Kind.VOTE else "prompt.election"))
                 self.screen.keys(self.text("screen.keys_roll_call"))
+            elif in_the_dark(call):
+                self._preview(call)
             given = device.answer(call, self._legal)
             if given is not KEYPAD:
                 return given
@@ -197,6 +204,19 @@ class KeypadAnswers:
                 self.repeat()
             except Undo:
                 self.say("answer.undone", {}) if self.day else self.screen.entry(self.text("answer.undone"))
+
+    def _preview(self, call: Call) -> None:
+        """Shows the keypad's question and keys line for a night call a device holds (a phone), as the keypad shows
+        them when it holds the call, or when the call is made for nobody: a glance at the screen cannot tell whether
+        the character called is alive, nor whether its player holds a phone. The keypad stays live: a key typed
+        hands the call to it (the device's KEYPAD), which asks the question again."""
+        self.previewing = True
+        try:
+            self._ask(call)
+        except Previewed:
+            pass
+        finally:
+            self.previewing = False
 
     def _nobody(self, call: Call) -> None:
         """A call made for nobody (its character eliminated or powerless), for fair play: it lasts as long as an
@@ -263,6 +283,8 @@ class KeypadAnswers:
         """Reads a key (None: none came within ``timeout``); a key pressed takes the last refusal off the screen,
         which would else stand under the question asked next. Enter does not: a seat beyond the table is refused as
         its digit is typed, and the Enter typed right after it would take the reason away unread."""
+        if self.previewing:
+            raise Previewed()
         if self.until is not None:  # a call made for nobody: keys are read until its time is over
             key = self.keys.meanwhile(max(0.0, self.until - self.clock()))
             if key is None:
@@ -457,47 +479,53 @@ class KeypadAnswers:
 
     def countdown(self, seconds: int, key: str, warn: bool = False, repeat: Callable[[], None] | None = None,
                   footer: str = "screen.keys_last_words") -> bool:
-        """Counts ``seconds`` down on the screen (the line ``key`` shows the time left), second by second, until
-        Enter (True) or the end (False); with ``warn``, says so a minute before and at the end. With ``repeat``,
-        the repeat key says the call again while the time runs on; the host menu's time is not counted. The
-        ``footer`` names what Enter ends (the debate, the last words) and the keys that work meanwhile."""
-        end = self.clock() + seconds
-        warned = not warn or seconds <= 60
-        self.screen.keys(self.text(footer))
-        prompt = self.screen.state.prompt  # given back after a card shown again in the call's panel
-        try:
-            while True:
-                left = end - self.clock()
-                if not warned and left <= 60:
-                    self.say("debate.warning", {})
-                    warned = True
-                if left <= 0:
-                    if warn:
-                        self.say("debate.over", {})
-                    return False
-                whole = math.ceil(left)
-                self.screen.countdown(self.text(key, time=f"{whole // 60}:{whole % 60:02d}"), whole)
-                pressed = self.read_key(timeout=max(left - (whole - 1), 0.01))  # woken at the next whole second
-                if pressed == "enter":
-                    return True
-                if pressed == "repeat" and repeat is not None:
-                    repeat()
-                elif pressed in ("interrupt", "menu"):
-                    held = self.clock()
-                    try:
-                        self.host_menu.confirm_stop() if pressed == "interrupt" else self.host_menu.open()
-                    except Repeat:  # the menu's repeat: the call again, if there is one to say, and time runs on
-                        if repeat is not None:
-                            repeat()
-                        self.screen.prompt(prompt)
-                    end += self.clock() - held  # the host's time (a pause) is not the table's
-                elif pressed is not None:
-                    self.nothing_here()
-        finally:
-            self.screen.countdown("", 0)
+        """Counts ``seconds`` down on the screen until Enter (True) or the end (False): see `count_down`."""
+        return count_down(self, seconds, key, warn, repeat, footer)
 
     def _ask(self, call: Call) -> Answer:
         """Reads the answer as its kind's shape reads it (narrator/shapes)."""
         read = SHAPES[call.kind].read
         assert read is not None, f"nobody types the answer of a {call.kind.value} (the program draws it)"
         return read(self, call)
+
+
+def count_down(pad: KeypadAnswers, seconds: int, key: str, warn: bool = False,
+               repeat: Callable[[], None] | None = None, footer: str = "screen.keys_last_words") -> bool:
+    """Counts ``seconds`` down on ``pad``'s screen (the line ``key`` shows the time left), second by second, until
+    Enter (True) or the end (False); with ``warn``, says so a minute before and at the end. With ``repeat``,
+    the repeat key says the call again while the time runs on; the host menu's time is not counted. The
+    ``footer`` names what Enter ends (the debate, the last words) and the keys that work meanwhile."""
+    end = pad.clock() + seconds
+    warned = not warn or seconds <= 60
+    pad.screen.keys(pad.text(footer))
+    prompt = pad.screen.state.prompt  # given back after a card shown again in the call's panel
+    try:
+        while True:
+            left = end - pad.clock()
+            if not warned and left <= 60:
+                pad.say("debate.warning", {})
+                warned = True
+            if left <= 0:
+                if warn:
+                    pad.say("debate.over", {})
+                return False
+            whole = math.ceil(left)
+            pad.screen.countdown(pad.text(key, time=f"{whole // 60}:{whole % 60:02d}"), whole)
+            pressed = pad.read_key(timeout=max(left - (whole - 1), 0.01))  # woken at the next whole second
+            if pressed == "enter":
+                return True
+            if pressed == "repeat" and repeat is not None:
+                repeat()
+            elif pressed in ("interrupt", "menu"):
+                held = pad.clock()
+                try:
+                    pad.host_menu.confirm_stop() if pressed == "interrupt" else pad.host_menu.open()
+                except Repeat:  # the menu's repeat: the call again, if there is one to say, and time runs on
+                    if repeat is not None:
+                        repeat()
+                    pad.screen.prompt(prompt)
+                end += pad.clock() - held  # the host's time (a pause) is not the table's
+            elif pressed is not None:
+                pad.nothing_here()
+    finally:
+        pad.screen.countdown("", 0)

@@ -16,6 +16,7 @@ from narrator.asking import KEYPAD, QuietDevice
 from narrator.config import TableConfig
 from narrator.journal import read_journal
 from narrator.play import STARTER, NewGame
+from narrator.voices import load_voice
 
 SEED = 11
 
@@ -94,3 +95,30 @@ def test_a_device_that_leaves_a_call_to_the_keypad_changes_nothing(tmp_path: Pat
     declining = Declining()
     game = play_keys(config, keys, seed=SEED, start=NewGame(tmp_path), devices=(declining,))
     assert declining.asked and game.outcome == ahead.outcome and game.eliminated == ahead.eliminated
+
+
+def test_a_night_call_a_device_holds_shows_the_keypads_question_on_the_host_screen(tmp_path: Path) -> None:
+    """Fair play at a glance: while the Seer's phone holds her call, the host's screen shows the question and the
+    keys line the keypad shows when it holds the call (or when she is out and her call is made for nobody), never
+    an empty panel that would tell that she lives and holds a phone."""
+    import io
+
+    from narrator.screen import PlainScreen
+
+    class Footed(PlainScreen):  # a plain screen prints no keys line: this one keeps it, as the full screen shows it
+        def keys(self, text: str) -> None:
+            self.state.keys = text
+
+    screen = Footed(io.StringIO())
+    seen: list[tuple[str, str]] = []
+
+    class Watching(SeerPhone):
+        def answer(self, call: Call, legal: Callable[[Answer], bool]) -> Answer | object:
+            seen.append((screen.state.prompt, screen.state.keys))
+            return super().answer(call, legal)
+
+    planned, ahead = keypad_keys(STARTER, SEED, SeerPhone())
+    play_keys(STARTER, planned, seed=SEED, start=NewGame(tmp_path), screen=screen, devices=(Watching(),))
+    voice = load_voice("en")
+    keypad = (voice.text("prompt.seat_or_none", {}), voice.text("screen.keys_number", {}))
+    assert seen and all(shown == keypad for shown in seen), (seen, keypad)
