@@ -342,12 +342,23 @@ def joining(config: TableConfig, game: Resumed) -> tuple[tuple[int, ...], str]:
     return tuple(range(1, seen + 1)), "deal.phones_again"
 
 
-def join_phones(session: TableSession, game: Resumed) -> None:
+def with_events(deal: Deal, table: Table, seed: int) -> Deal:
+    """Returns ``deal`` with the morning draw's pile, from the seed (its own stream): the journal keeps the seed,
+    not the pile, and a game going on turns the same cards."""
+    return deal if deal.events else dataclasses.replace(deal, events=deal_events(table, seed))
+
+
+def join_phones(session: TableSession, game: Resumed, seed: int) -> None:
     """The players' phones join at the screen (`joining`), when the table has phones; new links are journaled
-    once the seats have scanned them."""
+    once the seats have scanned them. A game going on shows its seating circle as the journal left it meanwhile
+    (its dead, its Sheriff: public), not as dealt."""
     code_shown = session.table.code_shown
     seats, intro = joining(session.config, game)
     if code_shown is not None and seats:
+        if game.deal is not None and game.replay:
+            table = session.config.table
+            session.narrator.game = Game(table, with_events(game.deal, table, seed), [e.answer for e in game.replay])
+            session.narrator.show_table()
         join_on_screen(session.narrator, session.answers, seats, intro, code_shown)
     if game.new_links:
         game.journal.record_phones(game.new_links)
@@ -434,12 +445,10 @@ def play(config: TableConfig, table: TableIO, *, seed: int | None = None, start:
         buildings = config.buildings_dealt or deal_buildings(config.table, seed)
         begun = start if isinstance(start, Resumed) else begin_journal(config, seed, start, buildings)
         session.journal, session.deal = begun.journal, begun.deal
-        join_phones(session, begun)
+        join_phones(session, begun, seed)
         deal = begun.deal if begun.progress is None else deal_at_table(session, begun, seed, buildings)
         assert deal is not None, "a game going on from its journal gives its deal, or the deal's progress"
-        # The morning draw's pile, from the seed (its own stream): the journal keeps the seed, not the pile, and a
-        # game going on turns the same cards.
-        deal = deal if deal.events else dataclasses.replace(deal, events=deal_events(config.table, seed))
+        deal = with_events(deal, config.table, seed)
         game = play_calls(session, deal, begun)
     except KeyboardInterrupt as stop:
         table.screen.close()

@@ -28,7 +28,8 @@ RICH = OLD_HEADER.with_suffix(".yaml")
 
 def rich() -> TableConfig:
     config, warnings = load_config(str(RICH.relative_to(ROOT)))
-    assert warnings == []
+    # Its buildings go to two seats of ten on purpose (given by seat): the one warning, that eight get no token.
+    assert len(warnings) == 1 and "8 of them will get no building token" in warnings[0], warnings
     return config
 
 

@@ -55,8 +55,9 @@ DISK_MB = 512
 (8 games left 1.4 GB with no bound)."""
 CHEAP = "cheap-"
 """How the key of a line cheap to render again begins (RenderedSpeaker.key, for a speaker whose ``cheap`` is set)."""
-CHEAP_SHARE = 8
-"""The cheap lines' bound is the cache's divided by this: 64 MB of 512, the espeak-ng lines of several tables."""
+CHEAP_SHARE = 4
+"""The cheap lines' bound is the cache's divided by this: 128 MB of 512, the espeak-ng lines of two tables (a French
+table's 602 are 61 MB: an eighth of the cache evicted a third of them as `voices render` wrote them)."""
 DISK_MB_ENV = "WEREWOLF_NARRATOR_VOICE_CACHE_MB"
 """The variable that sets the bound, in megabytes (a positive number)."""
 
