@@ -267,11 +267,13 @@ def seduced_fall(game: Play, seat: int) -> Flow:
 
 
 def cult_won(game: Play) -> bool:
-    """The werewolves win when one living villager at most is not seduced, a member of their team still lives, and
-    the White Werewolf does not (while he lives the werewolves have not won, docs/rules.md: counted as one of them,
-    he left the werewolves a win with no winner)."""
+    """The werewolves win when one living villager at most is not seduced, a member of their team who wins with it
+    still lives (not a werewolf in love with a villager, who has left it), and the White Werewolf does not (while he
+    lives the werewolves have not won, docs/rules.md: counted as one of them, he left the werewolves a win with no
+    winner; so did a werewolf lover)."""
     living = game.living()
-    wolves = sum(1 for s in living if game.side(s) is Team.WEREWOLVES)
+    members = victory.side_winners(game, Team.WEREWOLVES)
+    wolves = sum(1 for s in living if s in members)
     white = any(game.side(s) is Team.WHITE_WEREWOLF for s in living)
     free = sum(1 for s in living if not game.is_werewolf(s) and not game.marked(s, "seduced"))
     return wolves > 0 and not white and free <= 1

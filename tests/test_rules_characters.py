@@ -81,3 +81,34 @@ def test_brothers_dead_are_called_for_fair_play() -> None:
     assert made_once(game, "brothers", 2).actors == (5,)
     drive(game, ("werewolves", 5), ("vote", None), ("werewolves", 4), ("vote", None))
     assert not made_once(game, "brothers", 4).live and made_once(game, "brothers", 4).facts == ()
+
+
+def test_the_thief_may_still_take_the_werewolf_left_in_the_centre_after_the_angels_opening_day() -> None:
+    """Best Of: the Angel's game "always begins with the village's debate followed by an eliminatory vote", before
+    the first night, when the Thief "may exchange his card for one of the two" in the centre. With the only werewolf
+    card in the centre nobody plays a werewolf yet, but the Thief may take it: no side has won before his call (the
+    game ended on the opening day with a village win)."""
+    game = new_game(["angel", "villager", "villager", "villager", "seer", "thief"], ["werewolf", "villager"])
+    drive(game, ("vote", None))
+    assert not game.over and reach(game, "thief").live
+    drive(game, ("thief", 1))
+    assert game.card(6) == "werewolf" and not game.over
+
+
+def test_the_village_wins_when_the_thief_leaves_the_werewolf_in_the_centre() -> None:
+    game = new_game(["angel", "villager", "villager", "villager", "seer", "thief"], ["werewolf", "villager"])
+    drive(game, ("vote", None))
+    reach(game, "thief")
+    game.answer(None)  # he keeps his card: no werewolf plays, and the village has won
+    assert game.outcome is not None and game.outcome.winner == "village" and call_ids(game)[-1] == "thief"
+
+
+def test_the_cult_gives_no_win_to_a_werewolf_who_loves_a_villager() -> None:
+    """The Cult (Sunshine): the werewolves win when one villager at most is left unseduced. A werewolf in love with a
+    villager has left their side (Best Of: mixed lovers win when they are the last two): with him the last werewolf
+    alive, the werewolves have not won (they won with no winner)."""
+    from engine.variants import cult_won
+
+    game = new_game(["cupid", "werewolf", "villager", "villager", "villager", "seer"], variants=("cult",))
+    drive(game, ("cupid", [1, 2]))
+    assert not cult_won(game)  # the pack's one werewolf is Cupid's lover, whatever is seduced

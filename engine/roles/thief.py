@@ -3,16 +3,31 @@
 
 from __future__ import annotations
 
-from typing import Mapping
+from dataclasses import dataclass
+from typing import ClassVar, Mapping
 
 from ..answers import as_int, shown
 from ..contract import FactSpec, Told, Value
 from ..role import CallSpec, Flow, Play, Role
+from ..state import Kept
 from ..types import Answer, Fact, IllegalAnswer, Kind
+
+
+@dataclass(frozen=True)
+class Called(Kept):
+    """Whether the Thief's first-night call has been made (a card taken or not, his card in the centre or not)."""
+
+    decides: ClassVar[bool] = True  # until it is made no side has won (Thief.holds_victory)
+    made: bool = False
 
 
 class Thief(Role):
     id = "thief"
+
+    def holds_victory(self, game: Play) -> bool:
+        # Until his call a centre card may still come into play: the werewolf a table deals him in the centre, the
+        # Angel's opening day coming before the first night. No side has won while it lies there.
+        return not game.kept(Called).made and bool(game.centre)
 
 
 def _take(game: Play, value: Answer) -> int | None:
@@ -32,6 +47,7 @@ def thief(game: Play) -> Flow:
     seat = game.actor("thief")
     if seat is None:
         yield from game.idle("thief", Kind.CARD, optional=True)
+        game.keep(Called(True))
         return
     shown = Fact("centre", {"cards": list(game.centre)}, secret=True)
     taken = yield game.ask("thief", Kind.CARD, actors=(seat,), optional=True, facts=(shown,),
@@ -41,6 +57,7 @@ def thief(game: Play) -> Flow:
         game.swap_centre(taken, "thief")
         game.give(seat, card)
         game.fact("thief.takes", secret=True, role=card)
+    game.keep(Called(True))
 
 
 def _centre(values: Mapping[str, object]) -> tuple[Told, ...]:
