@@ -17,7 +17,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from functools import partial
-from typing import IO, Callable, Iterator, Sequence
+from typing import IO, Callable, Generator, Sequence
 
 from engine import ROLES, Rules, Table, check_deck, check_extras, preset
 from engine.strategy import MAX_CALLS, MODELS, UNFINISHED, game_seed, play, winner
@@ -130,7 +130,8 @@ def simulate(table: Table, games: int, model: str = CHECK_MODEL, seed: int = 1, 
     return Result(model, games, dict(wins), time.perf_counter() - start, jobs)
 
 
-def _played(work: list[tuple[Table, str, int, int, int]], jobs: int, ordered: bool) -> Iterator[Counter[str]]:
+def _played(work: list[tuple[Table, str, int, int, int]], jobs: int,
+            ordered: bool) -> Generator[Counter[str], None, None]:
     """Yields each chunk's wins as it is played on ``jobs`` processes (in ``work``'s order if ``ordered``); the
     workers stop when the caller stops reading."""
     if jobs == 1:
@@ -191,7 +192,8 @@ def lopsided(result: Result, voice: Voice) -> list[str]:
     for team in strong or weak:
         a, b = wilson(result.wins.get(team, 0), result.games)
         warnings.append(voice.text(f"screen.check_lopsided_{team}", {
-            "rate": f"{result.rate(team):.1%}", "margin": f"{(b - a) / 2:.1%}", "games": f"{result.games:,}", "model": result.model,
+            "rate": f"{result.rate(team):.1%}", "margin": f"{(b - a) / 2:.1%}", "games": f"{result.games:,}",
+            "model": result.model,
             "low": f"{a:.1%}", "high": f"{b:.1%}", "fair_low": f"{low:.0%}", "fair_high": f"{high:.0%}",
             "command": command()}, fragment=True))
     return warnings

@@ -140,6 +140,7 @@ def trace(table: Any, seed: int, model: str) -> Iterator[str]:
     player = Player(game, rnd.Random(seed * 2 + 1), model)
     while not game.over and len(game.calls) <= MAX_CALLS:
         call = game.call
+        assert call is not None
         yield _call(call)
         if call.needs_answer:
             yield "legal " + _plain(game.legal())
