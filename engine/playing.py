@@ -6,17 +6,12 @@ own, reached through it, and the game replaces it whole when it is built anew fr
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, AbstractSet, Any, Callable, Mapping, Protocol, Sequence
+from typing import AbstractSet, Any, Callable, Mapping, Protocol, Sequence
 
 from .role import Anew, Flow, Role
 from .state import K, Kept, Night, Player, State
 from .table import Deal, Table
 from .types import Answer, Call, Elimination, Fact, Kind, Phase, Team
-
-
-WRITES = ("record", "attack", "spare", "kill", "mark", "unmark", "give", "swap_centre", "lend", "end_lending",
-          "appoint", "lose_powers", "hand_token", "spend", "keep", "forget", "renew")
-"""The State's methods that change it, which a game reaches as its own (see Playing.hold)."""
 
 
 class Reading(Protocol):
@@ -72,7 +67,12 @@ class Playing:
         self.alive, self.kept, self.keeps, self.card = state.alive, state.kept, state.keeps, state.card
         self.marked, self.living, self.present, self.dealt = state.marked, state.living, state.present, state.dealt
         self.side, self.sides, self.is_werewolf = state.side, state.sides, state.is_werewolf
-        vars(self).update({name: getattr(state, name) for name in WRITES})
+        self.record, self.attack, self.spare, self.kill = state.record, state.attack, state.spare, state.kill
+        self.mark, self.unmark, self.give, self.swap_centre = state.mark, state.unmark, state.give, state.swap_centre
+        self.lend, self.end_lending, self.appoint, self.lose_powers = (state.lend, state.end_lending, state.appoint,
+                                                                     state.lose_powers)
+        self.hand_token, self.spend, self.keep, self.forget = state.hand_token, state.spend, state.keep, state.forget
+        self.renew = state.renew
 
     def new_state(self) -> State:
         """Returns the village as dealt, before any call."""
@@ -232,22 +232,21 @@ class Playing:
         return self.state.version
 
     # The changes are the held State's own methods too, bound in hold: a method of ours that passed each on would
-    # cost every change a call more (and a record its keywords packed twice).
-    if TYPE_CHECKING:
-        def record(self, **changes: Any) -> None: ...
-        def attack(self, seat: int, cause: str) -> None: ...
-        def spare(self, seat: int, cause: str) -> bool: ...
-        def kill(self, seat: int, cause: str, phase: Phase | None = None) -> bool: ...
-        def mark(self, seat: int, mark: str) -> None: ...
-        def unmark(self, seat: int, mark: str) -> None: ...
-        def give(self, seat: int, card: str) -> None: ...
-        def swap_centre(self, place: int, card: str) -> None: ...
-        def lend(self, place: int, seat: int) -> str: ...
-        def end_lending(self) -> None: ...
-        def appoint(self, seat: int | None) -> None: ...
-        def lose_powers(self) -> None: ...
-        def hand_token(self, seat: int, token: str | None) -> None: ...
-        def spend(self, seat: int, spent: bool = True) -> None: ...
-        def keep(self, kept: Kept) -> None: ...
-        def forget(self, kind: type[Kept]) -> None: ...
-        def renew(self, card: str, again: bool = False) -> None: ...
+    # cost every change a call more (and a record its keywords packed twice). Their signatures: engine.role.Play's.
+    record: Callable[..., None]
+    attack: Callable[[int, str], None]
+    spare: Callable[[int, str], bool]
+    kill: Callable[..., bool]
+    mark: Callable[[int, str], None]
+    unmark: Callable[[int, str], None]
+    give: Callable[[int, str], None]
+    swap_centre: Callable[[int, str], None]
+    lend: Callable[[int, int], str]
+    end_lending: Callable[[], None]
+    appoint: Callable[[int | None], None]
+    lose_powers: Callable[[], None]
+    hand_token: Callable[[int, str | None], None]
+    spend: Callable[..., None]
+    keep: Callable[[Kept], None]
+    forget: Callable[[type[Kept]], None]
+    renew: Callable[..., None]
