@@ -67,6 +67,12 @@ class Playing:
         self.alive, self.kept, self.keeps, self.card = state.alive, state.kept, state.keeps, state.card
         self.marked, self.living, self.present, self.dealt = state.marked, state.living, state.present, state.dealt
         self.side, self.sides, self.is_werewolf = state.side, state.sides, state.is_werewolf
+        self.record, self.attack, self.spare, self.kill = state.record, state.attack, state.spare, state.kill
+        self.mark, self.unmark, self.give, self.swap_centre = state.mark, state.unmark, state.give, state.swap_centre
+        self.lend, self.end_lending, self.appoint, self.lose_powers = (state.lend, state.end_lending, state.appoint,
+                                                                     state.lose_powers)
+        self.hand_token, self.spend, self.keep, self.forget = state.hand_token, state.spend, state.keep, state.forget
+        self.renew = state.renew
 
     def new_state(self) -> State:
         """Returns the village as dealt, before any call."""
@@ -100,9 +106,11 @@ class Playing:
             options: Sequence[Answer] = ()) -> Call:
         """Returns a call of the running phase; the flow yields it."""
         state = self.state
-        return Call(call_id, state.phase, state.number, kind, live, tuple(actors),
-                    state.present() if seats is None else tuple(seats), optional,
-                    picks, tuple(facts), check if live else None, live and kind is not Kind.NONE, tuple(options))
+        # Most are given as tuples already: the same, not a copy (a call is made at every step).
+        return Call(call_id, state.phase, state.number, kind, live, actors if type(actors) is tuple else tuple(actors),
+                    state.present() if seats is None else seats if type(seats) is tuple else tuple(seats), optional,
+                    picks, facts if type(facts) is tuple else tuple(facts), check if live else None,
+                    live and kind is not Kind.NONE, options if type(options) is tuple else tuple(options))
 
     def idle(self, call_id: str, kind: Kind, picks: int = 0, optional: bool = False) -> Flow:
         """Makes a call for fair play only (its character is eliminated or powerless), if the table wants it: asked as
@@ -223,53 +231,22 @@ class Playing:
     def version(self) -> int:
         return self.state.version
 
-    def record(self, **changes: Any) -> None:
-        return self.state.record(**changes)
-
-    def attack(self, seat: int, cause: str) -> None:
-        return self.state.attack(seat, cause)
-
-    def spare(self, seat: int, cause: str) -> bool:
-        return self.state.spare(seat, cause)
-
-    def kill(self, seat: int, cause: str, phase: Phase | None = None) -> bool:
-        return self.state.kill(seat, cause, phase)
-
-    def mark(self, seat: int, mark: str) -> None:
-        return self.state.mark(seat, mark)
-
-    def unmark(self, seat: int, mark: str) -> None:
-        return self.state.unmark(seat, mark)
-
-    def give(self, seat: int, card: str) -> None:
-        return self.state.give(seat, card)
-
-    def swap_centre(self, place: int, card: str) -> None:
-        return self.state.swap_centre(place, card)
-
-    def lend(self, place: int, seat: int) -> str:
-        return self.state.lend(place, seat)
-
-    def end_lending(self) -> None:
-        return self.state.end_lending()
-
-    def appoint(self, seat: int | None) -> None:
-        return self.state.appoint(seat)
-
-    def lose_powers(self) -> None:
-        return self.state.lose_powers()
-
-    def hand_token(self, seat: int, token: str | None) -> None:
-        return self.state.hand_token(seat, token)
-
-    def spend(self, seat: int, spent: bool = True) -> None:
-        return self.state.spend(seat, spent)
-
-    def keep(self, kept: Kept) -> None:
-        return self.state.keep(kept)
-
-    def forget(self, kind: type[Kept]) -> None:
-        return self.state.forget(kind)
-
-    def renew(self, card: str, again: bool = False) -> None:
-        return self.state.renew(card, again)
+    # The changes are the held State's own methods too, bound in hold: a method of ours that passed each on would
+    # cost every change a call more (and a record its keywords packed twice). Their signatures: engine.role.Play's.
+    record: Callable[..., None]
+    attack: Callable[[int, str], None]
+    spare: Callable[[int, str], bool]
+    kill: Callable[..., bool]
+    mark: Callable[[int, str], None]
+    unmark: Callable[[int, str], None]
+    give: Callable[[int, str], None]
+    swap_centre: Callable[[int, str], None]
+    lend: Callable[[int, int], str]
+    end_lending: Callable[[], None]
+    appoint: Callable[[int | None], None]
+    lose_powers: Callable[[], None]
+    hand_token: Callable[[int, str | None], None]
+    spend: Callable[..., None]
+    keep: Callable[[Kept], None]
+    forget: Callable[[type[Kept]], None]
+    renew: Callable[..., None]

@@ -5,6 +5,10 @@ rulebook's advice of no more than a quarter werewolves, deals it, and answers
 every call with a uniformly random legal answer. Run it pinned to one core:
 
     taskset -c 0 python scripts/bench_engine.py [--games N] [--seed S]
+
+``--against REV`` also plays the engine of revision REV (from a git worktree), round by round interleaved with
+ours, so that the rest of the machine weighs on both alike, and prints both figures and their ratio.
+``--root DIR`` plays the engine of another checkout (how ``--against`` runs the old one).
 """
 
 from __future__ import annotations
@@ -12,10 +16,16 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import subprocess
 import sys
+import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+if "--root" in sys.argv:  # another checkout's engine, before any other on the path
+    sys.path.insert(0, sys.argv[sys.argv.index("--root") + 1])
+else:
+    sys.path.insert(0, HERE)
 
 from engine import Game, IllegalAnswer, Kind, Rules, Table, deal_cards  # noqa: E402
 
@@ -59,21 +69,52 @@ def random_game(seed: int) -> Game:
     return game
 
 
+def rate(games: int, seed: int) -> tuple[float, float]:
+    """Plays ``games`` games; returns (games a second, calls a game)."""
+    start = time.perf_counter()
+    calls = sum(len(random_game(seed * 1_000_003 + i).journal) for i in range(games))
+    return games / (time.perf_counter() - start), calls / games
+
+
+def against(rev: str, games: int, rounds: int, seed: int) -> None:
+    """Prints the figures of REV's engine and ours, measured round by round interleaved (see the docstring)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = os.path.join(tmp, "tree")
+        subprocess.run(["git", "-C", HERE, "worktree", "add", "--detach", "-q", tree, rev], check=True)
+        try:
+            rates: dict[str, list[float]] = {rev: [], "now": []}
+            for _ in range(rounds):
+                for name, root in ((rev, tree), ("now", HERE)):
+                    out = subprocess.run([sys.executable, __file__, "--root", root, "--games", str(games),
+                                          "--rounds", "1", "--seed", str(seed)], check=True, capture_output=True,
+                                         text=True).stdout
+                    rates[name].append(float(out.split()[-2]))
+        finally:
+            subprocess.run(["git", "-C", HERE, "worktree", "remove", "--force", tree], check=True)
+    for name, found in rates.items():
+        print(f"{name:>10}: rounds {', '.join(f'{r:.0f}' for r in found)}; best {max(found):.0f} games/s")
+    print(f"{max(rates['now']) / max(rates[rev]):.2f}x {rev}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games a round (default 1000)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds; the fastest is reported (default 5)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--against", metavar="REV", help="also play REV's engine, interleaved (see the docstring)")
+    parser.add_argument("--root", help="the checkout whose engine plays")
     args = parser.parse_args()
+    if args.against:
+        against(args.against, args.games, args.rounds, args.seed)
+        return
     random_game(0)  # warm up imports and caches
     rates = []
-    calls = 0
+    calls = 0.0
     for _ in range(args.rounds):
-        start = time.perf_counter()
-        calls = sum(len(random_game(args.seed * 1_000_003 + i).journal) for i in range(args.games))
-        rates.append(args.games / (time.perf_counter() - start))
+        games_per_second, calls = rate(args.games, args.seed)
+        rates.append(games_per_second)
     # The fastest round is the one least disturbed by the rest of the machine (as timeit does).
-    print(f"{args.games} games a round, {calls / args.games:.1f} calls a game, "
+    print(f"{args.games} games a round, {calls:.1f} calls a game, "
           f"rounds: {', '.join(f'{r:.0f}' for r in rates)} games/s")
     print(f"{max(rates):.0f} games/s")
 

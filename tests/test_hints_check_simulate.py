@@ -162,7 +162,7 @@ def test_check_gives_its_verdict_and_warnings_in_the_tables_language(language: s
     assert captured.out.strip().endswith(verdict)
     said = [line for line in captured.err.splitlines() if line]
     lopsided = load_voice(language).text("screen.check_lopsided_werewolves", {
-        "rate": "100.0%", "games": "2,000", "model": "hunt", "low": "99.8%", "high": "100.0%", "fair_low": "25%",
-        "fair_high": "75%", "command": "werewolf-narrator"}, fragment=True)
+        "rate": "100.0%", "margin": "1.8%", "games": "100", "model": "hunt", "low": "96.3%", "high": "100.0%",
+        "fair_low": "25%", "fair_high": "75%", "command": "werewolf-narrator"}, fragment=True)
     assert f"{warning}{tmp_path / 'table.yaml'}: {lopsided}" in said
     assert len(said) == 2 and all(line.startswith(warning) for line in said)  # and the deck's quarter of werewolves

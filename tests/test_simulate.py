@@ -15,8 +15,8 @@ from engine import Deal, Game, Kind, Rules, Table, deal_cards, preset
 from engine.strategy import MAX_CALLS, MODELS, Player, play, winner
 from helpers import new_game, reach
 from narrator.cli import main
-from narrator.simulate import (FAIR, DeckOptions, Result, bar, deadlocks, lopsided, parse_deck, simulate,
-                               table_from_options, wilson)
+from narrator.simulate import (CHECK_LOOKS, FAIR, DeckOptions, Result, bar, deadlocks, decided, lopsided, parse_deck,
+                               sequential, simulate, table_from_options, wilson)
 from narrator.voices import load_voice
 from test_properties import WINNERS, tables
 
@@ -154,6 +154,27 @@ def test_a_lopsided_deck_is_named_with_the_side_and_its_figure() -> None:
     assert village.startswith("the village wins 90.0%")
 
 
+def test_check_stops_once_its_verdict_is_decided() -> None:
+    """`check` plays only as many games as its verdict needs: the classic deck is decided at one of the first looks, a
+    hopeless one at the first, and its games are simulate's first ones (the same seed, whatever the jobs)."""
+    classic = Table(8, preset("classic", 8))
+    quick = sequential(classic, 2000, jobs=2)
+    assert quick.games in CHECK_LOOKS[:2] and decided(quick)
+    assert quick.wins == simulate(classic, quick.games, "hunt", seed=1, jobs=1).wins == sequential(classic, 2000,
+                                                                                                  jobs=1).wins
+    hopeless = sequential(Table(6, ("werewolf",) * 4 + ("seer", "villager")), 2000, jobs=1)
+    assert hopeless.games == CHECK_LOOKS[0] and hopeless.rate("werewolves") == 1.0
+
+
+def test_check_plays_every_game_of_its_cap_when_a_side_is_on_the_edge() -> None:
+    """A side whose interval straddles a bound of the FAIR band is not decided: more games are played, up to the cap."""
+    edge = Result("hunt", 400, {"village": 100, "werewolves": 300}, 0.0, 1)
+    assert not decided(edge)
+    assert decided(Result("hunt", 400, {"village": 60, "werewolves": 340}, 0.0, 1))  # wholly outside: lopsided
+    stopped = sequential(Table(6, ("werewolf",) * 4 + ("seer", "villager")), 80, jobs=1)
+    assert stopped.games == 80  # a cap below every look: the cap is the only look
+
+
 def test_a_deck_that_can_deadlock_is_warned_about_with_its_share() -> None:
     """Games still running after MAX_CALLS calls make `check` warn that the deck can deadlock, with the
     share; none, no warning."""
@@ -255,7 +276,8 @@ def test_check_warns_about_a_lopsided_deck(tmp_path: Path, capsys: pytest.Captur
                                          "villager]\n", encoding="utf-8")
     assert main(["check", str(tmp_path / "table.yaml")]) == 0
     err = capsys.readouterr().err
-    assert "the werewolves win 100.0% of 2,000 simulated games" in err and "lopsided" in err
+    # Decided at the first look: 100 games, and the margin of their 95% interval.
+    assert "the werewolves win 100.0% ± 1.8% of 100 simulated games" in err and "lopsided" in err
     assert main(["check", "--no-simulate", str(tmp_path / "table.yaml")]) == 0
     assert "simulated" not in capsys.readouterr().err
 
