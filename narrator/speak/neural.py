@@ -7,6 +7,8 @@ could not load.
 
 from __future__ import annotations
 
+import sys
+
 from concurrent.futures import Future
 from typing import Callable, TextIO
 
@@ -35,4 +37,7 @@ class NeuralSpeaker(RenderedSpeaker):
         failure = None if started.cancelled() else started.exception()
         if failure is not None:
             instead = f"{self.fallback.voice_name} says the lines" if self.fallback else "the lines are printed"
-            self._warn(f"{failure}: {instead} instead")
+            try:
+                self._warn(f"{failure}: {instead} instead")
+            except Exception:  # a warning that cannot be worded (no memory left) is printed as it is, no traceback
+                print(f"warning: {failure}: {instead} instead", file=sys.stderr)

@@ -27,14 +27,13 @@ class WavDirSpeaker:
     def __init__(self, folder: Path | str, language: str, voice: str | None = None, rate: int | None = None,
                  *, backend: str = "auto", warn: Callable[[str], None] = print_to_stderr) -> None:
         self.folder = Path(folder)
+        if self.folder.exists() and not self.folder.is_dir():  # said before a voice is loaded (Kokoro: seconds)
+            raise UserError(f"{self.folder}: not a folder; --audio-dir names a folder to write the lines in")
         try:
             self._speaker = rendering_speaker("auto" if backend == "console" else backend, language, voice, rate,
                                               warn=warn)
         except SpeechUnavailable as exc:
             raise SpeechUnavailable(f"cannot render the lines into {self.folder}: {exc}") from None
-        if self.folder.exists() and not self.folder.is_dir():
-            self._speaker.close()
-            raise UserError(f"{self.folder}: not a folder; --audio-dir names a folder to write the lines in")
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             for old in self.folder.glob("[0-9][0-9][0-9][0-9].wav"):
