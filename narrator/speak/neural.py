@@ -8,7 +8,6 @@ could not load.
 from __future__ import annotations
 
 import sys
-
 from concurrent.futures import Future
 from typing import Callable, TextIO
 
