@@ -205,7 +205,11 @@ def test_the_default_voice_goes_first_and_voice_picks_another(folders: Path) -> 
 
 def test_a_practice_game_is_rendered_with_piper_into_wav_files(joe: Path, tmp_path: Path) -> None:
     audio = tmp_path / "wav"
-    assert main(["dry-run", str(EXAMPLES / "practice-en.yaml"), "--silent", "--audio-dir", str(audio)]) == 0
+    script = tmp_path / "practice-en.yaml"  # Piper asked for: English's first voice is Kokoro's
+    script.write_text((EXAMPLES / "practice-en.yaml").read_text(encoding="utf-8").replace(
+        "\ntable:\n", "\ntable:\n  speaker: piper\n", 1), encoding="utf-8")
+    assert "speaker: piper" in script.read_text(encoding="utf-8")
+    assert main(["dry-run", str(script), "--silent", "--audio-dir", str(audio)]) == 0
     listed = (audio / "lines.txt").read_text(encoding="utf-8").splitlines()
     wavs = sorted(audio.glob("*.wav"))
     assert len(wavs) == len(listed) > 10
