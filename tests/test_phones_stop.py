@@ -278,3 +278,42 @@ def test_a_game_going_on_gives_the_thiefs_phone_the_card_he_took_not_the_one_dea
             held.append(json.loads(socket.recv(timeout=5))["view"].get("card"))
     resumed(monkeypatch, journal, StopAt([], check=thiefs_card), Recorder(), PlainScreen(io.StringIO()))
     assert held == [VOICE.role(deal.centre[0])]
+
+
+def test_while_the_seats_scan_new_codes_the_circle_shows_the_game_as_it_stands(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the host's stop, a game going on calls its seats to scan new codes before it replays its journal: the
+    seating circle meanwhile showed every seat alive, as dealt; it shows the dead (public) as the journal left them."""
+    import types
+
+    from engine import Game, deal_cards
+    from helpers import drive
+    from narrator.circle import SeatView, seating
+    from narrator.journal import Entry
+
+    config = dataclasses.replace(APP, table=dataclasses.replace(APP.table, rules=Rules(sheriff=False)))
+    deal = deal_cards(config.table, SEED)
+    played = Game(config.table, deal)
+    victim = next(seat for seat, role in enumerate(deal.roles, 1) if role == "villager")
+    while not played.eliminated:  # night 1, the pack's victim a villager; every other call passes
+        call = played.call
+        assert call is not None
+        answer = victim if call.id == "werewolves" else {"heal": False, "poison": None} if call.id == "witch" \
+            else None
+        drive(played, (call.id, answer)) if call.needs_answer else played.answer(None)
+    entries = [Entry(call.id, call.phase.value, call.number, call.needs_answer, answer, n)
+               for n, (call, answer) in enumerate(zip(played.calls, played.journal), start=1)]
+    circles: list[list[SeatView]] = []
+    narrator = types.SimpleNamespace(game=None, voice=VOICE, seats=config.table.seats, names=())
+    narrator.show_table = lambda: circles.append(seating(VOICE, 6, (), narrator.game))
+    session = types.SimpleNamespace(config=config, table=types.SimpleNamespace(code_shown=lambda seat: None),
+                                    narrator=narrator, answers=None)
+    scanned: list[tuple[int, ...]] = []
+    monkeypatch.setattr(play_module, "join_on_screen", lambda narrator, answers, seats, intro, shown:
+                        scanned.append(tuple(seats)))
+    journal = types.SimpleNamespace(record_phones=lambda links: None)
+    resumed = play_module.Resumed(journal=journal, deal=deal, replay=entries,  # type: ignore[arg-type]
+                                  new_links={"tokens": {}})
+    play_module.join_phones(session, resumed, SEED)  # type: ignore[arg-type]
+    assert scanned == [tuple(range(1, 7))]
+    (circle,) = circles
+    assert [seat.number for seat in circle if not seat.alive] == [victim]
