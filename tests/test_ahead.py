@@ -65,9 +65,16 @@ class HeldEngine(EngineThread):
         return TICK
 
     def hold(self) -> threading.Event:
-        """Keeps the engine busy until the returned event is set."""
-        release = threading.Event()
-        self.submit(lambda: release.wait(60), NOW)
+        """Keeps the engine busy until the returned event is set; returns once the engine is busy with it (taken
+        off the queue: what is queued after it is all the queue holds, on a loaded machine too)."""
+        release, busy = threading.Event(), threading.Event()
+
+        def held() -> None:
+            busy.set()
+            release.wait(60)
+
+        self.submit(held, NOW)
+        assert busy.wait(60)
         return release
 
     def drain(self) -> None:

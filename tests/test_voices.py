@@ -100,7 +100,7 @@ def test_every_line_fills_without_a_missing_placeholder(language: str) -> None:
                                  "calls": "2,000", "name": "'Ann'", "other": 1, "other_name": "'Anne'",
                                  "pause": "[1, 2]", "floor": "5", "wolves": 3, "players": 8, "advised": 2,
                                  "given": "x", "expected": "x", "got": "x", "want": "x", "found": "x",
-                                 "reader": "x", "medium": "x", "recent": "x", "questions": "x"}
+                                 "reader": "x", "medium": "x", "recent": "x", "questions": "x", "margin": "2.8%"}
     for key in voice.lines:
         text = voice.text(key, sample)
         assert text.strip() and "{" not in text, (key, text)
